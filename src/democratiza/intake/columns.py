@@ -1,0 +1,133 @@
+"""The acceptance file format: one column per figure a broker files, with its type and unit.
+
+``docs/formato-aceptaciones.md`` is written from this table (``democratiza formato``), so the
+documentation and the parser cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import polars as pl
+
+Kind = Literal["texto", "entero", "cantidad", "pesos", "dolares", "si_no", "fecha", "fecha_hora"]
+
+DTYPES: dict[Kind, pl.DataType] = {
+    "texto": pl.String(),
+    "entero": pl.Int64(),
+    "cantidad": pl.Int64(),
+    "pesos": pl.Int64(),  # centavos
+    "dolares": pl.Int64(),  # cents of a dollar
+    "si_no": pl.Boolean(),
+    "fecha": pl.Date(),
+    "fecha_hora": pl.Datetime("us"),
+}
+
+KIND_DOC: dict[Kind, str] = {
+    "texto": "texto libre (UTF-8)",
+    "entero": "número entero sin separadores, ≥ 0",
+    "cantidad": "número de acciones: entero sin separadores",
+    "pesos": "pesos colombianos; entero o con hasta 2 decimales separados por punto, "
+    "sin separador de miles (48000000 o 2075.31)",
+    "dolares": "dólares de EE. UU.; entero o con hasta 2 decimales separados por punto",
+    "si_no": "si / no (también s, n, x, 1, 0, verdadero, falso); vacío es no",
+    "fecha": "AAAA-MM-DD",
+    "fecha_hora": "AAAA-MM-DD o AAAA-MM-DDTHH:MM[:SS]",
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    kind: Kind
+    required: bool
+    description: str
+    example: str = ""
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("referencia", "texto", True, "Referencia única de la aceptación en el comisionista",
+           "AC-000123"),
+    Column("comisionista", "texto", True, "Sociedad comisionista de bolsa que radica", "SCB01"),
+    Column("fecha_radicacion", "fecha_hora", True, "Momento de radicación", "2018-01-15T10:30"),
+    Column("tipo_identificacion", "texto", True, "CC, CE, PA, TI o NIT", "CC"),
+    Column("numero_identificacion", "texto", True, "Número del documento, sin puntos",
+           "79123456"),
+    Column("nombre", "texto", True, "Nombre o razón social", "Ana Pérez"),
+    Column("categoria", "texto", True,
+           "Categoría de destinatario (ver lista abajo)", "trabajador_activo"),
+    Column("cantidad", "cantidad", True, "Acciones que acepta comprar", "10000"),
+    Column("forma_pago", "texto", True, "contado, credito o cesantias", "contado"),
+    Column("extranjero", "si_no", False, "Persona natural extranjera", "no"),
+    Column("obligado_declarar", "si_no", False,
+           "Persona natural legalmente obligada a declarar renta", "si"),
+    Column("patrimonio_liquido", "pesos", False, "Patrimonio líquido de la declaración de renta",
+           "48000000"),
+    Column("ingresos_declaracion", "pesos", False,
+           "Ingresos anuales de la declaración de renta (o de ingresos y patrimonio)",
+           "36000000"),
+    Column("ingresos_certificado", "pesos", False,
+           "Ingresos del certificado de ingresos y retenciones", "24000000"),
+    Column("ingresos_usd", "dolares", False,
+           "Ingresos anuales en dólares de la declaración juramentada (extranjeros)", "20000"),
+    Column("estado_certificado", "texto", False,
+           "Lo que certifica el empleador: activo, pensionado o extrabajador", "activo"),
+    Column("retiro_justa_causa", "si_no", False,
+           "El ex trabajador fue retirado por justa causa del empleador", "no"),
+    Column("fecha_certificado", "fecha", False, "Fecha de expedición del certificado laboral",
+           "2018-01-10"),
+    Column("directivo", "si_no", False, "Ocupa un cargo de nivel directivo", "no"),
+    Column("fecha_ingreso_directivo", "fecha", False,
+           "Fecha en que llegó al cargo directivo (para los directivos nuevos)", "2018-03-01"),
+    Column("remuneracion_anual", "pesos", False, "Remuneración anual certificada",
+           "180000000"),
+    Column("salario_mensual", "pesos", False,
+           "Salario mensual (fijo + promedio variable), si lleva menos de un año en el cargo",
+           "15000000"),
+    Column("meses_en_cargo", "entero", False, "Meses en el cargo directivo a la fecha del "
+           "certificado", "8"),
+    Column("activos_totales", "pesos", False, "Activos totales (personas jurídicas)",
+           "5000000000"),
+    Column("pasivos_totales", "pesos", False, "Pasivos totales", "2000000000"),
+    Column("superavit_valorizacion", "pesos", False,
+           "Superávit por valorización, incluida la revalorización del patrimonio", "300000000"),
+    Column("ingresos_estados_financieros", "pesos", False,
+           "Ingresos anuales de los estados financieros", "900000000"),
+    Column("limite_inversion", "pesos", False,
+           "Monto del límite legal y estatutario de inversión certificado", "1000000000"),
+    Column("fecha_constitucion", "fecha", False, "Fecha de constitución (personas jurídicas)",
+           "1995-06-01"),
+    Column("compromiso_no_negociar", "si_no", False, "No negociar las acciones por dos años",
+           "si"),
+    Column("compromiso_beneficiario_real", "si_no", False,
+           "No permitir otro beneficiario real por dos años", "si"),
+    Column("compromiso_no_dar_en_pago", "si_no", False, "No dar en pago las acciones", "si"),
+    Column("compromiso_no_subrogar", "si_no", False, "No subrogar el crédito", "si"),
+    Column("compromiso_aceptar_condiciones", "si_no", False,
+           "Acepta las condiciones de la oferta", "si"),
+    Column("declaracion_cuenta_propia", "si_no", False,
+           "Declara bajo juramento que actúa por cuenta propia", "si"),
+)
+
+BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS}
+
+ID_TYPES = ("CC", "CE", "PA", "TI", "NIT", "PEP", "PPT")
+
+# Plausible upper bounds: beyond these a figure is a typo, not a fortune. The whole Colombian
+# pension system manages about 4 × 10^14 pesos; no acceptant can exceed 10^15.
+MAX_PESOS = 10**15
+MAX_DOLLARS = 10**12
+MAX_SHARES = 10**13
+
+
+def typed_schema() -> dict[str, pl.DataType]:
+    """The engine's input: every column, in centavos/cents for money."""
+    schema = {c.name: DTYPES[c.kind] for c in COLUMNS}
+    schema["fila"] = pl.Int64()
+    schema["cantidad_fraccionaria"] = pl.Boolean()
+    return schema
+
+
+def empty_row() -> dict[str, object]:
+    return {name: None for name in typed_schema()}

@@ -1,0 +1,188 @@
+"""Give each text column its type, collecting every bad cell instead of stopping at one.
+
+Each column is parsed in one vectorised step; a cell that has text but no parsed value is
+an error, reported with its row. Money is parsed straight into integer centavos from the
+digits, so no amount ever passes through a float.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import polars as pl
+
+from democratiza.intake.columns import (
+    BY_NAME,
+    COLUMNS,
+    DTYPES,
+    ID_TYPES,
+    MAX_DOLLARS,
+    MAX_PESOS,
+    MAX_SHARES,
+    Column,
+    typed_schema,
+)
+from democratiza.intake.errors import InputError, InputRejected
+from democratiza.intake.readers import RawTable
+from democratiza.rules.vocabulary import CATEGORIES, EMPLOYER_STATUSES, PAYMENT_METHODS
+
+TRUE = ["si", "sí", "s", "x", "1", "true", "verdadero", "yes"]
+FALSE = ["no", "n", "0", "false", "falso"]
+CODES: dict[str, tuple[str, ...]] = {
+    "categoria": CATEGORIES,
+    "tipo_identificacion": ID_TYPES,
+    "forma_pago": PAYMENT_METHODS,
+    "estado_certificado": EMPLOYER_STATUSES,
+}
+DECIMAL = r"^(\d+)(?:\.(\d+))?$"
+
+
+# A parser returns (typed value or null, error message or null) as two expressions.
+Parsed = tuple[pl.Expr, pl.Expr]
+
+
+def _money(col: pl.Expr, maximum: int, unit: str) -> Parsed:
+    parts = col.str.extract_groups(DECIMAL)
+    whole, frac = parts.struct.field("1"), parts.struct.field("2").fill_null("")
+    ok = whole.is_not_null() & (frac.str.len_chars() <= 2) & (whole.str.len_chars() <= 16)
+    cents = whole.cast(pl.Int64, strict=False) * 100 + frac.str.pad_end(2, "0").cast(
+        pl.Int64, strict=False).fill_null(0)
+    value = pl.when(ok).then(cents)
+    error = (
+        pl.when(col.is_null()).then(None)
+        .when(col.str.starts_with("-")).then(pl.lit(f"monto negativo: '{{}}'"))
+        .when(whole.is_not_null() & (frac.str.len_chars() > 2))
+        .then(pl.lit("más de dos decimales: '{}'"))
+        .when(~ok).then(pl.lit(
+            f"no es un monto en {unit}: '{{}}' (punto decimal, sin separador de miles)"))
+        .when(value > maximum * 100).then(pl.lit("monto fuera de todo rango plausible: '{}'"))
+    )
+    return value, error
+
+
+def _quantity(col: pl.Expr) -> Parsed:
+    parts = col.str.extract_groups(DECIMAL)
+    whole = parts.struct.field("1")
+    value = whole.cast(pl.Int64, strict=False)
+    error = (
+        pl.when(col.is_null()).then(pl.lit("falta la cantidad"))
+        .when(col.str.starts_with("-")).then(pl.lit("cantidad negativa: '{}'"))
+        .when(value.is_null()).then(pl.lit("la cantidad no es un número: '{}'"))
+        .when(value > MAX_SHARES).then(pl.lit("cantidad fuera de todo rango plausible: '{}'"))
+    )
+    return value, error
+
+
+def _integer(col: pl.Expr) -> Parsed:
+    value = col.str.extract(r"^(\d{1,9})$").cast(pl.Int64, strict=False)
+    return value, pl.when(col.is_not_null() & value.is_null()).then(
+        pl.lit("no es un número entero no negativo: '{}'"))
+
+
+def _flag(col: pl.Expr) -> Parsed:
+    low = col.str.to_lowercase()
+    value = pl.when(col.is_null()).then(None).when(low.is_in(TRUE)).then(True).when(
+        low.is_in(FALSE)).then(False)
+    return value, pl.when(col.is_not_null() & value.is_null()).then(
+        pl.lit("se espera si o no: '{}'"))
+
+
+def _date(col: pl.Expr) -> Parsed:
+    value = col.str.to_date("%Y-%m-%d", strict=False)
+    return value, pl.when(col.is_not_null() & value.is_null()).then(
+        pl.lit("fecha no válida (AAAA-MM-DD): '{}'"))
+
+
+def _datetime(col: pl.Expr) -> Parsed:
+    value = pl.coalesce(
+        col.str.to_datetime("%Y-%m-%dT%H:%M:%S", strict=False, time_unit="us"),
+        col.str.to_datetime("%Y-%m-%dT%H:%M", strict=False, time_unit="us"),
+        col.str.to_datetime("%Y-%m-%d %H:%M:%S", strict=False, time_unit="us"),
+        col.str.to_date("%Y-%m-%d", strict=False).cast(pl.Datetime("us")),
+    )
+    return value, pl.when(col.is_not_null() & value.is_null()).then(
+        pl.lit("fecha y hora no válida (AAAA-MM-DDTHH:MM): '{}'"))
+
+
+def _text(column: Column) -> Parsed:
+    col = pl.col(column.name)
+    codes = CODES.get(column.name)
+    error = pl.when(pl.lit(False)).then(pl.lit(None, dtype=pl.String))
+    if column.required:
+        error = error.when(col.is_null()).then(pl.lit("campo obligatorio vacío"))
+    if codes:
+        listed = ", ".join(codes)
+        error = error.when(col.is_not_null() & ~col.is_in(list(codes))).then(
+            pl.lit(f"valor desconocido '{{}}'; se admite: {listed}"))
+    return col, error
+
+
+PARSERS: dict[str, Callable[[pl.Expr], Parsed]] = {
+    "pesos": lambda c: _money(c, MAX_PESOS, "pesos"),
+    "dolares": lambda c: _money(c, MAX_DOLLARS, "dólares"),
+    "cantidad": _quantity,
+    "entero": _integer,
+    "si_no": _flag,
+    "fecha": _date,
+    "fecha_hora": _datetime,
+}
+
+
+def _column_errors(raw: RawTable) -> list[InputError]:
+    names = [c for c in raw.frame.columns if c != "fila"]
+    errors = [InputError(raw.source, 1, n, "columna desconocida") for n in names
+              if n not in BY_NAME]
+    errors += [InputError(raw.source, 1, c.name, "falta esta columna obligatoria")
+               for c in COLUMNS if c.required and c.name not in names]
+    return errors
+
+
+def parse(raw: RawTable) -> pl.DataFrame:
+    """Typed acceptances (``columns.typed_schema``), or ``InputRejected`` with every error."""
+    errors = _column_errors(raw)
+    if errors:
+        raise InputRejected(errors)
+    frame = raw.frame.with_columns(
+        pl.lit(None, dtype=pl.String).alias(c.name) for c in COLUMNS
+        if c.name not in raw.frame.columns
+    )
+    values, messages = [], []
+    for column in COLUMNS:
+        if column.kind == "texto":
+            value, error = _text(column)
+        else:
+            value, error = PARSERS[column.kind](pl.col(column.name))
+        values.append(value.cast(DTYPES[column.kind]).alias(column.name))
+        messages.append(error.alias(f"_e_{column.name}"))
+    fraction = pl.col("cantidad").str.extract(DECIMAL, 2).str.strip_chars_end("0") != ""
+    typed = frame.select(
+        "fila", *values, *messages,
+        fraction.fill_null(False).alias("cantidad_fraccionaria"),
+        pl.col("referencia").is_duplicated().alias("_dup"),
+    )
+    errors = _collect(raw, frame, typed)
+    if errors:
+        raise InputRejected(errors)
+    return typed.select(list(typed_schema()))
+
+
+def _collect(raw: RawTable, text: pl.DataFrame, typed: pl.DataFrame) -> list[InputError]:
+    """The bad cells only: cheap when (as usual) there are none."""
+    flags = [pl.col(f"_e_{c.name}").is_not_null() for c in COLUMNS]
+    bad = typed.filter(pl.any_horizontal(*flags) | pl.col("_dup"))
+    if bad.height == 0:
+        return []
+    originals = text.filter(pl.col("fila").is_in(bad["fila"].implode())).rows_by_key(
+        "fila", named=True, unique=True)
+    errors = []
+    for row in bad.iter_rows(named=True):
+        for column in COLUMNS:
+            message = row[f"_e_{column.name}"]
+            if message is not None:
+                cell = originals[row["fila"]][column.name]
+                errors.append(InputError(raw.source, row["fila"], column.name,
+                                         message.replace("{}", str(cell)[:60])))
+        if row["_dup"]:
+            errors.append(InputError(raw.source, row["fila"], "referencia",
+                                     f"referencia repetida en el archivo: '{row['referencia']}'"))
+    return errors

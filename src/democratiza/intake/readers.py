@@ -1,0 +1,156 @@
+"""Read an acceptance file (CSV, XLSX or JSON) into text columns, one row per acceptance.
+
+Everything is read as text here; ``intake.parse`` gives each column its type, so that a bad
+cell is reported with its row and column instead of failing the whole read.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+
+import polars as pl
+
+from democratiza.intake.errors import InputError, InputRejected
+
+
+@dataclass(frozen=True)
+class RawTable:
+    source: str
+    frame: pl.DataFrame  # all columns String; "fila" holds the row as a person sees it
+
+
+def _header_errors(source: str, names: list[str]) -> list[InputError]:
+    errors = []
+    seen: set[str] = set()
+    for i, name in enumerate(names, start=1):
+        if not name.strip():
+            errors.append(InputError(source, 1, None, f"la columna {i} no tiene nombre"))
+        elif name in seen:
+            errors.append(InputError(source, 1, name, "columna duplicada"))
+        seen.add(name)
+    return errors
+
+
+def _with_rows(source: str, frame: pl.DataFrame, first_row: int) -> RawTable:
+    frame = frame.with_columns(
+        pl.all().cast(pl.String).str.strip_chars().replace("", None)
+    ).with_row_index("fila", offset=first_row)
+    return RawTable(source, frame.with_columns(pl.col("fila").cast(pl.Int64)))
+
+
+def read_csv(path: Path) -> RawTable:
+    source = str(path)
+    data = path.read_bytes()
+    if not data.strip():
+        raise InputRejected([InputError(source, None, None, "el archivo está vacío")])
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputRejected([InputError(
+            source, line, None,
+            "codificación no válida: el archivo debe estar en UTF-8 (¿se guardó como "
+            "ANSI/Latin-1 desde Excel? use «CSV UTF-8»)")]) from None
+    first_line = text.split("\n", 1)[0]
+    separator = ";" if first_line.count(";") > first_line.count(",") else ","
+    header = next(csv.reader([first_line], delimiter=separator))
+    errors = _header_errors(source, header)
+    if errors:
+        raise InputRejected(errors)
+    try:
+        frame = pl.read_csv(io.StringIO(text), separator=separator, infer_schema=False,
+                            truncate_ragged_lines=False)
+    except pl.exceptions.PolarsError as exc:
+        raise InputRejected([InputError(source, None, None,
+                                        f"no se pudo leer como CSV: {exc}")]) from None
+    if frame.height == 0:
+        raise InputRejected([InputError(source, None, None, "el archivo no tiene filas de datos")])
+    return _with_rows(source, frame, first_row=2)
+
+
+def _cell_text(value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "si" if value else "no"
+    if isinstance(value, datetime):
+        return value.isoformat() if value.time() != datetime.min.time() else f"{value:%Y-%m-%d}"
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, float):
+        # Excel stores numbers as binary floats; the shortest repr is the number typed.
+        return format(Decimal(repr(value)), "f")
+    return str(value)
+
+
+def read_xlsx(path: Path) -> RawTable:
+    from openpyxl import load_workbook
+
+    source = str(path)
+    try:
+        book = load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises many types for a damaged file
+        raise InputRejected([InputError(source, None, None,
+                                        f"no es un libro XLSX legible: {exc}")]) from None
+    sheet = book.worksheets[0]
+    rows = [[_cell_text(v) for v in row] for row in sheet.iter_rows(values_only=True)]
+    book.close()
+    while rows and all(v is None for v in rows[-1]):
+        rows.pop()
+    if not rows:
+        raise InputRejected([InputError(source, None, None, "el libro está vacío")])
+    header = [h or "" for h in rows[0]]
+    while header and not header[-1]:
+        header.pop()
+    errors = _header_errors(source, header)
+    if errors:
+        raise InputRejected(errors)
+    body = [r[: len(header)] + [None] * (len(header) - len(r)) for r in rows[1:]]
+    if not body:
+        raise InputRejected([InputError(source, None, None, "el libro no tiene filas de datos")])
+    frame = pl.DataFrame(body, schema=dict.fromkeys(header, pl.String), orient="row")
+    return _with_rows(source, frame, first_row=2)
+
+
+def read_json(path: Path) -> RawTable:
+    source = str(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
+    except UnicodeDecodeError:
+        raise InputRejected([InputError(source, None, None,
+                                        "codificación no válida: debe ser UTF-8")]) from None
+    except json.JSONDecodeError as exc:
+        raise InputRejected([InputError(source, exc.lineno, None,
+                                        f"JSON mal formado: {exc.msg}")]) from None
+    if isinstance(data, dict) and isinstance(data.get("aceptaciones"), list):
+        data = data["aceptaciones"]
+    if not isinstance(data, list) or not data:
+        raise InputRejected([InputError(source, None, None,
+                                        "se espera una lista no vacía de aceptaciones")])
+    errors = [InputError(source, i, None, "cada aceptación debe ser un objeto")
+              for i, item in enumerate(data, start=1) if not isinstance(item, dict)]
+    if errors:
+        raise InputRejected(errors)
+    names = list(dict.fromkeys(k for item in data for k in item))
+    rows = [[_cell_text(item.get(k)) for k in names] for item in data]
+    frame = pl.DataFrame(rows, schema=dict.fromkeys(names, pl.String), orient="row")
+    return _with_rows(source, frame, first_row=1)
+
+
+READERS = {".csv": read_csv, ".xlsx": read_xlsx, ".json": read_json}
+
+
+def read_table(path: Path) -> RawTable:
+    reader = READERS.get(path.suffix.lower())
+    if reader is None:
+        raise InputRejected([InputError(str(path), None, None,
+                                        "formato no admitido: use .csv, .xlsx o .json")])
+    if not path.exists():
+        raise InputRejected([InputError(str(path), None, None, "el archivo no existe")])
+    return reader(path)

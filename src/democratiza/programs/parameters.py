@@ -1,0 +1,138 @@
+"""Offer parameters: the program's values, completed by the program office for an offer.
+
+A program file gives a value where its decree does; where the decree is silent the value is
+left empty and the offer must set it. An offer may not overwrite a value the decree fixes
+(a price adjustment after an interruption is a recorded event of the offer's life, not a
+silent override).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from democratiza.money import MoneyError, to_centavos
+from democratiza.programs.schema import Program
+
+
+@dataclass(frozen=True)
+class ParameterSpec:
+    kind: str  # "entero", "dinero" or "fecha" (Spanish: it is shown to users)
+    label: str
+
+    def accepts(self, value: object) -> bool:
+        if self.kind == "fecha":
+            return isinstance(value, date)
+        if self.kind == "entero":
+            return isinstance(value, int) and not isinstance(value, bool) and value > 0
+        return isinstance(value, (int, Decimal)) and not isinstance(value, bool) and value > 0
+
+
+PARAMETERS: dict[str, ParameterSpec] = {
+    "acciones_ofrecidas": ParameterSpec("entero", "acciones ofrecidas"),
+    "precio": ParameterSpec("dinero", "precio fijo por acción"),
+    "trm": ParameterSpec("dinero", "tasa representativa del mercado (pesos por dólar)"),
+    "fecha_aviso": ParameterSpec("fecha", "fecha de publicación del aviso de oferta"),
+    "fecha_cierre": ParameterSpec("fecha", "último día del plazo de la oferta"),
+    "fecha_corte_directivos": ParameterSpec("fecha", "fecha de corte de los directivos nuevos"),
+}
+REQUIRED_PARAMETERS = ("acciones_ofrecidas", "precio")
+
+
+class OfferParameterError(Exception):
+    """The offer lacks (or wrongly sets) parameters the evaluation needs."""
+
+    def __init__(self, messages: list[str]) -> None:
+        self.messages = messages
+        super().__init__("\n".join(messages))
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A program with every parameter the evaluation may use resolved to exact values."""
+
+    program: Program
+    values: Mapping[str, int | date]  # money in centavos, shares as int, dates as date
+
+    def money(self, name: str) -> int | None:
+        value = self.values.get(name)
+        return value if isinstance(value, int) else None
+
+    def day(self, name: str) -> date | None:
+        value = self.values.get(name)
+        return value if isinstance(value, date) else None
+
+    @property
+    def price_centavos(self) -> int:
+        price = self.money("precio")
+        assert price is not None, "make_offer always resolves the price"
+        return price
+
+    def require(self, names: list[str], why: str) -> None:
+        missing = [n for n in names if n not in self.values]
+        if missing:
+            raise OfferParameterError([_missing_message(self.program, n, why) for n in missing])
+
+
+def _missing_message(program: Program, name: str, why: str) -> str:
+    param = program.parameters.get(name)
+    where = program.norms[param.citation.norm].short + " " + param.citation.ref if param else ""
+    note = f" {param.note}" if param and param.note else ""
+    return (
+        f"Falta el parámetro de la oferta '{name}' ({PARAMETERS[name].label}; {where}), "
+        f"necesario para {why}.{note}"
+    )
+
+
+def _parse(name: str, raw: object) -> int | date:
+    spec = PARAMETERS[name]
+    if spec.kind == "fecha":
+        if isinstance(raw, date):
+            return raw
+        return date.fromisoformat(str(raw))
+    if spec.kind == "entero":
+        value = int(str(raw))
+        if value <= 0:
+            raise ValueError
+        return value
+    cents = to_centavos(Decimal(str(raw)))
+    if cents <= 0:
+        raise ValueError
+    return cents
+
+
+def make_offer(program: Program, overrides: Mapping[str, object] | None = None) -> Offer:
+    """Resolve the offer's parameters; the price must be known before anything is evaluated."""
+    values: dict[str, int | date] = {}
+    errors: list[str] = []
+    for name, param in program.parameters.items():
+        if param.value is not None:
+            values[name] = _parse(name, param.value)
+    for name, raw in (overrides or {}).items():
+        if raw is None:
+            continue
+        if name not in program.parameters:
+            errors.append(f"El programa {program.id} no tiene el parámetro '{name}'.")
+            continue
+        param = program.parameters[name]
+        if param.value is not None:
+            cite = program.norms[param.citation.norm].short + " " + param.citation.ref
+            errors.append(
+                f"El parámetro '{name}' lo fija la norma ({cite}) y no se puede cambiar "
+                "para la oferta."
+            )
+            continue
+        try:
+            values[name] = _parse(name, raw)
+        except (ValueError, InvalidOperation, MoneyError):
+            errors.append(
+                f"El parámetro '{name}' debe ser {PARAMETERS[name].kind} positivo; "
+                f"se recibió '{raw}'."
+            )
+    if errors:
+        raise OfferParameterError(errors)
+    offer = Offer(program, values)
+    offer.require(["precio"], "calcular cualquier límite en acciones")
+    return offer

@@ -1,0 +1,220 @@
+"""The shape of a program file: every value the engine uses, each with its citation.
+
+A program file mirrors its decree. Keys are in Spanish (the file is read by lawyers and the
+program office); attributes are English. Unknown keys are refused (``extra="forbid"``) so a
+typo can never silently switch a rule off.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from democratiza.rules.vocabulary import (
+    AmountSource,
+    Category,
+    Combine,
+    Document,
+    PaymentMethod,
+    PersonKind,
+    Undertaking,
+)
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+class Citation(Model):
+    """Where a value comes from: a norm declared in the file's ``normas`` and a reference."""
+
+    norm: str = Field(alias="norma", min_length=1)
+    ref: str = Field(alias="ref", min_length=1)
+
+
+class Norm(Model):
+    name: str = Field(alias="nombre", min_length=1)
+    short: str = Field(alias="corto", min_length=1)
+    issued: date | None = Field(default=None, alias="fecha")
+
+
+class Parameter(Model):
+    """An offer parameter; without ``valor`` the program office must set it for the offer."""
+
+    value: Decimal | int | date | None = Field(default=None, alias="valor")
+    citation: Citation = Field(alias="cita")
+    note: str | None = Field(default=None, alias="nota")
+
+
+class CitedText(Model):
+    value: str = Field(alias="valor", min_length=1)
+    citation: Citation = Field(alias="cita")
+
+
+class Condition(Model):
+    """When a rule applies: every given key must hold (an AND); no key means always."""
+
+    person: PersonKind | None = Field(default=None, alias="persona")
+    categories: tuple[Category, ...] | None = Field(default=None, alias="categorias")
+    files_tax_return: bool | None = Field(default=None, alias="obligado_declarar")
+    foreigner: bool | None = Field(default=None, alias="extranjero")
+    manager: bool | None = Field(default=None, alias="directivo")
+    new_manager: bool | None = Field(default=None, alias="directivo_nuevo")
+
+
+class CategoryRule(Model):
+    id: Category
+    name: str = Field(alias="nombre", min_length=1)
+    citation: Citation = Field(alias="cita")
+    employer_status: Literal["activo", "pensionado", "extrabajador"] | None = Field(
+        default=None, alias="estado_certificado"
+    )
+    excludes_just_cause: Citation | None = Field(default=None, alias="excluye_justa_causa")
+
+
+class DocumentRule(Model):
+    id: Document
+    name: str = Field(alias="nombre", min_length=1)
+    required_when: Condition = Field(alias="exigible_si")
+    alternatives: tuple[Document, ...] = Field(default=(), alias="o_bien")
+    citation: Citation = Field(alias="cita")
+    max_age_months: int | None = Field(default=None, alias="vigencia_meses", ge=1)
+
+
+class Multiple(Model):
+    """A multiple as an exact fraction (``numerador``/``denominador``)."""
+
+    numerator: int = Field(alias="numerador", ge=1)
+    denominator: int = Field(default=1, alias="denominador", ge=1)
+
+
+class AmountBase(Model):
+    sources: tuple[AmountSource, ...] = Field(alias="fuentes", min_length=1)
+    combine: Combine = Field(default="primero", alias="combinar")
+    citation: Citation | None = Field(default=None, alias="cita_combinacion")
+
+
+class LimitRule(Model):
+    """One per-acceptant limit: either ``multiplo`` × an amount, or a cap in shares."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-()]*$")
+    name: str = Field(alias="nombre", min_length=1)
+    applies_when: Condition = Field(default_factory=Condition, alias="aplica_si")
+    multiple: int | Multiple | None = Field(default=None, alias="multiplo")
+    base: AmountBase | None = None
+    cap_shares: int | None = Field(default=None, alias="tope_acciones", ge=1)
+    citation: Citation = Field(alias="cita")
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> LimitRule:
+        amount = self.multiple is not None and self.base is not None
+        cap = self.cap_shares is not None
+        if amount == cap or (self.multiple is None) != (self.base is None):
+            raise ValueError("un límite lleva 'multiplo' y 'base', o solo 'tope_acciones'")
+        return self
+
+    @property
+    def fraction(self) -> Multiple:
+        if isinstance(self.multiple, Multiple):
+            return self.multiple
+        assert self.multiple is not None
+        return Multiple(numerador=self.multiple, denominador=1)
+
+
+class UndertakingRule(Model):
+    id: Undertaking
+    text: str = Field(alias="texto", min_length=1)
+    required_when: Condition = Field(default_factory=Condition, alias="exigible_si")
+    citation: Citation = Field(alias="cita")
+
+
+class PaymentRule(Model):
+    id: PaymentMethod
+    only_for: PersonKind | None = Field(default=None, alias="solo_para")
+    citation: Citation = Field(alias="cita")
+
+
+class RemunerationDefinition(Model):
+    """How annual pay is derived when the manager has been in post less than a year."""
+
+    min_months: int = Field(alias="meses_minimos", ge=1)
+    monthly_factor: int = Field(alias="factor_mensual", ge=1)
+    citation: Citation = Field(alias="cita")
+
+
+class OfferWindow(Model):
+    min_months: int = Field(alias="duracion_minima_meses", ge=1)
+    citation: Citation = Field(alias="cita")
+
+
+class Allocation(Model):
+    method: Literal["igualitario_redistribucion", "proporcional", "lineal_proporcional"] = Field(
+        alias="metodo"
+    )
+    remainder: Literal["primero_radicado", "mayor_solicitud"] = Field(alias="residuo")
+    unit_shares: int = Field(default=1, alias="lote_acciones", ge=1)
+    citation: Citation = Field(alias="cita")
+    note: str | None = Field(default=None, alias="nota")
+
+
+class FineBand(Model):
+    from_months: int = Field(alias="desde_meses", ge=0)
+    to_months: int = Field(alias="hasta_meses", ge=1)
+    percent: int = Field(alias="porcentaje", ge=0, le=100)
+    citation: Citation = Field(alias="cita")
+
+
+class Fines(Model):
+    base_values: tuple[CitedText, ...] = Field(alias="bases", min_length=1)
+    bands: tuple[FineBand, ...] = Field(alias="tramos", min_length=1)
+    counted_from: CitedText = Field(alias="desde")
+    adjustment: CitedText = Field(alias="ajuste")
+    default_interest: CitedText | None = Field(default=None, alias="intereses_mora")
+    partial_payments: CitedText | None = Field(default=None, alias="pagos_parciales")
+
+
+class NotModelled(Model):
+    provision: str = Field(alias="disposicion", min_length=1)
+    citation: Citation = Field(alias="cita")
+    reason: str = Field(alias="razon", min_length=1)
+
+
+class Validity(Model):
+    """Citations for the checks every acceptance passes, whatever its limits."""
+
+    eligibility: Citation = Field(alias="destinatarios")
+    quantity: Citation = Field(alias="cantidad")
+    new_managers: Citation | None = Field(default=None, alias="directivos_nuevos")
+
+
+class Program(Model):
+    id: str = Field(pattern=r"^[a-z0-9\-]+$")
+    name: str = Field(alias="nombre", min_length=1)
+    version: int = Field(ge=1)
+    norms: dict[str, Norm] = Field(alias="normas", min_length=1)
+    seller: CitedText = Field(alias="vendedor")
+    issuer: CitedText = Field(alias="emisor")
+    parameters: dict[str, Parameter] = Field(alias="parametros")
+    categories: tuple[CategoryRule, ...] = Field(alias="categorias", min_length=1)
+    documents: tuple[DocumentRule, ...] = Field(alias="documentos")
+    limits: tuple[LimitRule, ...] = Field(alias="limites", min_length=1)
+    undertakings: tuple[UndertakingRule, ...] = Field(alias="compromisos", min_length=1)
+    sworn_statement: UndertakingRule | None = Field(default=None, alias="declaracion_juramentada")
+    payment_methods: tuple[PaymentRule, ...] = Field(alias="formas_de_pago", min_length=1)
+    remuneration: RemunerationDefinition | None = Field(
+        default=None, alias="remuneracion_anual"
+    )
+    window: OfferWindow = Field(alias="ventana")
+    validity: Validity = Field(alias="validez")
+    allocation: Allocation = Field(alias="adjudicacion")
+    fines: Fines = Field(alias="multas")
+    not_modelled: tuple[NotModelled, ...] = Field(alias="no_modelado")
+
+    def category(self, category_id: str) -> CategoryRule | None:
+        return next((c for c in self.categories if c.id == category_id), None)
+
+    def limit(self, rule_id: str) -> LimitRule:
+        return next(r for r in self.limits if r.id == rule_id)

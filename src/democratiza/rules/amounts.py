@@ -1,0 +1,96 @@
+"""Amounts a limit is a multiple of, as exact fractions of a centavo (numerator, denominator).
+
+Every amount is an Int128 numerator over a fixed integer denominator, so a limit in shares
+is one floor division and never meets a float. Most amounts are whole centavos
+(denominator 1); dollars converted at the TRM are cents × centavos, i.e. hundredths of a
+centavo (denominator 100).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import lcm
+
+import polars as pl
+
+from democratiza.programs.parameters import Offer
+from democratiza.programs.schema import AmountBase
+
+I128 = pl.Int128()
+
+
+@dataclass(frozen=True)
+class Amount:
+    numerator: pl.Expr  # Int128, null when a figure it needs is missing
+    denominator: int
+
+
+def _cents(column: str) -> pl.Expr:
+    return pl.col(column).cast(I128)
+
+
+def source_amount(source: str, offer: Offer) -> Amount:
+    """One figure the program may take a multiple of (see ``vocabulary.AmountSource``)."""
+    if source == "ingresos_usd":
+        trm = offer.money("trm")
+        # Without a TRM no row can use dollars; the engine refuses the batch before this.
+        rate = pl.lit(trm if trm is not None else None, dtype=I128)
+        return Amount(_cents("ingresos_usd") * rate, 100)
+    if source == "patrimonio_ajustado":
+        # Activos - pasivos - superávit por valorización; a missing figure is missing, not 0.
+        return Amount(
+            _cents("activos_totales") - _cents("pasivos_totales")
+            - _cents("superavit_valorizacion"),
+            1,
+        )
+    if source == "salario_mensual_anualizado":
+        definition = offer.program.remuneration
+        assert definition is not None, "the loader refuses this source without its definition"
+        short_tenure = pl.col("meses_en_cargo") < definition.min_months
+        return Amount(
+            pl.when(short_tenure).then(_cents("salario_mensual") * definition.monthly_factor),
+            1,
+        )
+    return Amount(_cents(source), 1)
+
+
+@dataclass(frozen=True)
+class Base:
+    """A limit's base: its amount and, per row, which source supplied it (index or null)."""
+
+    amount: Amount
+    source_index: pl.Expr
+
+
+def base_amount(base: AmountBase, offer: Offer) -> Base:
+    amounts = [source_amount(s, offer) for s in base.sources]
+    if len(amounts) == 1:
+        only = amounts[0]
+        index = pl.when(only.numerator.is_not_null()).then(pl.lit(0, dtype=pl.UInt8))
+        return Base(only, index)
+    den = lcm(*(a.denominator for a in amounts))
+    scaled = [a.numerator * (den // a.denominator) for a in amounts]
+    if base.combine == "mayor":
+        chosen = pl.max_horizontal(scaled)
+        index_expr = pl.when(scaled[0] == chosen).then(pl.lit(0, dtype=pl.UInt8))
+        for i, s in enumerate(scaled[1:], start=1):
+            index_expr = index_expr.when(s == chosen).then(pl.lit(i, dtype=pl.UInt8))
+        return Base(Amount(chosen, den), index_expr)
+    # "primero": the first source the acceptant filed, in the program's order.
+    value = pl.coalesce(scaled)
+    index_expr = pl.when(scaled[0].is_not_null()).then(pl.lit(0, dtype=pl.UInt8))
+    for i, s in enumerate(scaled[1:], start=1):
+        index_expr = index_expr.when(s.is_not_null()).then(pl.lit(i, dtype=pl.UInt8))
+    return Base(Amount(value, den), index_expr)
+
+
+def shares_within(amount: Amount, numerator: int, denominator: int, price: int) -> pl.Expr:
+    """Largest whole n with n × price ≤ (numerator/denominator) × amount; 0 if amount ≤ 0."""
+    divisor = denominator * amount.denominator * price
+    exact = (amount.numerator * numerator) // divisor
+    return (
+        pl.when(amount.numerator <= 0)
+        .then(pl.lit(0, dtype=I128))
+        .otherwise(exact)
+        .cast(pl.Int64)
+    )

@@ -1,0 +1,153 @@
+"""Validity checks, built from a program file: each fails a row for one cited reason.
+
+A check never stops at the first failure: every check runs on every row and the engine keeps
+all the causes found, as bits of one integer (rendered into Spanish only when shown).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import polars as pl
+
+from democratiza.calendar import next_business_day, previous_business_day
+from democratiza.programs.parameters import Offer
+from democratiza.programs.schema import Citation, LimitRule
+from democratiza.rules.conditions import condition, flag, is_natural, is_new_manager
+from democratiza.rules.vocabulary import DOCUMENT_DATE, DOCUMENT_FIELDS
+
+CheckKind = Literal[
+    "categoria",
+    "estado_certificado",
+    "justa_causa",
+    "documento",
+    "vigencia_documento",
+    "compromiso",
+    "forma_pago",
+    "cantidad",
+    "fuera_de_plazo",
+    "directivo_nuevo",
+    "falta_valor",
+    "permitida_cero",
+]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One cause of rejection: ``code`` is stable (exports, tests), ``subject`` names what."""
+
+    code: str
+    kind: CheckKind
+    subject: str
+    citation: Citation
+    fails: pl.Expr | None  # None for the cause the engine derives after the limits
+
+
+def presented(document: str) -> pl.Expr:
+    return pl.any_horizontal([pl.col(f).is_not_null() for f in DOCUMENT_FIELDS[document]])
+
+
+def filing_day() -> pl.Expr:
+    return pl.col("fecha_radicacion").dt.date()
+
+
+def _eligibility_checks(offer: Offer) -> list[Check]:
+    program = offer.program
+    listed = [c.id for c in program.categories]
+    checks = [
+        Check("categoria_no_habilitada", "categoria", "", program.validity.eligibility,
+              ~pl.col("categoria").is_in(listed)),
+    ]
+    for cat in program.categories:
+        is_cat = pl.col("categoria") == cat.id
+        if cat.employer_status:
+            wrong = pl.col("estado_certificado").is_not_null() & (
+                pl.col("estado_certificado") != cat.employer_status
+            )
+            checks.append(Check(f"certificado_no_acredita:{cat.id}", "estado_certificado",
+                                cat.employer_status, cat.citation, is_cat & wrong))
+        if cat.excludes_just_cause:
+            checks.append(Check(f"justa_causa:{cat.id}", "justa_causa", cat.id,
+                                cat.excludes_just_cause, is_cat & flag("retiro_justa_causa")))
+    return checks
+
+
+def _document_checks(offer: Offer) -> list[Check]:
+    checks = []
+    for doc in offer.program.documents:
+        required = condition(doc.required_when, offer)
+        filed = pl.any_horizontal([presented(d) for d in (doc.id, *doc.alternatives)])
+        checks.append(Check(f"falta_documento:{doc.id}", "documento", doc.id, doc.citation,
+                            required & ~filed))
+        if doc.max_age_months and doc.id in DOCUMENT_DATE:
+            dated = pl.col(DOCUMENT_DATE[doc.id])
+            earliest = filing_day().dt.offset_by(f"-{doc.max_age_months}mo")
+            stale = dated.is_null() | (dated < earliest) | (dated > filing_day())
+            checks.append(Check(f"documento_vencido:{doc.id}", "vigencia_documento", doc.id,
+                                doc.citation, required & presented(doc.id) & stale))
+    return checks
+
+
+def _declaration_checks(offer: Offer) -> list[Check]:
+    program = offer.program
+    rules = [*program.undertakings, *([program.sworn_statement] if program.sworn_statement else [])]
+    return [
+        Check(f"falta_compromiso:{u.id}", "compromiso", u.id, u.citation,
+              condition(u.required_when, offer) & ~flag(u.id))
+        for u in rules
+    ]
+
+
+def _payment_check(offer: Offer) -> Check:
+    allowed = pl.lit(False)
+    for method in offer.program.payment_methods:
+        ok = pl.col("forma_pago") == method.id
+        if method.only_for == "natural":
+            ok = ok & is_natural()
+        elif method.only_for == "juridica":
+            ok = ok & ~is_natural()
+        allowed = allowed | ok.fill_null(False)
+    cite = offer.program.payment_methods[0].citation
+    return Check("forma_pago_no_admitida", "forma_pago", "", cite, ~allowed)
+
+
+def _window_checks(offer: Offer) -> list[Check]:
+    checks = []
+    program = offer.program
+    announced, closing = offer.day("fecha_aviso"), offer.day("fecha_cierre")
+    if announced is not None and closing is not None:
+        opening = next_business_day(announced)
+        outside = (filing_day() < pl.lit(opening)) | (filing_day() > pl.lit(closing))
+        checks.append(Check("fuera_de_plazo", "fuera_de_plazo", "", program.window.citation,
+                            outside))
+    if program.validity.new_managers is not None and closing is not None:
+        deadline = previous_business_day(closing)
+        late = is_new_manager(offer) & (pl.col("fecha_ingreso_directivo") > pl.lit(deadline))
+        checks.append(Check("directivo_nuevo_no_vinculado", "directivo_nuevo", str(deadline),
+                            program.validity.new_managers, late))
+    return checks
+
+
+def build_checks(offer: Offer) -> list[Check]:
+    """Every check the program implies, in a fixed order (the order of the bits)."""
+    program = offer.program
+    quantity = Check("cantidad_no_valida", "cantidad", "", program.validity.quantity,
+                     (pl.col("cantidad") <= 0) | flag("cantidad_fraccionaria"))
+    return [
+        *_eligibility_checks(offer),
+        *_document_checks(offer),
+        *_declaration_checks(offer),
+        _payment_check(offer),
+        quantity,
+        *_window_checks(offer),
+    ]
+
+
+def missing_value_check(rule: LimitRule) -> Check:
+    return Check(f"falta_valor:{rule.id}", "falta_valor", rule.id, rule.citation, None)
+
+
+def zero_permitted_check(offer: Offer) -> Check:
+    return Check("cantidad_permitida_cero", "permitida_cero", "", offer.program.validity.quantity,
+                 None)

@@ -1,0 +1,185 @@
+"""The rules engine: one columnar pass over any number of acceptances.
+
+A single acceptance (the calculator) is a batch of one; there is no second code path. The
+result is structured (rule ids, limits, cause bits); Spanish text is rendered from it only
+when shown or exported (``rules.explain``).
+
+Decision, per acceptance:
+1. every check of the program runs; each failure is one cause bit;
+2. every applicable limit gives a maximum in whole shares; a limit whose figure is missing
+   is a cause ("never computed on a zero");
+3. permitted = min(requested, limits); the binding limit is the smallest, ties going to the
+   rule listed first in the program file;
+4. rejected if any cause (a permitted quantity of zero is one), reduced if permitted <
+   requested, accepted otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import polars as pl
+
+from democratiza.intake.columns import typed_schema
+from democratiza.programs.parameters import Offer
+from democratiza.programs.schema import LimitRule
+from democratiza.rules.amounts import base_amount, shares_within
+from democratiza.rules.checks import Check, build_checks, missing_value_check, zero_permitted_check
+from democratiza.rules.conditions import condition
+
+DECISIONS = pl.Enum(["aceptada", "reducida", "rechazada"])
+MAX_CAUSES = 64
+
+
+def limit_column(rule: LimitRule) -> str:
+    return f"limite__{rule.id}"
+
+
+def source_column(rule: LimitRule) -> str:
+    return f"fuente__{rule.id}"
+
+
+@dataclass(frozen=True)
+class CompiledProgram:
+    """A program's rules as column expressions, for one offer's parameters."""
+
+    offer: Offer
+
+    @cached_property
+    def checks(self) -> list[Check]:
+        checks = [
+            *build_checks(self.offer),
+            *(missing_value_check(r) for r in self.offer.program.limits if r.base),
+            zero_permitted_check(self.offer),
+        ]
+        if len(checks) > MAX_CAUSES:
+            raise ValueError(f"el programa define {len(checks)} causales; el máximo es 64")
+        return checks
+
+    def _applies(self, rule: LimitRule) -> pl.Expr:
+        return condition(rule.applies_when, self.offer)
+
+    def _limit(self, rule: LimitRule) -> tuple[pl.Expr, pl.Expr | None]:
+        """(shares allowed by the rule or null, index of the source used or None)."""
+        applies = self._applies(rule)
+        if rule.cap_shares is not None:
+            return pl.when(applies).then(pl.lit(rule.cap_shares, dtype=pl.Int64)), None
+        assert rule.base is not None
+        base = base_amount(rule.base, self.offer)
+        frac = rule.fraction
+        shares = shares_within(base.amount, frac.numerator, frac.denominator,
+                               self.offer.price_centavos)
+        return pl.when(applies).then(shares), pl.when(applies).then(base.source_index)
+
+    def bases(self, frame: pl.DataFrame) -> pl.DataFrame:
+        """Each amount limit's base (numerator over its fixed denominator), for explanations."""
+        columns = []
+        for rule in self.offer.program.limits:
+            if rule.base:
+                base = base_amount(rule.base, self.offer)
+                columns.append(base.amount.numerator.alias(f"base__{rule.id}"))
+        return frame.select(columns)
+
+    def base_denominator(self, rule: LimitRule) -> int:
+        assert rule.base is not None
+        return base_amount(rule.base, self.offer).amount.denominator
+
+    def required_parameters(self, frame: pl.DataFrame) -> None:
+        """Refuse the batch when a row needs an offer parameter the office has not set."""
+        program, offer = self.offer.program, self.offer
+        uses_usd = any(r.base and "ingresos_usd" in r.base.sources for r in program.limits)
+        if uses_usd and frame["ingresos_usd"].is_not_null().any():
+            offer.require(["trm"], "convertir los ingresos en dólares de los extranjeros")
+        uses_new = any(r.applies_when.new_manager is not None for r in program.limits)
+        dated = frame.filter(pl.col("directivo").fill_null(False)
+                             & pl.col("fecha_ingreso_directivo").is_not_null())
+        if uses_new and dated.height:
+            offer.require(["fecha_corte_directivos"], "saber quién es directivo nuevo")
+            offer.require(["fecha_cierre"], "verificar la vinculación de los directivos nuevos")
+
+    def evaluate(self, frame: pl.DataFrame) -> pl.DataFrame:
+        """Decide every acceptance of ``frame`` (columns as ``intake.columns.typed_schema``)."""
+        self.required_parameters(frame)
+        rules = self.offer.program.limits
+        checks = self.checks
+        limit_cols = [limit_column(r) for r in rules]
+        stage1: list[pl.Expr] = []
+        for rule in rules:
+            shares, source = self._limit(rule)
+            stage1.append(shares.alias(limit_column(rule)))
+            if source is not None:
+                stage1.append(source.alias(source_column(rule)))
+        for i, check in enumerate(checks):
+            if check.fails is not None:
+                stage1.append(check.fails.fill_null(True).alias(f"_c{i}"))
+        lazy = frame.lazy().with_columns(stage1)
+
+        # A limit that applies but came out null lacks the figure it is a multiple of.
+        bit = {c.code: i for i, c in enumerate(checks)}
+        missing = [
+            (self._applies(r) & pl.col(limit_column(r)).is_null()).alias(
+                f"_c{bit['falta_valor:' + r.id]}")
+            for r in rules if r.base
+        ]
+        least = pl.min_horizontal(limit_cols)
+        binding = pl.when(pl.lit(False)).then(pl.lit(None, dtype=pl.String))
+        for rule, col in zip(rules, limit_cols, strict=True):
+            binding = binding.when(pl.col(col) == least).then(pl.lit(rule.id))
+        lazy = lazy.with_columns(
+            *missing,
+            least.alias("_limite_minimo"),
+            binding.alias("_limitante"),
+        )
+        permitted = (
+            pl.min_horizontal(pl.col("cantidad"), pl.col("_limite_minimo"))
+            .clip(lower_bound=0)
+        )
+        lazy = lazy.with_columns(permitted.alias("cantidad_permitida"))
+        zero = f"_c{bit['cantidad_permitida_cero']}"
+        lazy = lazy.with_columns(
+            ((pl.col("cantidad_permitida") == 0) & (pl.col("cantidad") > 0)).alias(zero)
+        )
+        causes = pl.sum_horizontal(
+            [pl.col(f"_c{i}").cast(pl.UInt64) * pl.lit(1 << i, dtype=pl.UInt64)
+             for i in range(len(checks))]
+        )
+        lazy = lazy.with_columns(causes.alias("causas"))
+        rejected = pl.col("causas") != 0
+        reduced = pl.col("cantidad_permitida") < pl.col("cantidad")
+        decision = (
+            pl.when(rejected).then(pl.lit("rechazada"))
+            .when(reduced).then(pl.lit("reducida"))
+            .otherwise(pl.lit("aceptada"))
+            .cast(DECISIONS)
+        )
+        lazy = lazy.with_columns(
+            decision.alias("decision"),
+            pl.when(rejected).then(0).otherwise(pl.col("cantidad_permitida"))
+            .alias("cantidad_permitida"),
+            # The binding rule is named for reductions and for a zero permitted quantity.
+            pl.when((reduced & ~rejected) | pl.col(zero))
+            .then(pl.col("_limitante"))
+            .alias("regla_limitante"),
+        )
+        sources = [source_column(r) for r in rules if r.base]
+        return lazy.select(
+            "fila", "referencia", "comisionista", "fecha_radicacion", "tipo_identificacion",
+            "numero_identificacion", "nombre", "categoria", "forma_pago", "estado_certificado",
+            "cantidad", "cantidad_permitida",
+            "decision", "regla_limitante", "causas", *limit_cols, *sources,
+        ).collect()
+
+
+def evaluate(frame: pl.DataFrame, offer: Offer) -> pl.DataFrame:
+    return CompiledProgram(offer).evaluate(frame)
+
+
+def frame_from_rows(rows: list[dict[str, object]]) -> pl.DataFrame:
+    """Typed acceptances from plain dicts (calculator, tests); absent keys are null."""
+    schema = typed_schema()
+    unknown = {k for row in rows for k in row} - set(schema)
+    if unknown:
+        raise KeyError(f"columnas desconocidas: {sorted(unknown)}")
+    full = [{**dict.fromkeys(schema), **{"fila": i + 1}, **row} for i, row in enumerate(rows)]
+    return pl.DataFrame(full, schema=schema)

@@ -1,0 +1,140 @@
+"""Spanish explanations, rendered from the engine's structured results when they are shown.
+
+Nothing here decides anything: it reads the rule ids, limits and cause bits the engine
+produced and the program's citations, and writes them for a person.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import polars as pl
+
+from democratiza.money import dollars, group, pesos
+from democratiza.programs.schema import Citation, LimitRule, Program
+from democratiza.rules.checks import Check
+from democratiza.rules.engine import CompiledProgram, limit_column, source_column
+from democratiza.rules.vocabulary import AMOUNT_LABELS
+
+PERSON = {"natural": "personas naturales", "juridica": "personas jurídicas"}
+
+
+def cite(program: Program, citation: Citation) -> str:
+    return f"{program.norms[citation.norm].short} {citation.ref}"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    decision: str
+    summary: str
+    limits: tuple[str, ...]  # every applicable limit with its arithmetic
+    causes: tuple[str, ...]  # every cause of rejection found
+
+    def lines(self) -> list[str]:
+        return [self.summary, *self.causes, *self.limits]
+
+
+class Explainer:
+    def __init__(self, compiled: CompiledProgram) -> None:
+        self.compiled = compiled
+        self.offer = compiled.offer
+        self.program = compiled.offer.program
+
+    def _c(self, citation: Citation) -> str:
+        return cite(self.program, citation)
+
+    def limit_text(self, rule: LimitRule, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
+        shares = row[limit_column(rule)]
+        if rule.cap_shares is not None:
+            return f"{rule.name}: tope de {group(rule.cap_shares)} acciones ({self._c(rule.citation)})"
+        assert rule.base is not None
+        numerator = base.get(f"base__{rule.id}")
+        source_index = row.get(source_column(rule))
+        if numerator is None or shares is None or source_index is None:
+            return f"{rule.name}: no se pudo calcular ({self._c(rule.citation)})"
+        source = rule.base.sources[source_index]
+        amount = Fraction(numerator, self.compiled.base_denominator(rule))
+        frac = rule.fraction
+        multiple = str(frac.numerator) if frac.denominator == 1 else (
+            f"{frac.numerator}/{frac.denominator}")
+        label = AMOUNT_LABELS[source]
+        if source == "ingresos_usd":
+            trm = self.offer.money("trm") or 0
+            label += f" {dollars(int(amount * 100 / trm))} × TRM {pesos(trm)}"
+        return (
+            f"{rule.name}: {multiple} × {pesos(amount)} ({label}) / {pesos(self.offer.price_centavos)}"
+            f" = {group(shares)} acciones ({self._c(rule.citation)})"
+        )
+
+    def cause_text(self, check: Check, row: Mapping[str, Any]) -> str:
+        program, where = self.program, self._c(check.citation)
+        kind = check.kind
+        if kind == "categoria":
+            return f"La categoría '{row['categoria']}' no es destinataria en este programa ({where})."
+        if kind == "estado_certificado":
+            return (f"El certificado laboral acredita '{row['estado_certificado']}' y la categoría "
+                    f"exige '{check.subject}' ({where}).")
+        if kind == "justa_causa":
+            return f"Ex trabajador retirado por justa causa alegada por el empleador ({where})."
+        if kind in ("documento", "vigencia_documento"):
+            doc = next(d for d in program.documents if d.id == check.subject)
+            if kind == "documento":
+                return f"Falta el documento: {doc.name} ({where})."
+            return (f"{doc.name}: sin fecha o expedido fuera de los {doc.max_age_months} mes(es) "
+                    f"anteriores a la radicación ({where}).")
+        if kind == "compromiso":
+            rules = [*program.undertakings, program.sworn_statement]
+            text = next(u.text for u in rules if u is not None and u.id == check.subject)
+            return f"Falta la manifestación escrita: {text} ({where})."
+        if kind == "forma_pago":
+            allowed = ", ".join(
+                m.id + (f" (solo {PERSON[m.only_for]})" if m.only_for else "")
+                for m in program.payment_methods)
+            return f"Forma de pago '{row['forma_pago']}' no admitida; se admite: {allowed} ({where})."
+        if kind == "cantidad":
+            return f"La cantidad debe ser un número entero de acciones mayor que cero ({where})."
+        if kind == "fuera_de_plazo":
+            return f"Radicada el {row['fecha_radicacion']:%Y-%m-%d}, fuera del plazo de la oferta ({where})."
+        if kind == "directivo_nuevo":
+            return (f"Directivo nuevo no vinculado el día hábil anterior al cierre "
+                    f"({check.subject}) ({where}).")
+        if kind == "falta_valor":
+            rule = program.limit(check.subject)
+            assert rule.base is not None
+            needed = " o ".join(AMOUNT_LABELS[s] for s in rule.base.sources)
+            return (f"No se puede calcular el límite «{rule.name}»: falta {needed}; "
+                    f"no se calcula sobre cero ({where}).")
+        rule = program.limit(row["regla_limitante"])
+        return f"La cantidad permitida es cero por el límite «{rule.name}» ({self._c(rule.citation)})."
+
+    def explain(self, row: Mapping[str, Any], base: Mapping[str, Any]) -> Explanation:
+        causes = tuple(
+            self.cause_text(check, row)
+            for i, check in enumerate(self.compiled.checks)
+            if row["causas"] >> i & 1
+        )
+        limits = tuple(
+            self.limit_text(rule, row, base)
+            for rule in self.program.limits
+            if row[limit_column(rule)] is not None
+        )
+        decision = row["decision"]
+        asked, allowed = row["cantidad"], row["cantidad_permitida"]
+        if decision == "rechazada":
+            summary = f"Rechazada: {len(causes)} causa(s)."
+        elif decision == "reducida":
+            rule = self.program.limit(row["regla_limitante"])
+            summary = (f"Reducida de {group(asked)} a {group(allowed)} acciones por el límite "
+                       f"«{rule.name}» ({self._c(rule.citation)}).")
+        else:
+            summary = f"Aceptada por {group(allowed)} acciones: ningún límite es menor."
+        return Explanation(decision, summary, limits, causes)
+
+    def explain_all(self, results: pl.DataFrame, frame: pl.DataFrame) -> Iterator[Explanation]:
+        bases = self.compiled.bases(frame)
+        for row, base in zip(results.iter_rows(named=True), bases.iter_rows(named=True),
+                             strict=True):
+            yield self.explain(row, base)

@@ -1,0 +1,99 @@
+"""The words a program file may use: categories, documents, amounts, undertakings.
+
+This is the vocabulary of the *family* of Ley 226 decrees, not of any one decree: a program
+file picks from it and attaches its own numbers and citations. A new decree of the same
+family needs a new file; only a new *kind* of rule needs a new word here.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+PersonKind = Literal["natural", "juridica"]
+
+Category = Literal[
+    "trabajador_activo",
+    "pensionado",
+    "extrabajador",
+    "asociacion_empleados",
+    "sindicato",
+    "federacion_sindicatos",
+    "confederacion_sindicatos",
+    "fondo_empleados",
+    "fondo_mutuo_inversion",
+    "fondo_pensiones_cesantias",
+    "cooperativa",
+    "caja_compensacion",
+]
+CATEGORIES: tuple[str, ...] = get_args(Category)
+NATURAL_CATEGORIES = frozenset({"trabajador_activo", "pensionado", "extrabajador"})
+
+
+def person_kind(category: str) -> PersonKind:
+    return "natural" if category in NATURAL_CATEGORIES else "juridica"
+
+
+Document = Literal[
+    "declaracion_renta",
+    "certificado_ingresos",
+    "declaracion_jurada_ingresos_usd",
+    "certificado_laboral",
+    "certificado_remuneracion",
+    "estados_financieros",
+    "declaracion_renta_o_ingresos_patrimonio",
+    "certificado_limite_inversion",
+]
+
+# A document counts as presented when any of the figures it carries was filed.
+DOCUMENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "declaracion_renta": ("patrimonio_liquido", "ingresos_declaracion"),
+    "certificado_ingresos": ("ingresos_certificado",),
+    "declaracion_jurada_ingresos_usd": ("ingresos_usd",),
+    "certificado_laboral": ("estado_certificado",),
+    "certificado_remuneracion": ("remuneracion_anual", "salario_mensual"),
+    "estados_financieros": ("activos_totales", "pasivos_totales"),
+    "declaracion_renta_o_ingresos_patrimonio": ("ingresos_declaracion",),
+    "certificado_limite_inversion": ("limite_inversion",),
+}
+# The date column that dates a document, for documents whose age a program limits.
+DOCUMENT_DATE: dict[str, str] = {"certificado_laboral": "fecha_certificado"}
+
+AmountSource = Literal[
+    "patrimonio_liquido",
+    "ingresos_declaracion",
+    "ingresos_certificado",
+    "ingresos_usd",
+    "remuneracion_anual",
+    "salario_mensual_anualizado",
+    "patrimonio_ajustado",
+    "ingresos_estados_financieros",
+    "limite_inversion",
+]
+AMOUNT_LABELS: dict[str, str] = {
+    "patrimonio_liquido": "patrimonio líquido",
+    "ingresos_declaracion": "ingresos de la declaración",
+    "ingresos_certificado": "ingresos del certificado de ingresos y retenciones",
+    "ingresos_usd": "ingresos declarados en dólares",
+    "remuneracion_anual": "remuneración anual",
+    "salario_mensual_anualizado": "salario mensual × 12",
+    "patrimonio_ajustado": "Patrimonio Ajustado",
+    "ingresos_estados_financieros": "ingresos de los estados financieros",
+    "limite_inversion": "límite de inversión certificado",
+}
+
+Combine = Literal["primero", "mayor"]
+
+Undertaking = Literal[
+    "compromiso_no_negociar",
+    "compromiso_beneficiario_real",
+    "compromiso_no_dar_en_pago",
+    "compromiso_no_subrogar",
+    "compromiso_aceptar_condiciones",
+    "declaracion_cuenta_propia",
+]
+UNDERTAKINGS: tuple[str, ...] = get_args(Undertaking)
+
+PaymentMethod = Literal["contado", "credito", "cesantias"]
+PAYMENT_METHODS: tuple[str, ...] = get_args(PaymentMethod)
+
+EMPLOYER_STATUSES = ("activo", "pensionado", "extrabajador")
