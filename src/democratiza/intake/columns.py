@@ -131,3 +131,51 @@ def typed_schema() -> dict[str, pl.DataType]:
 
 def empty_row() -> dict[str, object]:
     return {name: None for name in typed_schema()}
+
+
+def format_markdown() -> str:
+    """The acceptance file format as Markdown (``docs/formato-aceptaciones.md``)."""
+    from democratiza.money import group
+    from democratiza.rules.vocabulary import CATEGORIES, EMPLOYER_STATUSES, PAYMENT_METHODS
+
+    lines = [
+        "# Formato del archivo de aceptaciones",
+        "",
+        "Generado por `democratiza formato` a partir de `src/democratiza/intake/columns.py`.",
+        "",
+        "Se admiten CSV (UTF-8, separado por comas o por punto y coma, con encabezado), XLSX",
+        "(primera hoja, encabezado en la fila 1) y JSON (lista de objetos, o un objeto con la",
+        "clave `aceptaciones`). Las filas se cuentan como las ve una persona: en CSV y XLSX el",
+        "encabezado es la fila 1; en JSON, la fila es la posición del objeto en la lista.",
+        "",
+        "Un archivo con cualquier error se rechaza completo: se informan todos los errores",
+        "(archivo, fila, columna) y no se escribe nada. Una columna desconocida es un error",
+        "(así un error de digitación no apaga una regla).",
+        "",
+        "| columna | tipo | obligatoria | descripción | ejemplo |",
+        "|---|---|---|---|---|",
+    ]
+    for c in COLUMNS:
+        lines.append(f"| `{c.name}` | {c.kind} | {'sí' if c.required else 'no'} | "
+                     f"{c.description} | `{c.example}` |")
+    lines += ["", "## Tipos", ""]
+    lines += [f"- **{kind}**: {doc}" for kind, doc in KIND_DOC.items()]
+    lines += [
+        "",
+        f"Montos en pesos hasta {group(MAX_PESOS)} y en dólares hasta {group(MAX_DOLLARS)}; "
+        f"cantidades hasta {group(MAX_SHARES)} acciones. Más allá, el valor se rechaza como "
+        "implausible.",
+        "Una cantidad con decimales distintos de cero no es error del archivo: la aceptación",
+        "se rechaza por cantidad no entera (causal de la norma).",
+        "",
+        "## Valores admitidos",
+        "",
+        "- `categoria`: " + ", ".join(f"`{c}`" for c in CATEGORIES),
+        "- `tipo_identificacion`: " + ", ".join(f"`{c}`" for c in ID_TYPES),
+        "- `forma_pago`: " + ", ".join(f"`{c}`" for c in PAYMENT_METHODS),
+        "- `estado_certificado`: " + ", ".join(f"`{c}`" for c in EMPLOYER_STATUSES),
+        "",
+        "Un documento se considera presentado cuando se diligencia alguna de sus cifras (por",
+        "ejemplo, la declaración de renta: `patrimonio_liquido` o `ingresos_declaracion`).",
+    ]
+    return "\n".join(lines)

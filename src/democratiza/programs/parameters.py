@@ -86,7 +86,8 @@ def _missing_message(program: Program, name: str, why: str) -> str:
     )
 
 
-def _parse(name: str, raw: object) -> int | date:
+def make_offer_value(name: str, raw: object) -> int | date:
+    """A parameter's exact value: money in centavos, shares as int, dates as date."""
     spec = PARAMETERS[name]
     if spec.kind == "fecha":
         if isinstance(raw, date):
@@ -109,7 +110,7 @@ def make_offer(program: Program, overrides: Mapping[str, object] | None = None) 
     errors: list[str] = []
     for name, param in program.parameters.items():
         if param.value is not None:
-            values[name] = _parse(name, param.value)
+            values[name] = make_offer_value(name, param.value)
     for name, raw in (overrides or {}).items():
         if raw is None:
             continue
@@ -125,7 +126,7 @@ def make_offer(program: Program, overrides: Mapping[str, object] | None = None) 
             )
             continue
         try:
-            values[name] = _parse(name, raw)
+            values[name] = make_offer_value(name, raw)
         except (ValueError, InvalidOperation, MoneyError):
             errors.append(
                 f"El parámetro '{name}' debe ser {PARAMETERS[name].kind} positivo; "

@@ -75,16 +75,20 @@ def _eligibility_checks(offer: Offer) -> list[Check]:
 
 def _document_checks(offer: Offer) -> list[Check]:
     checks = []
-    for doc in offer.program.documents:
+    seen: dict[str, int] = {}
+    for index, doc in enumerate(offer.program.documents):
+        # One document may be required by two provisions (Central B.1 and B.2): keep codes unique.
+        seen[doc.id] = seen.get(doc.id, 0) + 1
+        suffix = "" if seen[doc.id] == 1 else f"#{seen[doc.id]}"
         required = condition(doc.required_when, offer)
         filed = pl.any_horizontal([presented(d) for d in (doc.id, *doc.alternatives)])
-        checks.append(Check(f"falta_documento:{doc.id}", "documento", doc.id, doc.citation,
-                            required & ~filed))
+        checks.append(Check(f"falta_documento:{doc.id}{suffix}", "documento", str(index),
+                            doc.citation, required & ~filed))
         if doc.max_age_months and doc.id in DOCUMENT_DATE:
             dated = pl.col(DOCUMENT_DATE[doc.id])
             earliest = filing_day().dt.offset_by(f"-{doc.max_age_months}mo")
             stale = dated.is_null() | (dated < earliest) | (dated > filing_day())
-            checks.append(Check(f"documento_vencido:{doc.id}", "vigencia_documento", doc.id,
+            checks.append(Check(f"documento_vencido:{doc.id}", "vigencia_documento", str(index),
                                 doc.citation, required & presented(doc.id) & stale))
     return checks
 
@@ -99,17 +103,17 @@ def _declaration_checks(offer: Offer) -> list[Check]:
     ]
 
 
-def _payment_check(offer: Offer) -> Check:
-    allowed = pl.lit(False)
-    for method in offer.program.payment_methods:
-        ok = pl.col("forma_pago") == method.id
-        if method.only_for == "natural":
-            ok = ok & is_natural()
-        elif method.only_for == "juridica":
-            ok = ok & ~is_natural()
-        allowed = allowed | ok.fill_null(False)
-    cite = offer.program.payment_methods[0].citation
-    return Check("forma_pago_no_admitida", "forma_pago", "", cite, ~allowed)
+def _payment_checks(offer: Offer) -> list[Check]:
+    """A method the program does not offer, or one it reserves to one kind of person."""
+    methods = offer.program.payment_methods
+    offered = pl.col("forma_pago").is_in([m.id for m in methods])
+    checks = [Check("forma_pago_no_prevista", "forma_pago", "", methods[0].citation, ~offered)]
+    for method in methods:
+        if method.only_for is not None:
+            natural = is_natural() if method.only_for == "natural" else ~is_natural()
+            checks.append(Check(f"forma_pago_reservada:{method.id}", "forma_pago", method.id,
+                                method.citation, (pl.col("forma_pago") == method.id) & ~natural))
+    return checks
 
 
 def _window_checks(offer: Offer) -> list[Check]:
@@ -138,7 +142,7 @@ def build_checks(offer: Offer) -> list[Check]:
         *_eligibility_checks(offer),
         *_document_checks(offer),
         *_declaration_checks(offer),
-        _payment_check(offer),
+        *_payment_checks(offer),
         quantity,
         *_window_checks(offer),
     ]

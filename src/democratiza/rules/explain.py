@@ -69,7 +69,10 @@ class Explainer:
             f" = {group(shares)} acciones ({self._c(rule.citation)})"
         )
 
-    def cause_text(self, check: Check, row: Mapping[str, Any]) -> str:
+    def binding_text(self, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
+        return self.limit_text(self.program.limit(row["regla_limitante"]), row, base)
+
+    def cause_text(self, check: Check, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
         program, where = self.program, self._c(check.citation)
         kind = check.kind
         if kind == "categoria":
@@ -80,7 +83,7 @@ class Explainer:
         if kind == "justa_causa":
             return f"Ex trabajador retirado por justa causa alegada por el empleador ({where})."
         if kind in ("documento", "vigencia_documento"):
-            doc = next(d for d in program.documents if d.id == check.subject)
+            doc = program.documents[int(check.subject)]
             if kind == "documento":
                 return f"Falta el documento: {doc.name} ({where})."
             return (f"{doc.name}: sin fecha o expedido fuera de los {doc.max_age_months} mes(es) "
@@ -89,6 +92,9 @@ class Explainer:
             rules = [*program.undertakings, program.sworn_statement]
             text = next(u.text for u in rules if u is not None and u.id == check.subject)
             return f"Falta la manifestación escrita: {text} ({where})."
+        if kind == "forma_pago" and check.subject:
+            return (f"La forma de pago '{check.subject}' solo se admite para "
+                    f"{PERSON[self._reserved(check.subject)]} ({where}).")
         if kind == "forma_pago":
             allowed = ", ".join(
                 m.id + (f" (solo {PERSON[m.only_for]})" if m.only_for else "")
@@ -107,12 +113,15 @@ class Explainer:
             needed = " o ".join(AMOUNT_LABELS[s] for s in rule.base.sources)
             return (f"No se puede calcular el límite «{rule.name}»: falta {needed}; "
                     f"no se calcula sobre cero ({where}).")
-        rule = program.limit(row["regla_limitante"])
-        return f"La cantidad permitida es cero por el límite «{rule.name}» ({self._c(rule.citation)})."
+        return f"La cantidad permitida es cero: {self.binding_text(row, base)}."
+
+    def _reserved(self, method: str) -> str:
+        found = next(m.only_for for m in self.program.payment_methods if m.id == method)
+        return found or "natural"
 
     def explain(self, row: Mapping[str, Any], base: Mapping[str, Any]) -> Explanation:
         causes = tuple(
-            self.cause_text(check, row)
+            self.cause_text(check, row, base)
             for i, check in enumerate(self.compiled.checks)
             if row["causas"] >> i & 1
         )
@@ -126,9 +135,8 @@ class Explainer:
         if decision == "rechazada":
             summary = f"Rechazada: {len(causes)} causa(s)."
         elif decision == "reducida":
-            rule = self.program.limit(row["regla_limitante"])
             summary = (f"Reducida de {group(asked)} a {group(allowed)} acciones por el límite "
-                       f"«{rule.name}» ({self._c(rule.citation)}).")
+                       f"{self.binding_text(row, base)}.")
         else:
             summary = f"Aceptada por {group(allowed)} acciones: ningún límite es menor."
         return Explanation(decision, summary, limits, causes)

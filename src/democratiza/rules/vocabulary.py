@@ -76,7 +76,7 @@ AMOUNT_LABELS: dict[str, str] = {
     "ingresos_usd": "ingresos declarados en dólares",
     "remuneracion_anual": "remuneración anual",
     "salario_mensual_anualizado": "salario mensual × 12",
-    "patrimonio_ajustado": "Patrimonio Ajustado",
+    "patrimonio_ajustado": "Patrimonio Ajustado (activos, pasivos y superávit por valorización)",
     "ingresos_estados_financieros": "ingresos de los estados financieros",
     "limite_inversion": "límite de inversión certificado",
 }

@@ -1,0 +1,31 @@
+# Two commands on a fresh machine: `make demo` (main job) and `make test` (the test suite).
+VENV  := .venv
+PY    := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: setup demo test lint bench docs
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: setup
+	$(VENV)/bin/democratiza evaluar --programa geb-2017 examples/aceptaciones-geb-2017.csv \
+		--oferta examples/oferta-geb-2017.yaml --salida salidas
+
+lint: setup
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/mypy
+
+test: lint
+	$(VENV)/bin/pytest -q
+
+bench: setup
+	$(PY) benchmarks/bench_engine.py
+
+docs: setup
+	$(VENV)/bin/democratiza formato > docs/formato-aceptaciones.md
