@@ -53,6 +53,7 @@ def _money(col: pl.Expr, maximum: int, unit: str) -> Parsed:
         .when(col.str.starts_with("-")).then(pl.lit(f"monto negativo: '{{}}'"))
         .when(whole.is_not_null() & (frac.str.len_chars() > 2))
         .then(pl.lit("más de dos decimales: '{}'"))
+        .when(whole.str.len_chars() > 16).then(pl.lit("monto fuera de todo rango plausible: '{}'"))
         .when(~ok).then(pl.lit(
             f"no es un monto en {unit}: '{{}}' (punto decimal, sin separador de miles)"))
         .when(value > maximum * 100).then(pl.lit("monto fuera de todo rango plausible: '{}'"))

@@ -1,0 +1,152 @@
+"""Bad input gets a Spanish error naming file, row and column; good input parses exactly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+
+from democratiza.intake.columns import COLUMNS
+from democratiza.intake.errors import InputError, InputRejected
+from democratiza.intake.parse import parse
+from democratiza.intake.readers import read_table
+
+HEADER = [c.name for c in COLUMNS if c.required] + ["obligado_declarar", "patrimonio_liquido"]
+GOOD = ["A1", "SCB", "2018-01-15T10:30", "CC", "79", "Ana", "trabajador_activo", "1000",
+        "contado", "si", "48000000.50"]
+
+
+def write_csv(tmp_path: Path, rows: list[list[str]], header: list[str] = HEADER,
+              name: str = "lote.csv") -> Path:
+    path = tmp_path / name
+    path.write_text("\n".join(",".join(r) for r in [header, *rows]) + "\n", encoding="utf-8")
+    return path
+
+
+def errors_of(path: Path) -> list[InputError]:
+    with pytest.raises(InputRejected) as exc:
+        parse(read_table(path))
+    return exc.value.errors
+
+
+def with_cell(column: str, value: str, reference: str = "A2") -> list[str]:
+    row = list(GOOD)
+    row[0] = reference
+    row[HEADER.index(column)] = value
+    return row
+
+
+def test_a_good_row_parses_money_to_exact_centavos(tmp_path: Path) -> None:
+    frame = parse(read_table(write_csv(tmp_path, [GOOD])))
+    row = frame.row(0, named=True)
+    assert row["patrimonio_liquido"] == 4_800_000_050
+    assert row["fila"] == 2  # the header is row 1, as in a spreadsheet
+    assert row["obligado_declarar"] is True
+
+
+@pytest.mark.parametrize(("column", "value", "message"), [
+    ("categoria", "gerente", "valor desconocido 'gerente'"),
+    ("patrimonio_liquido", "cuarenta", "no es un monto en pesos: 'cuarenta'"),
+    ("patrimonio_liquido", "48.000.000", "sin separador de miles"),
+    ("patrimonio_liquido", "-5", "monto negativo"),
+    ("patrimonio_liquido", "99999999999999999", "fuera de todo rango plausible"),
+    ("patrimonio_liquido", "10.123", "más de dos decimales"),
+    ("cantidad", "mil", "la cantidad no es un número"),
+    ("cantidad", "-3", "cantidad negativa"),
+    ("fecha_radicacion", "2018-13-01", "fecha y hora no válida"),
+    ("obligado_declarar", "tal vez", "se espera si o no"),
+    ("nombre", "", "campo obligatorio vacío"),
+])
+def test_bad_cell_names_file_row_and_column(tmp_path: Path, column: str, value: str,
+                                            message: str) -> None:
+    path = write_csv(tmp_path, [GOOD, with_cell(column, value)])
+    [error] = errors_of(path)
+    assert (error.file, error.row, error.column) == (str(path), 3, column)
+    assert message in error.message
+    assert f"fila 3, columna '{column}'" in str(error)
+
+
+def test_every_bad_row_is_reported_not_only_the_first(tmp_path: Path) -> None:
+    rows = [GOOD, with_cell("cantidad", "x", "A2"), with_cell("categoria", "y", "A3"),
+            with_cell("patrimonio_liquido", "-1", "A4")]
+    assert [(e.row, e.column) for e in errors_of(write_csv(tmp_path, rows))] == [
+        (3, "cantidad"), (4, "categoria"), (5, "patrimonio_liquido")]
+
+
+def test_missing_and_unknown_columns(tmp_path: Path) -> None:
+    header = [h for h in HEADER if h != "cantidad"] + ["patrimonio"]
+    row = [v for h, v in zip(HEADER, GOOD, strict=True) if h != "cantidad"] + ["1"]
+    found = {(e.column, e.message) for e in errors_of(write_csv(tmp_path, [row], header))}
+    assert found == {("cantidad", "falta esta columna obligatoria"),
+                     ("patrimonio", "columna desconocida")}
+
+
+def test_duplicate_column(tmp_path: Path) -> None:
+    [error] = errors_of(write_csv(tmp_path, [[*GOOD, "1"]], [*HEADER, "cantidad"]))
+    assert (error.row, error.column, error.message) == (1, "cantidad", "columna duplicada")
+
+
+def test_duplicate_reference_in_one_file(tmp_path: Path) -> None:
+    errors = errors_of(write_csv(tmp_path, [GOOD, GOOD]))
+    assert {(e.row, e.column) for e in errors} == {(2, "referencia"), (3, "referencia")}
+
+
+def test_wrong_encoding_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.csv"
+    text = ",".join(HEADER) + "\n" + ",".join(with_cell("nombre", "Muñoz")) + "\n"
+    path.write_bytes(text.encode("latin-1"))
+    [error] = errors_of(path)
+    assert error.row == 2
+    assert "UTF-8" in error.message
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "vacio.csv"
+    path.write_text("", encoding="utf-8")
+    assert errors_of(path)[0].message == "el archivo está vacío"
+    header_only = write_csv(tmp_path, [], name="solo-encabezado.csv")
+    assert "no tiene filas" in errors_of(header_only)[0].message
+
+
+def test_semicolon_csv_from_spanish_excel(tmp_path: Path) -> None:
+    path = tmp_path / "excel.csv"
+    path.write_text(";".join(HEADER) + "\n" + ";".join(GOOD) + "\n", encoding="utf-8-sig")
+    assert parse(read_table(path)).height == 1
+
+
+def test_xlsx_rows_are_numbered_as_excel_shows_them(tmp_path: Path) -> None:
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(HEADER)
+    sheet.append([*GOOD[:7], 1000, *GOOD[8:10], 48000000.5])
+    sheet.append([*with_cell("categoria", "otra")[:7], 10, *GOOD[8:]])
+    path = tmp_path / "lote.xlsx"
+    book.save(path)
+    [error] = errors_of(path)
+    assert (error.row, error.column) == (3, "categoria")
+    sheet.delete_rows(3)
+    book.save(path)
+    assert parse(read_table(path))["patrimonio_liquido"].to_list() == [4_800_000_050]
+
+
+def test_json_numbers_keep_their_exact_value(tmp_path: Path) -> None:
+    item: dict[str, object] = dict(zip(HEADER, GOOD, strict=True))
+    item["patrimonio_liquido"] = 2075.31
+    path = tmp_path / "lote.json"
+    path.write_text(json.dumps({"aceptaciones": [item]}), encoding="utf-8")
+    assert parse(read_table(path))["patrimonio_liquido"].to_list() == [207_531]
+
+
+def test_malformed_json(tmp_path: Path) -> None:
+    path = tmp_path / "malo.json"
+    path.write_text('[{"referencia": "A1",}]', encoding="utf-8")
+    assert "JSON mal formado" in errors_of(path)[0].message
+
+
+def test_unsupported_extension(tmp_path: Path) -> None:
+    path = tmp_path / "lote.txt"
+    path.write_text("x", encoding="utf-8")
+    assert "formato no admitido" in errors_of(path)[0].message
