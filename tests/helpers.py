@@ -8,7 +8,7 @@ from typing import Any
 from democratiza.programs.loader import load_program
 from democratiza.programs.parameters import make_offer
 from democratiza.rules.engine import CompiledProgram, frame_from_rows
-from democratiza.rules.explain import Explanation, Explainer
+from democratiza.rules.explain import Explainer, Explanation
 from democratiza.rules.vocabulary import UNDERTAKINGS
 
 
@@ -23,12 +23,21 @@ SIGNED = dict.fromkeys(UNDERTAKINGS, True)
 def worker(**changes: Any) -> dict[str, Any]:
     """An active worker who files a tax return and signed everything."""
     row: dict[str, Any] = {
-        "referencia": "A-1", "comisionista": "SCB", "fecha_radicacion": datetime(2018, 1, 15, 10),
-        "tipo_identificacion": "CC", "numero_identificacion": "79000001", "nombre": "Ana",
-        "categoria": "trabajador_activo", "cantidad": 1_000, "forma_pago": "contado",
-        "obligado_declarar": True, "patrimonio_liquido": pesos(100_000_000),
-        "ingresos_declaracion": pesos(80_000_000), "estado_certificado": "activo",
-        "fecha_certificado": date(2018, 1, 5), **SIGNED,
+        "referencia": "A-1",
+        "comisionista": "SCB",
+        "fecha_radicacion": datetime(2018, 1, 15, 10),
+        "tipo_identificacion": "CC",
+        "numero_identificacion": "79000001",
+        "nombre": "Ana",
+        "categoria": "trabajador_activo",
+        "cantidad": 1_000,
+        "forma_pago": "contado",
+        "obligado_declarar": True,
+        "patrimonio_liquido": pesos(100_000_000),
+        "ingresos_declaracion": pesos(80_000_000),
+        "estado_certificado": "activo",
+        "fecha_certificado": date(2018, 1, 5),
+        **SIGNED,
     }
     row.update(changes)
     return row
@@ -37,14 +46,22 @@ def worker(**changes: Any) -> dict[str, Any]:
 def entity(category: str = "fondo_empleados", **changes: Any) -> dict[str, Any]:
     """A legal person with its financial statements, return and investment-limit certificate."""
     row: dict[str, Any] = {
-        "referencia": "J-1", "comisionista": "SCB", "fecha_radicacion": datetime(2018, 1, 15, 10),
-        "tipo_identificacion": "NIT", "numero_identificacion": "900000001",
-        "nombre": "Entidad", "categoria": category, "cantidad": 1_000,
-        "forma_pago": "contado", "activos_totales": pesos(10_000_000_000),
-        "pasivos_totales": pesos(4_000_000_000), "superavit_valorizacion": pesos(1_000_000_000),
+        "referencia": "J-1",
+        "comisionista": "SCB",
+        "fecha_radicacion": datetime(2018, 1, 15, 10),
+        "tipo_identificacion": "NIT",
+        "numero_identificacion": "900000001",
+        "nombre": "Entidad",
+        "categoria": category,
+        "cantidad": 1_000,
+        "forma_pago": "contado",
+        "activos_totales": pesos(10_000_000_000),
+        "pasivos_totales": pesos(4_000_000_000),
+        "superavit_valorizacion": pesos(1_000_000_000),
         "ingresos_declaracion": pesos(2_000_000_000),
         "ingresos_estados_financieros": pesos(2_000_000_000),
-        "limite_inversion": pesos(20_000_000_000), **SIGNED,
+        "limite_inversion": pesos(20_000_000_000),
+        **SIGNED,
     }
     row.update(changes)
     return row
@@ -67,7 +84,8 @@ class Outcome:
 
     @property
     def binding(self) -> str | None:
-        return self.row["regla_limitante"]
+        value = self.row["regla_limitante"]
+        return None if value is None else str(value)
 
     def limit(self, rule_id: str) -> int | None:
         value = self.row[f"limite__{rule_id}"]

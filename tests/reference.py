@@ -45,8 +45,12 @@ def _holds(cond: Condition, row: dict[str, Any], offer: Offer) -> bool:
     if cond.new_manager is not None:
         cutoff = offer.day("fecha_corte_directivos")
         joined = row["fecha_ingreso_directivo"]
-        new = bool(row["directivo"]) and cutoff is not None and joined is not None and (
-            joined > cutoff)
+        new = (
+            bool(row["directivo"])
+            and cutoff is not None
+            and joined is not None
+            and (joined > cutoff)
+        )
         if new != cond.new_manager:
             return False
     return True

@@ -17,15 +17,28 @@ runner = CliRunner()
 
 
 def test_evaluar_writes_decisions_and_summary(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["evaluar", "--programa", "geb-2017", str(SAMPLE),
-                                 "--oferta", str(OFFER), "--salida", str(tmp_path)])
+    result = runner.invoke(
+        app,
+        [
+            "evaluar",
+            "--programa",
+            "geb-2017",
+            str(SAMPLE),
+            "--oferta",
+            str(OFFER),
+            "--salida",
+            str(tmp_path),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "Resumen: geb-2017 (22 aceptaciones)" in result.output
     decisions = pl.read_csv(tmp_path / "decisiones-aceptaciones-geb-2017.csv")
     assert decisions.height == 22
-    lines = [f"{r['referencia']} {r['decision']} {r['cantidad_permitida']}: {r['explicacion']}"
-             + (f" | {r['causas_detalle']}" if r["causas_detalle"] else "")
-             for r in decisions.iter_rows(named=True)]
+    lines = [
+        f"{r['referencia']} {r['decision']} {r['cantidad_permitida']}: {r['explicacion']}"
+        + (f" | {r['causas_detalle']}" if r["causas_detalle"] else "")
+        for r in decisions.iter_rows(named=True)
+    ]
     # Snapshot of what a broker reads; regenerate deliberately if the wording changes.
     assert "\n".join(lines) + "\n" == SNAPSHOT.read_text(encoding="utf-8")
 
@@ -34,8 +47,9 @@ def test_evaluar_is_deterministic(tmp_path: Path) -> None:
     outputs = []
     for run in ("a", "b"):
         out = tmp_path / run
-        result = runner.invoke(app, ["evaluar", "-p", "geb-2017", str(SAMPLE), "--oferta",
-                                     str(OFFER), "-o", str(out)])
+        result = runner.invoke(
+            app, ["evaluar", "-p", "geb-2017", str(SAMPLE), "--oferta", str(OFFER), "-o", str(out)]
+        )
         assert result.exit_code == 0, result.output
         outputs.append((out / "decisiones-aceptaciones-geb-2017.json").read_bytes())
     assert outputs[0] == outputs[1]
@@ -48,8 +62,11 @@ def test_a_file_with_bad_rows_writes_nothing(tmp_path: Path) -> None:
     lines[1] = lines[1].replace(",5000,", ",cinco mil,", 1)
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp_path / "salida"
-    result = runner.invoke(app, ["evaluar", "-p", "geb-2017", str(bad), "--oferta", str(OFFER),
-                                 "-o", str(out)], env={"COLUMNS": "400"})
+    result = runner.invoke(
+        app,
+        ["evaluar", "-p", "geb-2017", str(bad), "--oferta", str(OFFER), "-o", str(out)],
+        env={"COLUMNS": "400"},
+    )
     assert result.exit_code == 1
     assert "El archivo tiene 2 error(es); no se escribió nada" in result.output
     assert "fila 2, columna 'cantidad': la cantidad no es un número: 'cinco mil'" in result.output
@@ -64,21 +81,35 @@ def test_missing_offer_parameter_is_named() -> None:
 
 
 def test_calcular_shows_every_limit_and_the_binding_one() -> None:
-    result = runner.invoke(app, ["calcular", "-p", "geb-2017", "--categoria",
-                                 "trabajador_activo", "--patrimonio-liquido", "48000000",
-                                 "--ingresos", "60000000"], env={"COLUMNS": "200"})
+    result = runner.invoke(
+        app,
+        [
+            "calcular",
+            "-p",
+            "geb-2017",
+            "--categoria",
+            "trabajador_activo",
+            "--patrimonio-liquido",
+            "48000000",
+            "--ingresos",
+            "60000000",
+        ],
+        env={"COLUMNS": "200"},
+    )
     assert result.exit_code == 0, result.output
     assert "Puede comprar hasta 23.785 acciones." in result.output
     assert "geb-8.2.1: Una vez el patrimonio líquido" in result.output
     assert "5 × $ 60.000.000 (ingresos de la declaración) / $ 2.018 = 148.662 acciones" in (
-        result.output)
+        result.output
+    )
     assert "tope de 3.184.458 acciones (Decreto 706/2017 art. 10.1)" in result.output
 
 
 def test_calcular_interactive() -> None:
     answers = "trabajador_activo\n48000000\n60000000\nn\n"
-    result = runner.invoke(app, ["calcular", "-p", "geb-2017"], input=answers,
-                           env={"COLUMNS": "200"})
+    result = runner.invoke(
+        app, ["calcular", "-p", "geb-2017"], input=answers, env={"COLUMNS": "200"}
+    )
     assert result.exit_code == 0, result.output
     assert "Puede comprar hasta 23.785 acciones." in result.output
 
@@ -93,5 +124,6 @@ def test_programa_shows_values_with_citations() -> None:
 
 def test_programas_lists_the_four() -> None:
     result = runner.invoke(app, ["programas"], env={"COLUMNS": "250"})
-    assert all(p in result.output for p in ("geb-2017", "coltel-2018", "ebsa",
-                                            "central-seguros-vida"))
+    assert all(
+        p in result.output for p in ("geb-2017", "coltel-2018", "ebsa", "central-seguros-vida")
+    )

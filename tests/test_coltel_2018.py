@@ -28,9 +28,13 @@ def test_art_8_3_a_net_worth_at_the_adjusted_price() -> None:
 
 def test_art_8_3_b_non_filer_income_from_the_certificate() -> None:
     # 5 × $ 80.000.000 / $ 2.075,31 = 192.742 acciones
-    row = coltel_worker(obligado_declarar=False, patrimonio_liquido=None,
-                        ingresos_declaracion=None, ingresos_certificado=pesos(80_000_000),
-                        cantidad=200_000)
+    row = coltel_worker(
+        obligado_declarar=False,
+        patrimonio_liquido=None,
+        ingresos_declaracion=None,
+        ingresos_certificado=pesos(80_000_000),
+        cantidad=200_000,
+    )
     out = evaluate_one(COLTEL, row)
     assert (out.permitted, out.binding) == (192_742, "coltel-8.3(b)")
     assert out.limit("coltel-8.3(a)") is None
@@ -45,9 +49,14 @@ def test_art_8_2_a_ii_voluntary_return_replaces_the_certificate() -> None:
 
 def test_art_8_2_c_remuneracion_anual_of_a_manager_in_post_under_a_year() -> None:
     # Under 12 months: monthly pay × 12 = $ 180.000.000; × 5 / $ 2.075,31 = 433.670 acciones
-    row = coltel_worker(directivo=True, salario_mensual=pesos(15_000_000), meses_en_cargo=8,
-                        patrimonio_liquido=pesos(5_000_000_000),
-                        ingresos_declaracion=pesos(1_000_000_000), cantidad=1_000_000)
+    row = coltel_worker(
+        directivo=True,
+        salario_mensual=pesos(15_000_000),
+        meses_en_cargo=8,
+        patrimonio_liquido=pesos(5_000_000_000),
+        ingresos_declaracion=pesos(1_000_000_000),
+        cantidad=1_000_000,
+    )
     out = evaluate_one(COLTEL, row)
     assert (out.permitted, out.binding) == (433_670, "coltel-8.3(c)")
     assert "salario mensual × 12" in out.text
@@ -61,18 +70,27 @@ def test_art_8_2_c_a_year_or_more_in_post_needs_the_twelve_month_total() -> None
 
 def test_art_8_3_c_manager_with_certified_annual_pay() -> None:
     # 5 × $ 120.000.000 / $ 2.075,31 = 289.113 acciones
-    row = coltel_worker(directivo=True, remuneracion_anual=pesos(120_000_000), meses_en_cargo=30,
-                        patrimonio_liquido=pesos(5_000_000_000),
-                        ingresos_declaracion=pesos(1_000_000_000), cantidad=1_000_000)
+    row = coltel_worker(
+        directivo=True,
+        remuneracion_anual=pesos(120_000_000),
+        meses_en_cargo=30,
+        patrimonio_liquido=pesos(5_000_000_000),
+        ingresos_declaracion=pesos(1_000_000_000),
+        cantidad=1_000_000,
+    )
     assert evaluate_one(COLTEL, row).permitted == 289_113
 
 
 def test_art_8_3_d_new_manager_after_the_aviso() -> None:
     params = {"fecha_corte_directivos": "2018-08-02", "fecha_cierre": "2018-10-05"}
-    row = coltel_worker(directivo=True, fecha_ingreso_directivo=date(2018, 8, 15),
-                        remuneracion_anual=pesos(120_000_000),
-                        patrimonio_liquido=pesos(5_000_000_000),
-                        ingresos_declaracion=pesos(1_000_000_000), cantidad=1_000_000)
+    row = coltel_worker(
+        directivo=True,
+        fecha_ingreso_directivo=date(2018, 8, 15),
+        remuneracion_anual=pesos(120_000_000),
+        patrimonio_liquido=pesos(5_000_000_000),
+        ingresos_declaracion=pesos(1_000_000_000),
+        cantidad=1_000_000,
+    )
     out = evaluate_one(COLTEL, row, **params)
     assert (out.permitted, out.binding) == (289_113, "coltel-8.3(d)")
     assert out.limit("coltel-8.3(c)") is None
@@ -86,8 +104,11 @@ def test_art_8_2_b_employer_certificate_older_than_a_month_is_rejected() -> None
 
 
 def test_art_8_3_e_cap_for_natural_persons() -> None:
-    row = coltel_worker(patrimonio_liquido=pesos(50_000_000_000),
-                        ingresos_declaracion=pesos(10_000_000_000), cantidad=6_000_000)
+    row = coltel_worker(
+        patrimonio_liquido=pesos(50_000_000_000),
+        ingresos_declaracion=pesos(10_000_000_000),
+        cantidad=6_000_000,
+    )
     out = evaluate_one(COLTEL, row)
     assert (out.permitted, out.binding) == (5_541_347, "coltel-8.3(e)")
 
@@ -100,23 +121,34 @@ def test_art_9_4_a_adjusted_equity_with_valuation_surplus() -> None:
 
 def test_art_9_4_b_greater_of_two_incomes() -> None:
     # 5 × max($ 300 M, $ 280 M) / $ 2.075,31 = 722.783 acciones
-    row = entity("sindicato", ingresos_declaracion=pesos(300_000_000),
-                 ingresos_estados_financieros=pesos(280_000_000), cantidad=1_000_000)
+    row = entity(
+        "sindicato",
+        ingresos_declaracion=pesos(300_000_000),
+        ingresos_estados_financieros=pesos(280_000_000),
+        cantidad=1_000_000,
+    )
     out = evaluate_one(COLTEL, row)
     assert (out.permitted, out.binding) == (722_783, "coltel-9.4(b)")
     assert "ingresos de la declaración" in out.text
 
 
 def test_art_9_4_c_cap_for_legal_persons() -> None:
-    row = entity("fondo_pensiones_cesantias", activos_totales=pesos(900_000_000_000_000),
-                 ingresos_declaracion=pesos(90_000_000_000_000),
-                 limite_inversion=pesos(90_000_000_000_000), cantidad=9_000_000)
+    row = entity(
+        "fondo_pensiones_cesantias",
+        activos_totales=pesos(900_000_000_000_000),
+        ingresos_declaracion=pesos(90_000_000_000_000),
+        limite_inversion=pesos(90_000_000_000_000),
+        cantidad=9_000_000,
+    )
     out = evaluate_one(COLTEL, row)
     assert (out.permitted, out.binding) == (5_541_347, "coltel-9.4(c)")
 
 
 def test_art_8_6_missing_undertaking_and_art_8_8_sworn_statement() -> None:
-    out = evaluate_one(COLTEL, coltel_worker(compromiso_no_dar_en_pago=False,
-                                             declaracion_cuenta_propia=False))
-    assert out.causes == ["falta_compromiso:compromiso_no_dar_en_pago",
-                          "falta_compromiso:declaracion_cuenta_propia"]
+    out = evaluate_one(
+        COLTEL, coltel_worker(compromiso_no_dar_en_pago=False, declaracion_cuenta_propia=False)
+    )
+    assert out.causes == [
+        "falta_compromiso:compromiso_no_dar_en_pago",
+        "falta_compromiso:declaracion_cuenta_propia",
+    ]

@@ -28,40 +28,53 @@ def test_num_2_net_worth_of_a_filer() -> None:
 
 def test_num_2_one_peso_below_the_limit() -> None:
     # 117.647 × $ 850 = $ 99.999.950; one peso less loses a share.
-    at = evaluate_one(EBSA, worker(patrimonio_liquido=pesos(99_999_950), cantidad=117_647),
-                      **OFFER)
-    below = evaluate_one(EBSA, worker(patrimonio_liquido=pesos(99_999_949), cantidad=117_647),
-                         **OFFER)
+    at = evaluate_one(EBSA, worker(patrimonio_liquido=pesos(99_999_950), cantidad=117_647), **OFFER)
+    below = evaluate_one(
+        EBSA, worker(patrimonio_liquido=pesos(99_999_949), cantidad=117_647), **OFFER
+    )
     assert (at.decision, below.decision, below.permitted) == ("aceptada", "reducida", 117_646)
 
 
 def test_num_3_non_filer_income_only() -> None:
     # 5 × $ 10.000.000 / $ 850 = 58.823 acciones
-    row = worker(obligado_declarar=False, patrimonio_liquido=None, ingresos_declaracion=None,
-                 ingresos_certificado=pesos(10_000_000), cantidad=60_000)
+    row = worker(
+        obligado_declarar=False,
+        patrimonio_liquido=None,
+        ingresos_declaracion=None,
+        ingresos_certificado=pesos(10_000_000),
+        cantidad=60_000,
+    )
     out = evaluate_one(EBSA, row, **OFFER)
     assert (out.permitted, out.binding) == (58_823, "ebsa-num.3")
 
 
 def test_num_4_cap() -> None:
-    row = worker(patrimonio_liquido=pesos(500_000_000_000),
-                 ingresos_declaracion=pesos(100_000_000_000), cantidad=200_000_000)
+    row = worker(
+        patrimonio_liquido=pesos(500_000_000_000),
+        ingresos_declaracion=pesos(100_000_000_000),
+        cantidad=200_000_000,
+    )
     out = evaluate_one(EBSA, row, **OFFER)
     assert (out.permitted, out.binding) == (122_122_301, "ebsa-num.4")
 
 
 def test_num_5_manager() -> None:
     # 5 × $ 60.000.000 / $ 850 = 352.941 acciones
-    row = worker(directivo=True, remuneracion_anual=pesos(60_000_000),
-                 patrimonio_liquido=pesos(5_000_000_000), ingresos_declaracion=pesos(900_000_000),
-                 cantidad=400_000)
+    row = worker(
+        directivo=True,
+        remuneracion_anual=pesos(60_000_000),
+        patrimonio_liquido=pesos(5_000_000_000),
+        ingresos_declaracion=pesos(900_000_000),
+        cantidad=400_000,
+    )
     out = evaluate_one(EBSA, row, **OFFER)
     assert (out.permitted, out.binding) == (352_941, "ebsa-num.5-directivos")
 
 
 def test_ex_worker_dismissed_for_just_cause() -> None:
-    row = worker(categoria="extrabajador", estado_certificado="extrabajador",
-                 retiro_justa_causa=True)
+    row = worker(
+        categoria="extrabajador", estado_certificado="extrabajador", retiro_justa_causa=True
+    )
     out = evaluate_one(EBSA, row, **OFFER)
     assert out.decision == "rechazada"
     assert any(code.startswith("justa_causa") for code in out.causes)

@@ -54,9 +54,16 @@ def test_art_8_2_1_zero_net_worth_permits_nothing() -> None:
 
 def test_art_8_2_2_non_filer_has_only_the_income_limit() -> None:
     # 5 × $ 20.000.000 / $ 2.018 = 49.554 acciones; no net-worth limit applies.
-    out = evaluate_one(GEB, worker(obligado_declarar=False, patrimonio_liquido=None,
-                                   ingresos_declaracion=None,
-                                   ingresos_certificado=pesos(20_000_000), cantidad=50_000))
+    out = evaluate_one(
+        GEB,
+        worker(
+            obligado_declarar=False,
+            patrimonio_liquido=None,
+            ingresos_declaracion=None,
+            ingresos_certificado=pesos(20_000_000),
+            cantidad=50_000,
+        ),
+    )
     assert out.limit("geb-8.2.1") is None
     assert out.limit("geb-8.2.2") == 49_554
     assert (out.decision, out.permitted, out.binding) == ("reducida", 49_554, "geb-8.2.2")
@@ -64,8 +71,9 @@ def test_art_8_2_2_non_filer_has_only_the_income_limit() -> None:
 
 
 def test_art_8_1_a_ii_non_filer_without_certificate_is_rejected_not_computed_on_zero() -> None:
-    out = evaluate_one(GEB, worker(obligado_declarar=False, patrimonio_liquido=None,
-                                   ingresos_declaracion=None))
+    out = evaluate_one(
+        GEB, worker(obligado_declarar=False, patrimonio_liquido=None, ingresos_declaracion=None)
+    )
     assert out.decision == "rechazada"
     assert out.causes == ["falta_documento:certificado_ingresos", "falta_valor:geb-8.2.2"]
     assert "no se calcula sobre cero" in out.text
@@ -73,8 +81,14 @@ def test_art_8_1_a_ii_non_filer_without_certificate_is_rejected_not_computed_on_
 
 def test_art_8_1_a_iii_foreigner_income_in_dollars_at_the_offer_trm() -> None:
     # 5 × (US$ 20.000 × $ 2.984) / $ 2.018 = 5 × $ 59.680.000 / $ 2.018 = 147.869 acciones
-    row = worker(extranjero=True, obligado_declarar=False, patrimonio_liquido=None,
-                 ingresos_declaracion=None, ingresos_usd=2_000_000, cantidad=200_000)
+    row = worker(
+        extranjero=True,
+        obligado_declarar=False,
+        patrimonio_liquido=None,
+        ingresos_declaracion=None,
+        ingresos_usd=2_000_000,
+        cantidad=200_000,
+    )
     out = evaluate_one(GEB, row, **TRM)
     assert (out.decision, out.permitted, out.binding) == ("reducida", 147_869, "geb-8.2.2")
     assert "US$ 20.000 × TRM $ 2.984" in out.text
@@ -88,9 +102,13 @@ def test_art_8_1_a_iii_foreigner_needs_the_trm_set_for_the_offer() -> None:
 
 def test_art_8_2_3_manager_limited_to_five_times_annual_pay() -> None:
     # 5 × $ 120.000.000 / $ 2.018 = 297.324 acciones, below every other limit.
-    row = worker(directivo=True, remuneracion_anual=pesos(120_000_000),
-                 patrimonio_liquido=pesos(10_000_000_000), ingresos_declaracion=pesos(1_000_000_000),
-                 cantidad=500_000)
+    row = worker(
+        directivo=True,
+        remuneracion_anual=pesos(120_000_000),
+        patrimonio_liquido=pesos(10_000_000_000),
+        ingresos_declaracion=pesos(1_000_000_000),
+        cantidad=500_000,
+    )
     out = evaluate_one(GEB, row)
     assert (out.decision, out.permitted, out.binding) == ("reducida", 297_324, "geb-8.2.3")
     assert out.limit("geb-8.2.4") is None
@@ -102,9 +120,14 @@ def test_art_8_1_c_manager_without_pay_certificate_is_rejected() -> None:
 
 
 def test_art_8_2_4_new_manager_limited_by_pay_at_joining() -> None:
-    row = worker(directivo=True, fecha_ingreso_directivo=date(2018, 1, 2),
-                 remuneracion_anual=pesos(120_000_000), patrimonio_liquido=pesos(10_000_000_000),
-                 ingresos_declaracion=pesos(1_000_000_000), cantidad=500_000)
+    row = worker(
+        directivo=True,
+        fecha_ingreso_directivo=date(2018, 1, 2),
+        remuneracion_anual=pesos(120_000_000),
+        patrimonio_liquido=pesos(10_000_000_000),
+        ingresos_declaracion=pesos(1_000_000_000),
+        cantidad=500_000,
+    )
     out = evaluate_one(GEB, row, **WINDOW)
     assert out.limit("geb-8.2.3") is None
     assert (out.decision, out.permitted, out.binding) == ("reducida", 297_324, "geb-8.2.4")
@@ -112,31 +135,40 @@ def test_art_8_2_4_new_manager_limited_by_pay_at_joining() -> None:
 
 def test_art_8_2_4_new_manager_not_linked_the_business_day_before_closing() -> None:
     # Closing Monday 2018-02-26: the business day before is Friday 2018-02-23.
-    row = worker(directivo=True, fecha_ingreso_directivo=date(2018, 2, 24),
-                 fecha_radicacion=datetime(2018, 2, 26, 9), remuneracion_anual=pesos(120_000_000))
+    row = worker(
+        directivo=True,
+        fecha_ingreso_directivo=date(2018, 2, 24),
+        fecha_radicacion=datetime(2018, 2, 26, 9),
+        remuneracion_anual=pesos(120_000_000),
+    )
     out = evaluate_one(GEB, row, **WINDOW)
     assert out.causes == ["directivo_nuevo_no_vinculado"]
     assert "2018-02-23" in out.text
 
 
 def test_art_8_2_4_new_managers_need_the_closing_date() -> None:
-    row = worker(directivo=True, fecha_ingreso_directivo=date(2018, 1, 2),
-                 remuneracion_anual=pesos(120_000_000))
+    row = worker(
+        directivo=True,
+        fecha_ingreso_directivo=date(2018, 1, 2),
+        remuneracion_anual=pesos(120_000_000),
+    )
     with pytest.raises(OfferParameterError, match="fecha_cierre"):
         evaluate_one(GEB, row)
 
 
 def test_art_3_1_b_ex_worker_dismissed_for_just_cause_is_rejected() -> None:
-    row = worker(categoria="extrabajador", estado_certificado="extrabajador",
-                 retiro_justa_causa=True)
+    row = worker(
+        categoria="extrabajador", estado_certificado="extrabajador", retiro_justa_causa=True
+    )
     out = evaluate_one(GEB, row)
     assert out.causes == ["justa_causa:extrabajador"]
     assert "justa causa" in out.text
 
 
 def test_art_3_1_b_ex_worker_not_dismissed_for_just_cause_is_accepted() -> None:
-    row = worker(categoria="extrabajador", estado_certificado="extrabajador",
-                 retiro_justa_causa=False)
+    row = worker(
+        categoria="extrabajador", estado_certificado="extrabajador", retiro_justa_causa=False
+    )
     assert evaluate_one(GEB, row).decision == "aceptada"
 
 
@@ -145,11 +177,20 @@ def test_art_8_1_b_certificate_must_prove_the_category() -> None:
     assert out.causes == ["certificado_no_acredita:pensionado"]
 
 
-@pytest.mark.parametrize("category", [
-    "asociacion_empleados", "sindicato", "federacion_sindicatos", "confederacion_sindicatos",
-    "fondo_empleados", "fondo_mutuo_inversion", "fondo_pensiones_cesantias", "cooperativa",
-    "caja_compensacion",
-])
+@pytest.mark.parametrize(
+    "category",
+    [
+        "asociacion_empleados",
+        "sindicato",
+        "federacion_sindicatos",
+        "confederacion_sindicatos",
+        "fondo_empleados",
+        "fondo_mutuo_inversion",
+        "fondo_pensiones_cesantias",
+        "cooperativa",
+        "caja_compensacion",
+    ],
+)
 def test_art_9_2_1_every_kind_of_legal_person_limited_by_adjusted_equity(category: str) -> None:
     # Patrimonio Ajustado = 10.000 M - 4.000 M - 1.000 M = 5.000 M; / $ 2.018 = 2.477.700
     out = evaluate_one(GEB, entity(category, cantidad=3_000_000))
@@ -178,8 +219,11 @@ def test_art_9_2_1_negative_adjusted_equity_permits_nothing() -> None:
 
 def test_art_9_2_2_c_the_greater_of_two_incomes() -> None:
     # 5 × max($ 300 M, $ 350 M) / $ 2.018 = 867.195 acciones
-    row = entity(ingresos_declaracion=pesos(300_000_000),
-                 ingresos_estados_financieros=pesos(350_000_000), cantidad=1_000_000)
+    row = entity(
+        ingresos_declaracion=pesos(300_000_000),
+        ingresos_estados_financieros=pesos(350_000_000),
+        cantidad=1_000_000,
+    )
     out = evaluate_one(GEB, row)
     assert (out.permitted, out.binding) == (867_195, "geb-9.2.2")
     assert "ingresos de los estados financieros" in out.text
@@ -191,9 +235,13 @@ def test_art_9_2_3_certified_investment_limit() -> None:
 
 
 def test_art_10_1_absolute_cap_binds_a_large_fund() -> None:
-    row = entity("fondo_pensiones_cesantias", activos_totales=pesos(900_000_000_000_000),
-                 ingresos_declaracion=pesos(90_000_000_000_000),
-                 limite_inversion=pesos(20_000_000_000_000), cantidad=5_000_000)
+    row = entity(
+        "fondo_pensiones_cesantias",
+        activos_totales=pesos(900_000_000_000_000),
+        ingresos_declaracion=pesos(90_000_000_000_000),
+        limite_inversion=pesos(20_000_000_000_000),
+        cantidad=5_000_000,
+    )
     out = evaluate_one(GEB, row)
     assert (out.decision, out.permitted, out.binding) == ("reducida", 3_184_458, "geb-10.1")
     assert "tope de 3.184.458 acciones (Decreto 706/2017 art. 10.1)" in out.text
@@ -207,12 +255,21 @@ def test_art_10_2_every_missing_undertaking_rejects(undertaking: str) -> None:
 
 
 def test_art_10_2_all_causes_are_listed_not_just_the_first() -> None:
-    row = worker(compromiso_no_negociar=False, compromiso_no_subrogar=None,
-                 categoria="extrabajador", estado_certificado="extrabajador",
-                 retiro_justa_causa=True, cantidad=0)
+    row = worker(
+        compromiso_no_negociar=False,
+        compromiso_no_subrogar=None,
+        categoria="extrabajador",
+        estado_certificado="extrabajador",
+        retiro_justa_causa=True,
+        cantidad=0,
+    )
     out = evaluate_one(GEB, row)
-    assert set(out.causes) == {"justa_causa:extrabajador", "falta_compromiso:compromiso_no_negociar",
-                               "falta_compromiso:compromiso_no_subrogar", "cantidad_no_valida"}
+    assert set(out.causes) == {
+        "justa_causa:extrabajador",
+        "falta_compromiso:compromiso_no_negociar",
+        "falta_compromiso:compromiso_no_subrogar",
+        "cantidad_no_valida",
+    }
     assert out.explanation.summary == "Rechazada: 4 causa(s)."
 
 
@@ -234,7 +291,11 @@ def test_art_4_filing_outside_the_offer_window() -> None:
     last = evaluate_one(GEB, worker(fecha_radicacion=datetime(2018, 2, 26, 23, 59)), **WINDOW)
     late = evaluate_one(GEB, worker(fecha_radicacion=datetime(2018, 2, 27, 0, 1)), **WINDOW)
     assert [o.causes for o in (early, first, last, late)] == [
-        ["fuera_de_plazo"], [], [], ["fuera_de_plazo"]]
+        ["fuera_de_plazo"],
+        [],
+        [],
+        ["fuera_de_plazo"],
+    ]
 
 
 def test_art_6_2_the_fixed_price_cannot_be_overridden_by_an_offer() -> None:

@@ -14,12 +14,24 @@ from democratiza.intake.parse import parse
 from democratiza.intake.readers import read_table
 
 HEADER = [c.name for c in COLUMNS if c.required] + ["obligado_declarar", "patrimonio_liquido"]
-GOOD = ["A1", "SCB", "2018-01-15T10:30", "CC", "79", "Ana", "trabajador_activo", "1000",
-        "contado", "si", "48000000.50"]
+GOOD = [
+    "A1",
+    "SCB",
+    "2018-01-15T10:30",
+    "CC",
+    "79",
+    "Ana",
+    "trabajador_activo",
+    "1000",
+    "contado",
+    "si",
+    "48000000.50",
+]
 
 
-def write_csv(tmp_path: Path, rows: list[list[str]], header: list[str] = HEADER,
-              name: str = "lote.csv") -> Path:
+def write_csv(
+    tmp_path: Path, rows: list[list[str]], header: list[str] = HEADER, name: str = "lote.csv"
+) -> Path:
     path = tmp_path / name
     path.write_text("\n".join(",".join(r) for r in [header, *rows]) + "\n", encoding="utf-8")
     return path
@@ -46,21 +58,25 @@ def test_a_good_row_parses_money_to_exact_centavos(tmp_path: Path) -> None:
     assert row["obligado_declarar"] is True
 
 
-@pytest.mark.parametrize(("column", "value", "message"), [
-    ("categoria", "gerente", "valor desconocido 'gerente'"),
-    ("patrimonio_liquido", "cuarenta", "no es un monto en pesos: 'cuarenta'"),
-    ("patrimonio_liquido", "48.000.000", "sin separador de miles"),
-    ("patrimonio_liquido", "-5", "monto negativo"),
-    ("patrimonio_liquido", "99999999999999999", "fuera de todo rango plausible"),
-    ("patrimonio_liquido", "10.123", "más de dos decimales"),
-    ("cantidad", "mil", "la cantidad no es un número"),
-    ("cantidad", "-3", "cantidad negativa"),
-    ("fecha_radicacion", "2018-13-01", "fecha y hora no válida"),
-    ("obligado_declarar", "tal vez", "se espera si o no"),
-    ("nombre", "", "campo obligatorio vacío"),
-])
-def test_bad_cell_names_file_row_and_column(tmp_path: Path, column: str, value: str,
-                                            message: str) -> None:
+@pytest.mark.parametrize(
+    ("column", "value", "message"),
+    [
+        ("categoria", "gerente", "valor desconocido 'gerente'"),
+        ("patrimonio_liquido", "cuarenta", "no es un monto en pesos: 'cuarenta'"),
+        ("patrimonio_liquido", "48.000.000", "sin separador de miles"),
+        ("patrimonio_liquido", "-5", "monto negativo"),
+        ("patrimonio_liquido", "99999999999999999", "fuera de todo rango plausible"),
+        ("patrimonio_liquido", "10.123", "más de dos decimales"),
+        ("cantidad", "mil", "la cantidad no es un número"),
+        ("cantidad", "-3", "cantidad negativa"),
+        ("fecha_radicacion", "2018-13-01", "fecha y hora no válida"),
+        ("obligado_declarar", "tal vez", "se espera si o no"),
+        ("nombre", "", "campo obligatorio vacío"),
+    ],
+)
+def test_bad_cell_names_file_row_and_column(
+    tmp_path: Path, column: str, value: str, message: str
+) -> None:
     path = write_csv(tmp_path, [GOOD, with_cell(column, value)])
     [error] = errors_of(path)
     assert (error.file, error.row, error.column) == (str(path), 3, column)
@@ -69,18 +85,27 @@ def test_bad_cell_names_file_row_and_column(tmp_path: Path, column: str, value: 
 
 
 def test_every_bad_row_is_reported_not_only_the_first(tmp_path: Path) -> None:
-    rows = [GOOD, with_cell("cantidad", "x", "A2"), with_cell("categoria", "y", "A3"),
-            with_cell("patrimonio_liquido", "-1", "A4")]
+    rows = [
+        GOOD,
+        with_cell("cantidad", "x", "A2"),
+        with_cell("categoria", "y", "A3"),
+        with_cell("patrimonio_liquido", "-1", "A4"),
+    ]
     assert [(e.row, e.column) for e in errors_of(write_csv(tmp_path, rows))] == [
-        (3, "cantidad"), (4, "categoria"), (5, "patrimonio_liquido")]
+        (3, "cantidad"),
+        (4, "categoria"),
+        (5, "patrimonio_liquido"),
+    ]
 
 
 def test_missing_and_unknown_columns(tmp_path: Path) -> None:
     header = [h for h in HEADER if h != "cantidad"] + ["patrimonio"]
     row = [v for h, v in zip(HEADER, GOOD, strict=True) if h != "cantidad"] + ["1"]
     found = {(e.column, e.message) for e in errors_of(write_csv(tmp_path, [row], header))}
-    assert found == {("cantidad", "falta esta columna obligatoria"),
-                     ("patrimonio", "columna desconocida")}
+    assert found == {
+        ("cantidad", "falta esta columna obligatoria"),
+        ("patrimonio", "columna desconocida"),
+    }
 
 
 def test_duplicate_column(tmp_path: Path) -> None:

@@ -30,12 +30,15 @@ def test_every_program_lists_what_it_does_not_model(program_id: str) -> None:
     assert all(nm.reason for nm in program.not_modelled)
 
 
-@pytest.mark.parametrize(("program_id", "price", "cap"), [
-    ("geb-2017", "2018.00", 3_184_458),
-    ("coltel-2018", "2075.31", 5_541_347),
-    ("ebsa", None, 122_122_301),
-    ("central-seguros-vida", None, 367_800),
-])
+@pytest.mark.parametrize(
+    ("program_id", "price", "cap"),
+    [
+        ("geb-2017", "2018.00", 3_184_458),
+        ("coltel-2018", "2075.31", 5_541_347),
+        ("ebsa", None, 122_122_301),
+        ("central-seguros-vida", None, 367_800),
+    ],
+)
 def test_prices_and_caps_from_the_decrees(program_id: str, price: str | None, cap: int) -> None:
     program = load_program(program_id)
     value = program.parameters["precio"].value
@@ -58,8 +61,11 @@ def messages(path: Path) -> list[str]:
 
 
 def test_missing_citation_is_refused_with_its_path(tmp_path: Path) -> None:
-    path = edited(tmp_path, "tope_acciones: 3184458\n    cita: {norma: d706, ref: art. 10.1}",
-                  "tope_acciones: 3184458")
+    path = edited(
+        tmp_path,
+        "tope_acciones: 3184458\n    cita: {norma: d706, ref: art. 10.1}",
+        "tope_acciones: 3184458",
+    )
     assert messages(path) == ["limites[7].cita: falta este campo"]
 
 
@@ -70,7 +76,9 @@ def test_unknown_key_is_refused_with_its_path(tmp_path: Path) -> None:
 
 def test_citation_of_an_undeclared_norm(tmp_path: Path) -> None:
     path = edited(tmp_path, "{norma: d706, ref: art. 10.1}", "{norma: d999, ref: art. 10.1}")
-    assert messages(path) == ["limites[7].cita.norma: la norma 'd999' no está declarada en 'normas'"]
+    assert messages(path) == [
+        "limites[7].cita.norma: la norma 'd999' no está declarada en 'normas'"
+    ]
 
 
 def test_unknown_amount_source(tmp_path: Path) -> None:
@@ -81,8 +89,12 @@ def test_unknown_amount_source(tmp_path: Path) -> None:
 def test_every_citation_in_every_program_names_a_declared_norm() -> None:
     for program_id in bundled_program_ids():
         program = load_program(program_id)
-        data = yaml.safe_load(Path(__file__).parents[1].joinpath(
-            f"src/democratiza/programs/data/{program_id}.yaml").read_text(encoding="utf-8"))
+        data = yaml.safe_load(
+            Path(__file__)
+            .parents[1]
+            .joinpath(f"src/democratiza/programs/data/{program_id}.yaml")
+            .read_text(encoding="utf-8")
+        )
         assert Program.model_validate(data) == program
         citations = _citations(program)
         assert citations and all(c.norm in program.norms and c.ref for c in citations)

@@ -32,8 +32,9 @@ def _cents(name: str, value: str | None) -> int | None:
     try:
         cents = to_centavos(Decimal(value))
     except (InvalidOperation, MoneyError):
-        raise typer.BadParameter(f"'{value}' no es un monto (use punto decimal)",
-                                 param_hint=f"--{name}") from None
+        raise typer.BadParameter(
+            f"'{value}' no es un monto (use punto decimal)", param_hint=f"--{name}"
+        ) from None
     if cents < 0:
         raise typer.BadParameter("no puede ser negativo", param_hint=f"--{name}")
     return cents
@@ -46,12 +47,17 @@ def _ask(text: str, kind: type = str) -> str:
 
 def calculator_command(
     programa: Annotated[str, typer.Option("--programa", "-p", help="Id del programa")],
-    categoria: Annotated[str | None, typer.Option(help="Categoría de destinatario: "
-                                                  + ", ".join(CATEGORIES))] = None,
-    cantidad: Annotated[int | None, typer.Option(help="Acciones que quiere comprar "
-                                                 "(por defecto: el máximo)")] = None,
-    obligado_declarar: Annotated[bool, typer.Option(
-        "--obligado-declarar/--no-obligado-declarar", help="¿Está obligado a declarar renta?")
+    categoria: Annotated[
+        str | None, typer.Option(help="Categoría de destinatario: " + ", ".join(CATEGORIES))
+    ] = None,
+    cantidad: Annotated[
+        int | None, typer.Option(help="Acciones que quiere comprar (por defecto: el máximo)")
+    ] = None,
+    obligado_declarar: Annotated[
+        bool,
+        typer.Option(
+            "--obligado-declarar/--no-obligado-declarar", help="¿Está obligado a declarar renta?"
+        ),
     ] = True,
     extranjero: Annotated[bool, typer.Option(help="Persona natural extranjera")] = False,
     patrimonio_liquido: Money = None,
@@ -69,10 +75,13 @@ def calculator_command(
     ingresos_estados_financieros: Money = None,
     limite_inversion: Money = None,
     forma_pago: Annotated[str, typer.Option(help="contado, credito o cesantias")] = "contado",
-    parametro: Annotated[list[str] | None, typer.Option(
-        "--parametro", help="Parámetro de la oferta NOMBRE=VALOR; repetible")] = None,
-    oferta: Annotated[Path | None, typer.Option(
-        "--oferta", help="Archivo YAML con los parámetros de la oferta")] = None,
+    parametro: Annotated[
+        list[str] | None,
+        typer.Option("--parametro", help="Parámetro de la oferta NOMBRE=VALOR; repetible"),
+    ] = None,
+    oferta: Annotated[
+        Path | None, typer.Option("--oferta", help="Archivo YAML con los parámetros de la oferta")
+    ] = None,
 ) -> None:
     """¿Cuántas acciones puedo comprar? Muestra cada límite y cuál determina el máximo."""
     from democratiza.cli.main import fail, offer_from
@@ -80,12 +89,15 @@ def calculator_command(
 
     offer = offer_from(programa, parametro, oferta)
     if categoria is None:  # interactive: ask the figures that matter most
-        categoria = typer.prompt("Categoría (" + ", ".join(c.id for c in offer.program.categories)
-                                 + ")")
+        categoria = typer.prompt(
+            "Categoría (" + ", ".join(c.id for c in offer.program.categories) + ")"
+        )
         patrimonio_liquido = _ask("Patrimonio líquido en pesos") or None
         ingresos = _ask("Ingresos anuales de la declaración de renta, en pesos") or None
         if ingresos is None:
-            ingresos_certificado = _ask("Ingresos del certificado de ingresos y retenciones") or None
+            ingresos_certificado = (
+                _ask("Ingresos del certificado de ingresos y retenciones") or None
+            )
         obligado_declarar = patrimonio_liquido is not None
         directivo = typer.confirm("¿Ocupa un cargo directivo?", default=False)
         if directivo:
@@ -93,28 +105,40 @@ def calculator_command(
     if categoria not in CATEGORIES:
         raise typer.BadParameter(f"categoría desconocida '{categoria}'", param_hint="--categoria")
     joined = date.fromisoformat(fecha_ingreso_directivo) if fecha_ingreso_directivo else None
-    status = {"trabajador_activo": "activo", "pensionado": "pensionado",
-              "extrabajador": "extrabajador"}.get(categoria)
+    status = {
+        "trabajador_activo": "activo",
+        "pensionado": "pensionado",
+        "extrabajador": "extrabajador",
+    }.get(categoria)
     row: dict[str, object] = {
-        "referencia": "calculadora", "comisionista": "-", "fecha_radicacion": datetime.now(),
-        "tipo_identificacion": "CC", "numero_identificacion": "-", "nombre": "-",
-        "categoria": categoria, "cantidad": cantidad if cantidad is not None else MAX_SHARES,
-        "forma_pago": forma_pago, "obligado_declarar": obligado_declarar,
-        "extranjero": extranjero, "estado_certificado": status,
+        "referencia": "calculadora",
+        "comisionista": "-",
+        "fecha_radicacion": datetime.now(),
+        "tipo_identificacion": "CC",
+        "numero_identificacion": "-",
+        "nombre": "-",
+        "categoria": categoria,
+        "cantidad": cantidad if cantidad is not None else MAX_SHARES,
+        "forma_pago": forma_pago,
+        "obligado_declarar": obligado_declarar,
+        "extranjero": extranjero,
+        "estado_certificado": status,
         "fecha_certificado": date.today(),
         "patrimonio_liquido": _cents("patrimonio-liquido", patrimonio_liquido),
         "ingresos_declaracion": _cents("ingresos", ingresos),
         "ingresos_certificado": _cents("ingresos-certificado", ingresos_certificado),
         "ingresos_usd": _cents("ingresos-usd", ingresos_usd),
-        "directivo": directivo, "fecha_ingreso_directivo": joined,
+        "directivo": directivo,
+        "fecha_ingreso_directivo": joined,
         "remuneracion_anual": _cents("remuneracion-anual", remuneracion_anual),
         "salario_mensual": _cents("salario-mensual", salario_mensual),
         "meses_en_cargo": meses_en_cargo,
         "activos_totales": _cents("activos", activos),
         "pasivos_totales": _cents("pasivos", pasivos),
         "superavit_valorizacion": _cents("superavit", superavit),
-        "ingresos_estados_financieros": _cents("ingresos-estados-financieros",
-                                               ingresos_estados_financieros),
+        "ingresos_estados_financieros": _cents(
+            "ingresos-estados-financieros", ingresos_estados_financieros
+        ),
         "limite_inversion": _cents("limite-inversion", limite_inversion),
         **dict.fromkeys(UNDERTAKINGS, True),
     }
@@ -130,8 +154,9 @@ def calculator_command(
         console.print(f"[bold]Puede comprar hasta {permitted:,} acciones.[/]".replace(",", "."))
         if result["regla_limitante"][0] is not None:
             rule = offer.program.limit(result["regla_limitante"][0])
-            console.print(f"Límite que determina el máximo: {rule.id}: {rule.name}",
-                          highlight=False)
+            console.print(
+                f"Límite que determina el máximo: {rule.id}: {rule.name}", highlight=False
+            )
     else:
         console.print(f"[bold]{explanation.summary}[/]", highlight=False)
     for cause in explanation.causes:

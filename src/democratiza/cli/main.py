@@ -33,11 +33,18 @@ app = typer.Typer(
 console = Console()
 err = Console(stderr=True)
 
-ProgramOpt = Annotated[str, typer.Option("--programa", "-p", help="Id del programa o ruta a "
-                                         "un archivo de programa .yaml")]
-ParamOpt = Annotated[list[str] | None, typer.Option(
-    "--parametro", help="Parámetro de la oferta NOMBRE=VALOR (p. ej. precio=2500.00, "
-    "trm=2984.00, fecha_aviso=2018-01-02); repetible")]
+ProgramOpt = Annotated[
+    str,
+    typer.Option("--programa", "-p", help="Id del programa o ruta a un archivo de programa .yaml"),
+]
+ParamOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--parametro",
+        help="Parámetro de la oferta NOMBRE=VALOR (p. ej. precio=2500.00, "
+        "trm=2984.00, fecha_aviso=2018-01-02); repetible",
+    ),
+]
 
 
 def fail(lines: list[str], title: str) -> typer.Exit:
@@ -47,12 +54,13 @@ def fail(lines: list[str], title: str) -> typer.Exit:
     return typer.Exit(code=1)
 
 
-OfferFileOpt = Annotated[Path | None, typer.Option(
-    "--oferta", help="Archivo YAML con los parámetros de la oferta (nombre: valor)")]
+OfferFileOpt = Annotated[
+    Path | None,
+    typer.Option("--oferta", help="Archivo YAML con los parámetros de la oferta (nombre: valor)"),
+]
 
 
-def offer_from(program_id: str, params: list[str] | None, offer_file: Path | None = None
-               ) -> Offer:
+def offer_from(program_id: str, params: list[str] | None, offer_file: Path | None = None) -> Offer:
     try:
         program = load_program(program_id)
     except ProgramFileError as exc:
@@ -103,7 +111,8 @@ def evaluate_command(
     archivo: Annotated[Path, typer.Argument(help="Aceptaciones en CSV, XLSX o JSON")],
     programa: ProgramOpt,
     salida: Annotated[Path, typer.Option("--salida", "-o", help="Carpeta de salida")] = Path(
-        "salidas"),
+        "salidas"
+    ),
     parametro: ParamOpt = None,
     oferta: OfferFileOpt = None,
 ) -> None:
@@ -116,14 +125,19 @@ def evaluate_command(
         shown = [str(e) for e in exc.errors[:200]]
         if len(exc.errors) > 200:
             shown.append(f"… y {len(exc.errors) - 200} error(es) más")
-        raise fail(shown, f"El archivo tiene {len(exc.errors)} error(es); no se escribió "
-                   "nada:") from None
+        raise fail(
+            shown, f"El archivo tiene {len(exc.errors)} error(es); no se escribió nada:"
+        ) from None
     try:
         compiled.required_parameters(frame)
     except OfferParameterError as exc:
         raise fail(exc.messages, "No se puede evaluar con esta oferta:") from None
-    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn()]
+    columns = [
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    ]
     with Progress(*columns, console=err, transient=True) as progress:
         task = progress.add_task("Evaluando", total=frame.height)
         parts = []
@@ -142,8 +156,9 @@ def evaluate_command(
 def print_summary(results: pl.DataFrame, offer: Offer) -> None:
     summary = summarize(results)
     program = offer.program
-    table = Table(title=f"Resumen: {program.id} ({results.height:,} aceptaciones)".replace(
-        ",", "."))
+    table = Table(
+        title=f"Resumen: {program.id} ({results.height:,} aceptaciones)".replace(",", ".")
+    )
     for col in ("Decisión", "Aceptaciones", "Acciones solicitadas", "Acciones permitidas"):
         table.add_column(col, justify="right" if col != "Decisión" else "left")
     for row in summary.by_decision.iter_rows():
@@ -165,8 +180,11 @@ def print_summary(results: pl.DataFrame, offer: Offer) -> None:
         lim.add_row(f"{rule_id}: {rule.name}", where, group(count))
     console.print(lim)
     if offer.day("fecha_aviso") is None or offer.day("fecha_cierre") is None:
-        console.print("Nota: la oferta no tiene fecha_aviso y fecha_cierre; no se verificó el "
-                      "plazo de radicación.", style="yellow")
+        console.print(
+            "Nota: la oferta no tiene fecha_aviso y fecha_cierre; no se verificó el "
+            "plazo de radicación.",
+            style="yellow",
+        )
 
 
 app.command("calcular")(calculator_command)

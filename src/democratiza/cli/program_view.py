@@ -8,7 +8,7 @@ from rich.table import Table
 from democratiza.money import group, pesos
 from democratiza.programs.loader import bundled_program_ids, load_program
 from democratiza.programs.parameters import PARAMETERS, make_offer_value
-from democratiza.programs.schema import Condition, Program
+from democratiza.programs.schema import Citation, Condition, Program
 from democratiza.rules.explain import cite
 
 CONDITION_WORDS = {
@@ -41,8 +41,9 @@ def show_programs(console: Console) -> None:
         table.add_column(col)
     for program_id in bundled_program_ids():
         p = load_program(program_id)
-        table.add_row(p.id, p.name, p.seller.value,
-                      _value(p, "acciones_ofrecidas"), _value(p, "precio"))
+        table.add_row(
+            p.id, p.name, p.seller.value, _value(p, "acciones_ofrecidas"), _value(p, "precio")
+        )
     console.print(table)
 
 
@@ -60,7 +61,9 @@ def _value(program: Program, name: str) -> str:
 
 
 def show_program(console: Console, p: Program) -> None:
-    c = lambda citation: cite(p, citation)  # noqa: E731
+    def c(citation: Citation) -> str:
+        return cite(p, citation)
+
     console.print(f"[bold]{p.name}[/] ({p.id}, versión {p.version})")
     console.print(f"Vendedor: {p.seller.value} ({c(p.seller.citation)})")
     console.print(f"Emisor: {p.issuer.value} ({c(p.issuer.citation)})")
@@ -74,7 +77,7 @@ def show_program(console: Console, p: Program) -> None:
     for col in ("Categoría", "Nombre", "Cita", "Certificado exige"):
         t.add_column(col)
     for cat in p.categories:
-        extra = [cat.employer_status] if cat.employer_status else []
+        extra: list[str] = [cat.employer_status] if cat.employer_status else []
         if cat.excludes_just_cause:
             extra.append(f"sin retiro por justa causa ({c(cat.excludes_just_cause)})")
         t.add_row(cat.id, cat.name, c(cat.citation), "; ".join(extra))
@@ -102,8 +105,11 @@ def show_program(console: Console, p: Program) -> None:
             mult = str(frac.numerator) + (f"/{frac.denominator}" if frac.denominator > 1 else "")
             how = " el mayor de " if rule.base.combine == "mayor" else " el primero presentado de "
             sources = ", ".join(rule.base.sources)
-            what = f"{mult} × ({sources})" if len(rule.base.sources) == 1 else (
-                f"{mult} ×{how}({sources})")
+            what = (
+                f"{mult} × ({sources})"
+                if len(rule.base.sources) == 1
+                else (f"{mult} ×{how}({sources})")
+            )
         t.add_row(f"{rule.id}: {rule.name}", what, describe(rule.applies_when), c(rule.citation))
     console.print(t)
     t = Table(title="Manifestaciones obligatorias")
@@ -112,13 +118,19 @@ def show_program(console: Console, p: Program) -> None:
     for u in [*p.undertakings, *([p.sworn_statement] if p.sworn_statement else [])]:
         t.add_row(u.text, c(u.citation))
     console.print(t)
-    pay = ", ".join(m.id + (f" (solo {m.only_for})" if m.only_for else "") + f" [{c(m.citation)}]"
-                    for m in p.payment_methods)
+    pay = ", ".join(
+        m.id + (f" (solo {m.only_for})" if m.only_for else "") + f" [{c(m.citation)}]"
+        for m in p.payment_methods
+    )
     console.print(f"Formas de pago: {pay}")
-    console.print(f"Plazo mínimo de la oferta: {p.window.min_months} meses ({c(p.window.citation)})")
+    console.print(
+        f"Plazo mínimo de la oferta: {p.window.min_months} meses ({c(p.window.citation)})"
+    )
     a = p.allocation
-    console.print(f"Adjudicación: {a.method}, residuo {a.remainder}, lote {a.unit_shares} "
-                  f"({c(a.citation)}). {a.note or ''}")
+    console.print(
+        f"Adjudicación: {a.method}, residuo {a.remainder}, lote {a.unit_shares} "
+        f"({c(a.citation)}). {a.note or ''}"
+    )
     t = Table(title="Multas por incumplimiento")
     t.add_column(f"Tramo en meses (desde: {p.fines.counted_from.value})")
     t.add_column("Porcentaje")

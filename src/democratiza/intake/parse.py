@@ -46,17 +46,22 @@ def _money(col: pl.Expr, maximum: int, unit: str) -> Parsed:
     whole, frac = parts.struct.field("1"), parts.struct.field("2").fill_null("")
     ok = whole.is_not_null() & (frac.str.len_chars() <= 2) & (whole.str.len_chars() <= 16)
     cents = whole.cast(pl.Int64, strict=False) * 100 + frac.str.pad_end(2, "0").cast(
-        pl.Int64, strict=False).fill_null(0)
+        pl.Int64, strict=False
+    ).fill_null(0)
     value = pl.when(ok).then(cents)
     error = (
-        pl.when(col.is_null()).then(None)
-        .when(col.str.starts_with("-")).then(pl.lit(f"monto negativo: '{{}}'"))
+        pl.when(col.is_null())
+        .then(None)
+        .when(col.str.starts_with("-"))
+        .then(pl.lit("monto negativo: '{}'"))
         .when(whole.is_not_null() & (frac.str.len_chars() > 2))
         .then(pl.lit("más de dos decimales: '{}'"))
-        .when(whole.str.len_chars() > 16).then(pl.lit("monto fuera de todo rango plausible: '{}'"))
-        .when(~ok).then(pl.lit(
-            f"no es un monto en {unit}: '{{}}' (punto decimal, sin separador de miles)"))
-        .when(value > maximum * 100).then(pl.lit("monto fuera de todo rango plausible: '{}'"))
+        .when(whole.str.len_chars() > 16)
+        .then(pl.lit("monto fuera de todo rango plausible: '{}'"))
+        .when(~ok)
+        .then(pl.lit(f"no es un monto en {unit}: '{{}}' (punto decimal, sin separador de miles)"))
+        .when(value > maximum * 100)
+        .then(pl.lit("monto fuera de todo rango plausible: '{}'"))
     )
     return value, error
 
@@ -66,10 +71,14 @@ def _quantity(col: pl.Expr) -> Parsed:
     whole = parts.struct.field("1")
     value = whole.cast(pl.Int64, strict=False)
     error = (
-        pl.when(col.is_null()).then(pl.lit("falta la cantidad"))
-        .when(col.str.starts_with("-")).then(pl.lit("cantidad negativa: '{}'"))
-        .when(value.is_null()).then(pl.lit("la cantidad no es un número: '{}'"))
-        .when(value > MAX_SHARES).then(pl.lit("cantidad fuera de todo rango plausible: '{}'"))
+        pl.when(col.is_null())
+        .then(pl.lit("falta la cantidad"))
+        .when(col.str.starts_with("-"))
+        .then(pl.lit("cantidad negativa: '{}'"))
+        .when(value.is_null())
+        .then(pl.lit("la cantidad no es un número: '{}'"))
+        .when(value > MAX_SHARES)
+        .then(pl.lit("cantidad fuera de todo rango plausible: '{}'"))
     )
     return value, error
 
@@ -77,21 +86,30 @@ def _quantity(col: pl.Expr) -> Parsed:
 def _integer(col: pl.Expr) -> Parsed:
     value = col.str.extract(r"^(\d{1,9})$").cast(pl.Int64, strict=False)
     return value, pl.when(col.is_not_null() & value.is_null()).then(
-        pl.lit("no es un número entero no negativo: '{}'"))
+        pl.lit("no es un número entero no negativo: '{}'")
+    )
 
 
 def _flag(col: pl.Expr) -> Parsed:
     low = col.str.to_lowercase()
-    value = pl.when(col.is_null()).then(None).when(low.is_in(TRUE)).then(True).when(
-        low.is_in(FALSE)).then(False)
+    value = (
+        pl.when(col.is_null())
+        .then(None)
+        .when(low.is_in(TRUE))
+        .then(True)
+        .when(low.is_in(FALSE))
+        .then(False)
+    )
     return value, pl.when(col.is_not_null() & value.is_null()).then(
-        pl.lit("se espera si o no: '{}'"))
+        pl.lit("se espera si o no: '{}'")
+    )
 
 
 def _date(col: pl.Expr) -> Parsed:
     value = col.str.to_date("%Y-%m-%d", strict=False)
     return value, pl.when(col.is_not_null() & value.is_null()).then(
-        pl.lit("fecha no válida (AAAA-MM-DD): '{}'"))
+        pl.lit("fecha no válida (AAAA-MM-DD): '{}'")
+    )
 
 
 def _datetime(col: pl.Expr) -> Parsed:
@@ -102,20 +120,24 @@ def _datetime(col: pl.Expr) -> Parsed:
         col.str.to_date("%Y-%m-%d", strict=False).cast(pl.Datetime("us")),
     )
     return value, pl.when(col.is_not_null() & value.is_null()).then(
-        pl.lit("fecha y hora no válida (AAAA-MM-DDTHH:MM): '{}'"))
+        pl.lit("fecha y hora no válida (AAAA-MM-DDTHH:MM): '{}'")
+    )
 
 
 def _text(column: Column) -> Parsed:
     col = pl.col(column.name)
     codes = CODES.get(column.name)
-    error = pl.when(pl.lit(False)).then(pl.lit(None, dtype=pl.String))
+    errors = [pl.lit(None, dtype=pl.String)]
     if column.required:
-        error = error.when(col.is_null()).then(pl.lit("campo obligatorio vacío"))
+        errors.append(pl.when(col.is_null()).then(pl.lit("campo obligatorio vacío")))
     if codes:
         listed = ", ".join(codes)
-        error = error.when(col.is_not_null() & ~col.is_in(list(codes))).then(
-            pl.lit(f"valor desconocido '{{}}'; se admite: {listed}"))
-    return col, error
+        errors.append(
+            pl.when(col.is_not_null() & ~col.is_in(list(codes))).then(
+                pl.lit(f"valor desconocido '{{}}'; se admite: {listed}")
+            )
+        )
+    return col, pl.coalesce(errors)
 
 
 PARSERS: dict[str, Callable[[pl.Expr], Parsed]] = {
@@ -131,10 +153,14 @@ PARSERS: dict[str, Callable[[pl.Expr], Parsed]] = {
 
 def _column_errors(raw: RawTable) -> list[InputError]:
     names = [c for c in raw.frame.columns if c != "fila"]
-    errors = [InputError(raw.source, 1, n, "columna desconocida") for n in names
-              if n not in BY_NAME]
-    errors += [InputError(raw.source, 1, c.name, "falta esta columna obligatoria")
-               for c in COLUMNS if c.required and c.name not in names]
+    errors = [
+        InputError(raw.source, 1, n, "columna desconocida") for n in names if n not in BY_NAME
+    ]
+    errors += [
+        InputError(raw.source, 1, c.name, "falta esta columna obligatoria")
+        for c in COLUMNS
+        if c.required and c.name not in names
+    ]
     return errors
 
 
@@ -144,7 +170,8 @@ def parse(raw: RawTable) -> pl.DataFrame:
     if errors:
         raise InputRejected(errors)
     frame = raw.frame.with_columns(
-        pl.lit(None, dtype=pl.String).alias(c.name) for c in COLUMNS
+        pl.lit(None, dtype=pl.String).alias(c.name)
+        for c in COLUMNS
         if c.name not in raw.frame.columns
     )
     values, messages = [], []
@@ -157,7 +184,9 @@ def parse(raw: RawTable) -> pl.DataFrame:
         messages.append(error.alias(f"_e_{column.name}"))
     fraction = pl.col("cantidad").str.extract(DECIMAL, 2).str.strip_chars_end("0") != ""
     typed = frame.select(
-        "fila", *values, *messages,
+        "fila",
+        *values,
+        *messages,
         fraction.fill_null(False).alias("cantidad_fraccionaria"),
         pl.col("referencia").is_duplicated().alias("_dup"),
     )
@@ -174,16 +203,26 @@ def _collect(raw: RawTable, text: pl.DataFrame, typed: pl.DataFrame) -> list[Inp
     if bad.height == 0:
         return []
     originals = text.filter(pl.col("fila").is_in(bad["fila"].implode())).rows_by_key(
-        "fila", named=True, unique=True)
+        "fila", named=True, unique=True
+    )
     errors = []
     for row in bad.iter_rows(named=True):
         for column in COLUMNS:
             message = row[f"_e_{column.name}"]
             if message is not None:
                 cell = originals[row["fila"]][column.name]
-                errors.append(InputError(raw.source, row["fila"], column.name,
-                                         message.replace("{}", str(cell)[:60])))
+                errors.append(
+                    InputError(
+                        raw.source, row["fila"], column.name, message.replace("{}", str(cell)[:60])
+                    )
+                )
         if row["_dup"]:
-            errors.append(InputError(raw.source, row["fila"], "referencia",
-                                     f"referencia repetida en el archivo: '{row['referencia']}'"))
+            errors.append(
+                InputError(
+                    raw.source,
+                    row["fila"],
+                    "referencia",
+                    f"referencia repetida en el archivo: '{row['referencia']}'",
+                )
+            )
     return errors

@@ -53,10 +53,17 @@ def read_csv(path: Path) -> RawTable:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise InputRejected([InputError(
-            source, line, None,
-            "codificación no válida: el archivo debe estar en UTF-8 (¿se guardó como "
-            "ANSI/Latin-1 desde Excel? use «CSV UTF-8»)")]) from None
+        raise InputRejected(
+            [
+                InputError(
+                    source,
+                    line,
+                    None,
+                    "codificación no válida: el archivo debe estar en UTF-8 (¿se guardó como "
+                    "ANSI/Latin-1 desde Excel? use «CSV UTF-8»)",
+                )
+            ]
+        ) from None
     first_line = text.split("\n", 1)[0]
     separator = ";" if first_line.count(";") > first_line.count(",") else ","
     header = next(csv.reader([first_line], delimiter=separator))
@@ -64,11 +71,13 @@ def read_csv(path: Path) -> RawTable:
     if errors:
         raise InputRejected(errors)
     try:
-        frame = pl.read_csv(io.StringIO(text), separator=separator, infer_schema=False,
-                            truncate_ragged_lines=False)
+        frame = pl.read_csv(
+            io.StringIO(text), separator=separator, infer_schema=False, truncate_ragged_lines=False
+        )
     except pl.exceptions.PolarsError as exc:
-        raise InputRejected([InputError(source, None, None,
-                                        f"no se pudo leer como CSV: {exc}")]) from None
+        raise InputRejected(
+            [InputError(source, None, None, f"no se pudo leer como CSV: {exc}")]
+        ) from None
     if frame.height == 0:
         raise InputRejected([InputError(source, None, None, "el archivo no tiene filas de datos")])
     return _with_rows(source, frame, first_row=2)
@@ -96,8 +105,9 @@ def read_xlsx(path: Path) -> RawTable:
     try:
         book = load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many types for a damaged file
-        raise InputRejected([InputError(source, None, None,
-                                        f"no es un libro XLSX legible: {exc}")]) from None
+        raise InputRejected(
+            [InputError(source, None, None, f"no es un libro XLSX legible: {exc}")]
+        ) from None
     sheet = book.worksheets[0]
     rows = [[_cell_text(v) for v in row] for row in sheet.iter_rows(values_only=True)]
     book.close()
@@ -123,18 +133,24 @@ def read_json(path: Path) -> RawTable:
     try:
         data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
     except UnicodeDecodeError:
-        raise InputRejected([InputError(source, None, None,
-                                        "codificación no válida: debe ser UTF-8")]) from None
+        raise InputRejected(
+            [InputError(source, None, None, "codificación no válida: debe ser UTF-8")]
+        ) from None
     except json.JSONDecodeError as exc:
-        raise InputRejected([InputError(source, exc.lineno, None,
-                                        f"JSON mal formado: {exc.msg}")]) from None
+        raise InputRejected(
+            [InputError(source, exc.lineno, None, f"JSON mal formado: {exc.msg}")]
+        ) from None
     if isinstance(data, dict) and isinstance(data.get("aceptaciones"), list):
         data = data["aceptaciones"]
     if not isinstance(data, list) or not data:
-        raise InputRejected([InputError(source, None, None,
-                                        "se espera una lista no vacía de aceptaciones")])
-    errors = [InputError(source, i, None, "cada aceptación debe ser un objeto")
-              for i, item in enumerate(data, start=1) if not isinstance(item, dict)]
+        raise InputRejected(
+            [InputError(source, None, None, "se espera una lista no vacía de aceptaciones")]
+        )
+    errors = [
+        InputError(source, i, None, "cada aceptación debe ser un objeto")
+        for i, item in enumerate(data, start=1)
+        if not isinstance(item, dict)
+    ]
     if errors:
         raise InputRejected(errors)
     names = list(dict.fromkeys(k for item in data for k in item))
@@ -149,8 +165,9 @@ READERS = {".csv": read_csv, ".xlsx": read_xlsx, ".json": read_json}
 def read_table(path: Path) -> RawTable:
     reader = READERS.get(path.suffix.lower())
     if reader is None:
-        raise InputRejected([InputError(str(path), None, None,
-                                        "formato no admitido: use .csv, .xlsx o .json")])
+        raise InputRejected(
+            [InputError(str(path), None, None, "formato no admitido: use .csv, .xlsx o .json")]
+        )
     if not path.exists():
         raise InputRejected([InputError(str(path), None, None, "el archivo no existe")])
     return reader(path)

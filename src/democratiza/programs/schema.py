@@ -121,7 +121,7 @@ class LimitRule(Model):
         if isinstance(self.multiple, Multiple):
             return self.multiple
         assert self.multiple is not None
-        return Multiple(numerador=self.multiple, denominador=1)
+        return Multiple(numerator=self.multiple, denominator=1)
 
 
 class UndertakingRule(Model):
@@ -204,9 +204,7 @@ class Program(Model):
     undertakings: tuple[UndertakingRule, ...] = Field(alias="compromisos", min_length=1)
     sworn_statement: UndertakingRule | None = Field(default=None, alias="declaracion_juramentada")
     payment_methods: tuple[PaymentRule, ...] = Field(alias="formas_de_pago", min_length=1)
-    remuneration: RemunerationDefinition | None = Field(
-        default=None, alias="remuneracion_anual"
-    )
+    remuneration: RemunerationDefinition | None = Field(default=None, alias="remuneracion_anual")
     window: OfferWindow = Field(alias="ventana")
     validity: Validity = Field(alias="validez")
     allocation: Allocation = Field(alias="adjudicacion")

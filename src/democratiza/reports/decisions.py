@@ -27,28 +27,39 @@ class Summary:
 
 
 def summarize(results: pl.DataFrame) -> Summary:
-    by_decision = results.group_by("decision").agg(
-        pl.len().alias("aceptaciones"),
-        pl.col("cantidad").sum().alias("acciones_solicitadas"),
-        pl.col("cantidad_permitida").sum().alias("acciones_permitidas"),
-    ).sort("decision")
-    by_category = results.pivot(
-        on="decision", index="categoria", values="fila", aggregate_function="len"
-    ).fill_null(0).sort("categoria")
+    by_decision = (
+        results.group_by("decision")
+        .agg(
+            pl.len().alias("aceptaciones"),
+            pl.col("cantidad").sum().alias("acciones_solicitadas"),
+            pl.col("cantidad_permitida").sum().alias("acciones_permitidas"),
+        )
+        .sort("decision")
+    )
+    by_category = (
+        results.pivot(on="decision", index="categoria", values="fila", aggregate_function="len")
+        .fill_null(0)
+        .sort("categoria")
+    )
     for decision in ("aceptada", "reducida", "rechazada"):
         if decision not in by_category.columns:
             by_category = by_category.with_columns(pl.lit(0, dtype=pl.UInt32).alias(decision))
     by_category = by_category.select("categoria", "aceptada", "reducida", "rechazada")
     by_binding = (
         results.filter(pl.col("regla_limitante").is_not_null())
-        .group_by("regla_limitante").agg(pl.len().alias("aceptaciones"))
+        .group_by("regla_limitante")
+        .agg(pl.len().alias("aceptaciones"))
         .sort(["aceptaciones", "regla_limitante"], descending=[True, False])
     )
     return Summary(by_decision, by_category, by_binding)
 
 
-def explained(compiled: CompiledProgram, results: pl.DataFrame, frame: pl.DataFrame,
-              progress: Callable[[int], None] | None = None) -> pl.DataFrame:
+def explained(
+    compiled: CompiledProgram,
+    results: pl.DataFrame,
+    frame: pl.DataFrame,
+    progress: Callable[[int], None] | None = None,
+) -> pl.DataFrame:
     """Results with Spanish text columns: causes, limits and the decision's summary."""
     explainer = Explainer(compiled)
     summaries: list[str] = []
@@ -62,17 +73,22 @@ def explained(compiled: CompiledProgram, results: pl.DataFrame, frame: pl.DataFr
             limits.append(" | ".join(e.limits))
         if progress:
             progress(min(CHUNK, results.height - start))
-    rules = {r.id: f"{r.name} ({cite(compiled.offer.program, r.citation)})"
-             for r in compiled.offer.program.limits}
+    rules = {
+        r.id: f"{r.name} ({cite(compiled.offer.program, r.citation)})"
+        for r in compiled.offer.program.limits
+    }
     return results.with_columns(
         pl.Series("explicacion", summaries),
         pl.Series("causas_detalle", causes),
         pl.Series("limites_detalle", limits),
         pl.col("regla_limitante").replace_strict(rules, default=None).alias("regla_limitante_cita"),
-        pl.Series("causas_codigos", [
-            ";".join(c.code for i, c in enumerate(compiled.checks) if bits >> i & 1)
-            for bits in results["causas"]
-        ]),
+        pl.Series(
+            "causas_codigos",
+            [
+                ";".join(c.code for i, c in enumerate(compiled.checks) if bits >> i & 1)
+                for bits in results["causas"]
+            ],
+        ),
     )
 
 
@@ -87,16 +103,30 @@ def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
 
 def export_columns(compiled: CompiledProgram) -> list[str]:
     return [
-        "fila", "referencia", "comisionista", "fecha_radicacion", "tipo_identificacion",
-        "numero_identificacion", "nombre", "categoria", "cantidad", "cantidad_permitida",
-        "decision", "regla_limitante", "regla_limitante_cita", "causas_codigos", "explicacion",
-        "causas_detalle", "limites_detalle",
+        "fila",
+        "referencia",
+        "comisionista",
+        "fecha_radicacion",
+        "tipo_identificacion",
+        "numero_identificacion",
+        "nombre",
+        "categoria",
+        "cantidad",
+        "cantidad_permitida",
+        "decision",
+        "regla_limitante",
+        "regla_limitante_cita",
+        "causas_codigos",
+        "explicacion",
+        "causas_detalle",
+        "limites_detalle",
         *(limit_column(r) for r in compiled.offer.program.limits),
     ]
 
 
-def write_decisions(compiled: CompiledProgram, table: pl.DataFrame, out_dir: Path,
-                    stem: str) -> list[Path]:
+def write_decisions(
+    compiled: CompiledProgram, table: pl.DataFrame, out_dir: Path, stem: str
+) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     table = table.select(export_columns(compiled))
     csv_path, json_path = out_dir / f"{stem}.csv", out_dir / f"{stem}.json"

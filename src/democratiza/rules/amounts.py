@@ -39,7 +39,8 @@ def source_amount(source: str, offer: Offer) -> Amount:
     if source == "patrimonio_ajustado":
         # Activos - pasivos - superávit por valorización; a missing figure is missing, not 0.
         return Amount(
-            _cents("activos_totales") - _cents("pasivos_totales")
+            _cents("activos_totales")
+            - _cents("pasivos_totales")
             - _cents("superavit_valorizacion"),
             1,
         )
@@ -66,22 +67,22 @@ def base_amount(base: AmountBase, offer: Offer) -> Base:
     amounts = [source_amount(s, offer) for s in base.sources]
     if len(amounts) == 1:
         only = amounts[0]
-        index = pl.when(only.numerator.is_not_null()).then(pl.lit(0, dtype=pl.UInt8))
-        return Base(only, index)
+        return Base(only, first_index([only.numerator.is_not_null()]))
     den = lcm(*(a.denominator for a in amounts))
     scaled = [a.numerator * (den // a.denominator) for a in amounts]
     if base.combine == "mayor":
         chosen = pl.max_horizontal(scaled)
-        index_expr = pl.when(scaled[0] == chosen).then(pl.lit(0, dtype=pl.UInt8))
-        for i, s in enumerate(scaled[1:], start=1):
-            index_expr = index_expr.when(s == chosen).then(pl.lit(i, dtype=pl.UInt8))
-        return Base(Amount(chosen, den), index_expr)
+        return Base(Amount(chosen, den), first_index([s == chosen for s in scaled]))
     # "primero": the first source the acceptant filed, in the program's order.
     value = pl.coalesce(scaled)
-    index_expr = pl.when(scaled[0].is_not_null()).then(pl.lit(0, dtype=pl.UInt8))
-    for i, s in enumerate(scaled[1:], start=1):
-        index_expr = index_expr.when(s.is_not_null()).then(pl.lit(i, dtype=pl.UInt8))
-    return Base(Amount(value, den), index_expr)
+    return Base(Amount(value, den), first_index([s.is_not_null() for s in scaled]))
+
+
+def first_index(conditions: list[pl.Expr]) -> pl.Expr:
+    """Per row, the index of the first true condition (null if none): ties go to the first."""
+    return pl.coalesce(
+        [pl.when(c).then(pl.lit(i, dtype=pl.UInt8)) for i, c in enumerate(conditions)]
+    )
 
 
 def shares_within(amount: Amount, numerator: int, denominator: int, price: int) -> pl.Expr:
@@ -89,8 +90,5 @@ def shares_within(amount: Amount, numerator: int, denominator: int, price: int) 
     divisor = denominator * amount.denominator * price
     exact = (amount.numerator * numerator) // divisor
     return (
-        pl.when(amount.numerator <= 0)
-        .then(pl.lit(0, dtype=I128))
-        .otherwise(exact)
-        .cast(pl.Int64)
+        pl.when(amount.numerator <= 0).then(pl.lit(0, dtype=I128)).otherwise(exact).cast(pl.Int64)
     )

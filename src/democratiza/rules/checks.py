@@ -56,8 +56,13 @@ def _eligibility_checks(offer: Offer) -> list[Check]:
     program = offer.program
     listed = [c.id for c in program.categories]
     checks = [
-        Check("categoria_no_habilitada", "categoria", "", program.validity.eligibility,
-              ~pl.col("categoria").is_in(listed)),
+        Check(
+            "categoria_no_habilitada",
+            "categoria",
+            "",
+            program.validity.eligibility,
+            ~pl.col("categoria").is_in(listed),
+        ),
     ]
     for cat in program.categories:
         is_cat = pl.col("categoria") == cat.id
@@ -65,11 +70,25 @@ def _eligibility_checks(offer: Offer) -> list[Check]:
             wrong = pl.col("estado_certificado").is_not_null() & (
                 pl.col("estado_certificado") != cat.employer_status
             )
-            checks.append(Check(f"certificado_no_acredita:{cat.id}", "estado_certificado",
-                                cat.employer_status, cat.citation, is_cat & wrong))
+            checks.append(
+                Check(
+                    f"certificado_no_acredita:{cat.id}",
+                    "estado_certificado",
+                    cat.employer_status,
+                    cat.citation,
+                    is_cat & wrong,
+                )
+            )
         if cat.excludes_just_cause:
-            checks.append(Check(f"justa_causa:{cat.id}", "justa_causa", cat.id,
-                                cat.excludes_just_cause, is_cat & flag("retiro_justa_causa")))
+            checks.append(
+                Check(
+                    f"justa_causa:{cat.id}",
+                    "justa_causa",
+                    cat.id,
+                    cat.excludes_just_cause,
+                    is_cat & flag("retiro_justa_causa"),
+                )
+            )
     return checks
 
 
@@ -82,14 +101,28 @@ def _document_checks(offer: Offer) -> list[Check]:
         suffix = "" if seen[doc.id] == 1 else f"#{seen[doc.id]}"
         required = condition(doc.required_when, offer)
         filed = pl.any_horizontal([presented(d) for d in (doc.id, *doc.alternatives)])
-        checks.append(Check(f"falta_documento:{doc.id}{suffix}", "documento", str(index),
-                            doc.citation, required & ~filed))
+        checks.append(
+            Check(
+                f"falta_documento:{doc.id}{suffix}",
+                "documento",
+                str(index),
+                doc.citation,
+                required & ~filed,
+            )
+        )
         if doc.max_age_months and doc.id in DOCUMENT_DATE:
             dated = pl.col(DOCUMENT_DATE[doc.id])
             earliest = filing_day().dt.offset_by(f"-{doc.max_age_months}mo")
             stale = dated.is_null() | (dated < earliest) | (dated > filing_day())
-            checks.append(Check(f"documento_vencido:{doc.id}", "vigencia_documento", str(index),
-                                doc.citation, required & presented(doc.id) & stale))
+            checks.append(
+                Check(
+                    f"documento_vencido:{doc.id}",
+                    "vigencia_documento",
+                    str(index),
+                    doc.citation,
+                    required & presented(doc.id) & stale,
+                )
+            )
     return checks
 
 
@@ -97,8 +130,13 @@ def _declaration_checks(offer: Offer) -> list[Check]:
     program = offer.program
     rules = [*program.undertakings, *([program.sworn_statement] if program.sworn_statement else [])]
     return [
-        Check(f"falta_compromiso:{u.id}", "compromiso", u.id, u.citation,
-              condition(u.required_when, offer) & ~flag(u.id))
+        Check(
+            f"falta_compromiso:{u.id}",
+            "compromiso",
+            u.id,
+            u.citation,
+            condition(u.required_when, offer) & ~flag(u.id),
+        )
         for u in rules
     ]
 
@@ -111,8 +149,15 @@ def _payment_checks(offer: Offer) -> list[Check]:
     for method in methods:
         if method.only_for is not None:
             natural = is_natural() if method.only_for == "natural" else ~is_natural()
-            checks.append(Check(f"forma_pago_reservada:{method.id}", "forma_pago", method.id,
-                                method.citation, (pl.col("forma_pago") == method.id) & ~natural))
+            checks.append(
+                Check(
+                    f"forma_pago_reservada:{method.id}",
+                    "forma_pago",
+                    method.id,
+                    method.citation,
+                    (pl.col("forma_pago") == method.id) & ~natural,
+                )
+            )
     return checks
 
 
@@ -123,21 +168,34 @@ def _window_checks(offer: Offer) -> list[Check]:
     if announced is not None and closing is not None:
         opening = next_business_day(announced)
         outside = (filing_day() < pl.lit(opening)) | (filing_day() > pl.lit(closing))
-        checks.append(Check("fuera_de_plazo", "fuera_de_plazo", "", program.window.citation,
-                            outside))
+        checks.append(
+            Check("fuera_de_plazo", "fuera_de_plazo", "", program.window.citation, outside)
+        )
     if program.validity.new_managers is not None and closing is not None:
         deadline = previous_business_day(closing)
         late = is_new_manager(offer) & (pl.col("fecha_ingreso_directivo") > pl.lit(deadline))
-        checks.append(Check("directivo_nuevo_no_vinculado", "directivo_nuevo", str(deadline),
-                            program.validity.new_managers, late))
+        checks.append(
+            Check(
+                "directivo_nuevo_no_vinculado",
+                "directivo_nuevo",
+                str(deadline),
+                program.validity.new_managers,
+                late,
+            )
+        )
     return checks
 
 
 def build_checks(offer: Offer) -> list[Check]:
     """Every check the program implies, in a fixed order (the order of the bits)."""
     program = offer.program
-    quantity = Check("cantidad_no_valida", "cantidad", "", program.validity.quantity,
-                     (pl.col("cantidad") <= 0) | flag("cantidad_fraccionaria"))
+    quantity = Check(
+        "cantidad_no_valida",
+        "cantidad",
+        "",
+        program.validity.quantity,
+        (pl.col("cantidad") <= 0) | flag("cantidad_fraccionaria"),
+    )
     return [
         *_eligibility_checks(offer),
         *_document_checks(offer),
@@ -153,5 +211,6 @@ def missing_value_check(rule: LimitRule) -> Check:
 
 
 def zero_permitted_check(offer: Offer) -> Check:
-    return Check("cantidad_permitida_cero", "permitida_cero", "", offer.program.validity.quantity,
-                 None)
+    return Check(
+        "cantidad_permitida_cero", "permitida_cero", "", offer.program.validity.quantity, None
+    )

@@ -24,9 +24,7 @@ def is_new_manager(offer: Offer) -> pl.Expr:
     if cutoff is None:
         # The engine refuses a batch with dated managers when the cut-off is unknown.
         return pl.lit(False)
-    return flag("directivo") & (pl.col("fecha_ingreso_directivo") > pl.lit(cutoff)).fill_null(
-        False
-    )
+    return flag("directivo") & (pl.col("fecha_ingreso_directivo") > pl.lit(cutoff)).fill_null(False)
 
 
 def condition(cond: Condition, offer: Offer) -> pl.Expr:

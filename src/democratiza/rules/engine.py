@@ -68,8 +68,9 @@ class CompiledProgram:
         assert rule.base is not None
         base = base_amount(rule.base, self.offer)
         frac = rule.fraction
-        shares = shares_within(base.amount, frac.numerator, frac.denominator,
-                               self.offer.price_centavos)
+        shares = shares_within(
+            base.amount, frac.numerator, frac.denominator, self.offer.price_centavos
+        )
         return pl.when(applies).then(shares), pl.when(applies).then(base.source_index)
 
     def bases(self, frame: pl.DataFrame) -> pl.DataFrame:
@@ -92,8 +93,9 @@ class CompiledProgram:
         if uses_usd and frame["ingresos_usd"].is_not_null().any():
             offer.require(["trm"], "convertir los ingresos en dólares de los extranjeros")
         uses_new = any(r.applies_when.new_manager is not None for r in program.limits)
-        dated = frame.filter(pl.col("directivo").fill_null(False)
-                             & pl.col("fecha_ingreso_directivo").is_not_null())
+        dated = frame.filter(
+            pl.col("directivo").fill_null(False) & pl.col("fecha_ingreso_directivo").is_not_null()
+        )
         if uses_new and dated.height:
             offer.require(["fecha_corte_directivos"], "saber quién es directivo nuevo")
             offer.require(["fecha_cierre"], "verificar la vinculación de los directivos nuevos")
@@ -119,21 +121,26 @@ class CompiledProgram:
         bit = {c.code: i for i, c in enumerate(checks)}
         missing = [
             (self._applies(r) & pl.col(limit_column(r)).is_null()).alias(
-                f"_c{bit['falta_valor:' + r.id]}")
-            for r in rules if r.base
+                f"_c{bit['falta_valor:' + r.id]}"
+            )
+            for r in rules
+            if r.base
         ]
         least = pl.min_horizontal(limit_cols)
-        binding = pl.when(pl.lit(False)).then(pl.lit(None, dtype=pl.String))
-        for rule, col in zip(rules, limit_cols, strict=True):
-            binding = binding.when(pl.col(col) == least).then(pl.lit(rule.id))
+        # Ties go to the rule listed first in the program file (documented tie-break).
+        binding = pl.coalesce(
+            [
+                pl.when(pl.col(col) == least).then(pl.lit(rule.id))
+                for rule, col in zip(rules, limit_cols, strict=True)
+            ]
+        )
         lazy = lazy.with_columns(
             *missing,
             least.alias("_limite_minimo"),
             binding.alias("_limitante"),
         )
-        permitted = (
-            pl.min_horizontal(pl.col("cantidad"), pl.col("_limite_minimo"))
-            .clip(lower_bound=0)
+        permitted = pl.min_horizontal(pl.col("cantidad"), pl.col("_limite_minimo")).clip(
+            lower_bound=0
         )
         lazy = lazy.with_columns(permitted.alias("cantidad_permitida"))
         zero = f"_c{bit['cantidad_permitida_cero']}"
@@ -141,21 +148,27 @@ class CompiledProgram:
             ((pl.col("cantidad_permitida") == 0) & (pl.col("cantidad") > 0)).alias(zero)
         )
         causes = pl.sum_horizontal(
-            [pl.col(f"_c{i}").cast(pl.UInt64) * pl.lit(1 << i, dtype=pl.UInt64)
-             for i in range(len(checks))]
+            [
+                pl.col(f"_c{i}").cast(pl.UInt64) * pl.lit(1 << i, dtype=pl.UInt64)
+                for i in range(len(checks))
+            ]
         )
         lazy = lazy.with_columns(causes.alias("causas"))
         rejected = pl.col("causas") != 0
         reduced = pl.col("cantidad_permitida") < pl.col("cantidad")
         decision = (
-            pl.when(rejected).then(pl.lit("rechazada"))
-            .when(reduced).then(pl.lit("reducida"))
+            pl.when(rejected)
+            .then(pl.lit("rechazada"))
+            .when(reduced)
+            .then(pl.lit("reducida"))
             .otherwise(pl.lit("aceptada"))
             .cast(DECISIONS)
         )
         lazy = lazy.with_columns(
             decision.alias("decision"),
-            pl.when(rejected).then(0).otherwise(pl.col("cantidad_permitida"))
+            pl.when(rejected)
+            .then(0)
+            .otherwise(pl.col("cantidad_permitida"))
             .alias("cantidad_permitida"),
             # The binding rule is named for reductions and for a zero permitted quantity.
             pl.when((reduced & ~rejected) | pl.col(zero))
@@ -164,10 +177,23 @@ class CompiledProgram:
         )
         sources = [source_column(r) for r in rules if r.base]
         return lazy.select(
-            "fila", "referencia", "comisionista", "fecha_radicacion", "tipo_identificacion",
-            "numero_identificacion", "nombre", "categoria", "forma_pago", "estado_certificado",
-            "cantidad", "cantidad_permitida",
-            "decision", "regla_limitante", "causas", *limit_cols, *sources,
+            "fila",
+            "referencia",
+            "comisionista",
+            "fecha_radicacion",
+            "tipo_identificacion",
+            "numero_identificacion",
+            "nombre",
+            "categoria",
+            "forma_pago",
+            "estado_certificado",
+            "cantidad",
+            "cantidad_permitida",
+            "decision",
+            "regla_limitante",
+            "causas",
+            *limit_cols,
+            *sources,
         ).collect()
 
 

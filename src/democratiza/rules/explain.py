@@ -49,7 +49,9 @@ class Explainer:
     def limit_text(self, rule: LimitRule, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
         shares = row[limit_column(rule)]
         if rule.cap_shares is not None:
-            return f"{rule.name}: tope de {group(rule.cap_shares)} acciones ({self._c(rule.citation)})"
+            return (
+                f"{rule.name}: tope de {group(rule.cap_shares)} acciones ({self._c(rule.citation)})"
+            )
         assert rule.base is not None
         numerator = base.get(f"base__{rule.id}")
         source_index = row.get(source_column(rule))
@@ -58,15 +60,19 @@ class Explainer:
         source = rule.base.sources[source_index]
         amount = Fraction(numerator, self.compiled.base_denominator(rule))
         frac = rule.fraction
-        multiple = str(frac.numerator) if frac.denominator == 1 else (
-            f"{frac.numerator}/{frac.denominator}")
+        multiple = (
+            str(frac.numerator)
+            if frac.denominator == 1
+            else (f"{frac.numerator}/{frac.denominator}")
+        )
         label = AMOUNT_LABELS[source]
         if source == "ingresos_usd":
             trm = self.offer.money("trm") or 0
             label += f" {dollars(int(amount * 100 / trm))} × TRM {pesos(trm)}"
         return (
-            f"{rule.name}: {multiple} × {pesos(amount)} ({label}) / {pesos(self.offer.price_centavos)}"
-            f" = {group(shares)} acciones ({self._c(rule.citation)})"
+            f"{rule.name}: {multiple} × {pesos(amount)} ({label}) / "
+            f"{pesos(self.offer.price_centavos)} = {group(shares)} acciones "
+            f"({self._c(rule.citation)})"
         )
 
     def binding_text(self, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
@@ -76,43 +82,59 @@ class Explainer:
         program, where = self.program, self._c(check.citation)
         kind = check.kind
         if kind == "categoria":
-            return f"La categoría '{row['categoria']}' no es destinataria en este programa ({where})."
+            return (
+                f"La categoría '{row['categoria']}' no es destinataria en este programa ({where})."
+            )
         if kind == "estado_certificado":
-            return (f"El certificado laboral acredita '{row['estado_certificado']}' y la categoría "
-                    f"exige '{check.subject}' ({where}).")
+            return (
+                f"El certificado laboral acredita '{row['estado_certificado']}' y la categoría "
+                f"exige '{check.subject}' ({where})."
+            )
         if kind == "justa_causa":
             return f"Ex trabajador retirado por justa causa alegada por el empleador ({where})."
         if kind in ("documento", "vigencia_documento"):
             doc = program.documents[int(check.subject)]
             if kind == "documento":
                 return f"Falta el documento: {doc.name} ({where})."
-            return (f"{doc.name}: sin fecha o expedido fuera de los {doc.max_age_months} mes(es) "
-                    f"anteriores a la radicación ({where}).")
+            return (
+                f"{doc.name}: sin fecha o expedido fuera de los {doc.max_age_months} mes(es) "
+                f"anteriores a la radicación ({where})."
+            )
         if kind == "compromiso":
             rules = [*program.undertakings, program.sworn_statement]
             text = next(u.text for u in rules if u is not None and u.id == check.subject)
             return f"Falta la manifestación escrita: {text} ({where})."
         if kind == "forma_pago" and check.subject:
-            return (f"La forma de pago '{check.subject}' solo se admite para "
-                    f"{PERSON[self._reserved(check.subject)]} ({where}).")
+            return (
+                f"La forma de pago '{check.subject}' solo se admite para "
+                f"{PERSON[self._reserved(check.subject)]} ({where})."
+            )
         if kind == "forma_pago":
             allowed = ", ".join(
                 m.id + (f" (solo {PERSON[m.only_for]})" if m.only_for else "")
-                for m in program.payment_methods)
-            return f"Forma de pago '{row['forma_pago']}' no admitida; se admite: {allowed} ({where})."
+                for m in program.payment_methods
+            )
+            return (
+                f"Forma de pago '{row['forma_pago']}' no admitida; se admite: {allowed} ({where})."
+            )
         if kind == "cantidad":
             return f"La cantidad debe ser un número entero de acciones mayor que cero ({where})."
         if kind == "fuera_de_plazo":
-            return f"Radicada el {row['fecha_radicacion']:%Y-%m-%d}, fuera del plazo de la oferta ({where})."
+            filed = row["fecha_radicacion"]
+            return f"Radicada el {filed:%Y-%m-%d}, fuera del plazo de la oferta ({where})."
         if kind == "directivo_nuevo":
-            return (f"Directivo nuevo no vinculado el día hábil anterior al cierre "
-                    f"({check.subject}) ({where}).")
+            return (
+                f"Directivo nuevo no vinculado el día hábil anterior al cierre "
+                f"({check.subject}) ({where})."
+            )
         if kind == "falta_valor":
             rule = program.limit(check.subject)
             assert rule.base is not None
             needed = " o ".join(AMOUNT_LABELS[s] for s in rule.base.sources)
-            return (f"No se puede calcular el límite «{rule.name}»: falta {needed}; "
-                    f"no se calcula sobre cero ({where}).")
+            return (
+                f"No se puede calcular el límite «{rule.name}»: falta {needed}; "
+                f"no se calcula sobre cero ({where})."
+            )
         return f"La cantidad permitida es cero: {self.binding_text(row, base)}."
 
     def _reserved(self, method: str) -> str:
@@ -135,14 +157,17 @@ class Explainer:
         if decision == "rechazada":
             summary = f"Rechazada: {len(causes)} causa(s)."
         elif decision == "reducida":
-            summary = (f"Reducida de {group(asked)} a {group(allowed)} acciones por el límite "
-                       f"{self.binding_text(row, base)}.")
+            summary = (
+                f"Reducida de {group(asked)} a {group(allowed)} acciones por el límite "
+                f"{self.binding_text(row, base)}."
+            )
         else:
             summary = f"Aceptada por {group(allowed)} acciones: ningún límite es menor."
         return Explanation(decision, summary, limits, causes)
 
     def explain_all(self, results: pl.DataFrame, frame: pl.DataFrame) -> Iterator[Explanation]:
         bases = self.compiled.bases(frame)
-        for row, base in zip(results.iter_rows(named=True), bases.iter_rows(named=True),
-                             strict=True):
+        for row, base in zip(
+            results.iter_rows(named=True), bases.iter_rows(named=True), strict=True
+        ):
             yield self.explain(row, base)
