@@ -11,7 +11,7 @@ from datetime import date, datetime
 import pytest
 
 from democratiza.programs.parameters import OfferParameterError
-from democratiza.rules.vocabulary import UNDERTAKINGS
+from democratiza.rules.vocabulary import CATEGORIES, NATURAL_CATEGORIES, UNDERTAKINGS
 from tests.helpers import entity, evaluate_one, pesos, worker
 
 GEB = "geb-2017"
@@ -177,20 +177,7 @@ def test_art_8_1_b_certificate_must_prove_the_category() -> None:
     assert out.causes == ["certificado_no_acredita:pensionado"]
 
 
-@pytest.mark.parametrize(
-    "category",
-    [
-        "asociacion_empleados",
-        "sindicato",
-        "federacion_sindicatos",
-        "confederacion_sindicatos",
-        "fondo_empleados",
-        "fondo_mutuo_inversion",
-        "fondo_pensiones_cesantias",
-        "cooperativa",
-        "caja_compensacion",
-    ],
-)
+@pytest.mark.parametrize("category", sorted(set(CATEGORIES) - NATURAL_CATEGORIES))
 def test_art_9_2_1_every_kind_of_legal_person_limited_by_adjusted_equity(category: str) -> None:
     # Patrimonio Ajustado = 10.000 M - 4.000 M - 1.000 M = 5.000 M; / $ 2.018 = 2.477.700
     out = evaluate_one(GEB, entity(category, cantidad=3_000_000))

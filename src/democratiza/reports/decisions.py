@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
-from democratiza.rules.engine import CompiledProgram, limit_column
+from democratiza.rules.engine import IDENTITY_COLUMNS, CompiledProgram, limit_column
 from democratiza.rules.explain import Explainer, cite
 
 CHUNK = 100_000
@@ -103,14 +103,7 @@ def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
 
 def export_columns(compiled: CompiledProgram) -> list[str]:
     return [
-        "fila",
-        "referencia",
-        "comisionista",
-        "fecha_radicacion",
-        "tipo_identificacion",
-        "numero_identificacion",
-        "nombre",
-        "categoria",
+        *IDENTITY_COLUMNS,
         "cantidad",
         "cantidad_permitida",
         "decision",

@@ -30,6 +30,17 @@ from democratiza.rules.conditions import condition
 
 DECISIONS = pl.Enum(["aceptada", "reducida", "rechazada"])
 MAX_CAUSES = 64
+# What identifies an acceptance in every result and export.
+IDENTITY_COLUMNS = (
+    "fila",
+    "referencia",
+    "comisionista",
+    "fecha_radicacion",
+    "tipo_identificacion",
+    "numero_identificacion",
+    "nombre",
+    "categoria",
+)
 
 
 def limit_column(rule: LimitRule) -> str:
@@ -177,14 +188,7 @@ class CompiledProgram:
         )
         sources = [source_column(r) for r in rules if r.base]
         return lazy.select(
-            "fila",
-            "referencia",
-            "comisionista",
-            "fecha_radicacion",
-            "tipo_identificacion",
-            "numero_identificacion",
-            "nombre",
-            "categoria",
+            *IDENTITY_COLUMNS,
             "forma_pago",
             "estado_certificado",
             "cantidad",
