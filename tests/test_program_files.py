@@ -110,3 +110,15 @@ def _citations(value: object) -> list[Citation]:
     if isinstance(value, tuple):
         return [c for v in value for c in _citations(v)]
     return []
+
+
+def test_validity_period_on_a_document_without_a_date_is_refused(tmp_path: Path) -> None:
+    # A validity rule the engine could never check must not load silently.
+    path = edited(
+        tmp_path,
+        "    cita: {norma: d706, ref: art. 8.1(a)(i)}",
+        "    cita: {norma: d706, ref: art. 8.1(a)(i)}\n    vigencia_meses: 1",
+    )
+    assert messages(path) == [
+        "documentos[0].vigencia_meses: el documento 'declaracion_renta' no lleva fecha"
+    ]

@@ -40,7 +40,7 @@ def _cents(name: str, value: str | None) -> int | None:
     return cents
 
 
-def _ask(text: str, kind: type = str) -> str:
+def _ask(text: str) -> str:
     answer: str = typer.prompt(f"{text} (vacío si no aplica)", default="", show_default=False)
     return answer
 
@@ -105,11 +105,9 @@ def calculator_command(
     if categoria not in CATEGORIES:
         raise typer.BadParameter(f"categoría desconocida '{categoria}'", param_hint="--categoria")
     joined = date.fromisoformat(fecha_ingreso_directivo) if fecha_ingreso_directivo else None
-    status = {
-        "trabajador_activo": "activo",
-        "pensionado": "pensionado",
-        "extrabajador": "extrabajador",
-    }.get(categoria)
+    # The certificate the program expects for the category (none for legal persons).
+    listed = offer.program.category(categoria)
+    status = listed.employer_status if listed else None
     row: dict[str, object] = {
         "referencia": "calculadora",
         "comisionista": "-",

@@ -223,10 +223,6 @@ def typed_schema() -> dict[str, pl.DataType]:
     return schema
 
 
-def empty_row() -> dict[str, object]:
-    return {name: None for name in typed_schema()}
-
-
 def format_markdown() -> str:
     """The acceptance file format as Markdown (``docs/formato-aceptaciones.md``)."""
     from democratiza.money import group

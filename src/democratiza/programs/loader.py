@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from democratiza.programs.parameters import PARAMETERS, REQUIRED_PARAMETERS
 from democratiza.programs.schema import Citation, Program
+from democratiza.rules.vocabulary import DOCUMENT_DATE
 
 DATA_PACKAGE = "democratiza.programs.data"
 
@@ -118,6 +119,9 @@ def _cross_checks(program: Program, source: str) -> list[ProgramError]:
         err("validez.directivos_nuevos", "falta la cita de la regla de directivos nuevos")
     listed = {c.id for c in program.categories}
     for i, doc in enumerate(program.documents):
+        if doc.max_age_months is not None and doc.id not in DOCUMENT_DATE:
+            # Otherwise the validity rule would silently never be checked.
+            err(f"documentos[{i}].vigencia_meses", f"el documento '{doc.id}' no lleva fecha")
         for cat in doc.required_when.categories or ():
             if cat not in listed:
                 err(f"documentos[{i}].exigible_si", f"la categoría '{cat}' no está en el programa")

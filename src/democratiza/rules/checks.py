@@ -110,7 +110,7 @@ def _document_checks(offer: Offer) -> list[Check]:
                 required & ~filed,
             )
         )
-        if doc.max_age_months and doc.id in DOCUMENT_DATE:
+        if doc.max_age_months:  # the loader refuses it on a document without a date
             dated = pl.col(DOCUMENT_DATE[doc.id])
             earliest = filing_day().dt.offset_by(f"-{doc.max_age_months}mo")
             stale = dated.is_null() | (dated < earliest) | (dated > filing_day())
@@ -153,7 +153,7 @@ def _payment_checks(offer: Offer) -> list[Check]:
                 Check(
                     f"forma_pago_reservada:{method.id}",
                     "forma_pago",
-                    method.id,
+                    method.only_for,
                     method.citation,
                     (pl.col("forma_pago") == method.id) & ~natural,
                 )

@@ -24,7 +24,7 @@ import polars as pl
 from democratiza.intake.columns import typed_schema
 from democratiza.programs.parameters import Offer
 from democratiza.programs.schema import LimitRule
-from democratiza.rules.amounts import base_amount, shares_within
+from democratiza.rules.amounts import Base, base_amount, shares_within
 from democratiza.rules.checks import Check, build_checks, missing_value_check, zero_permitted_check
 from democratiza.rules.conditions import condition
 
@@ -68,6 +68,15 @@ class CompiledProgram:
             raise ValueError(f"el programa define {len(checks)} causales; el máximo es 64")
         return checks
 
+    @cached_property
+    def _bases(self) -> dict[str, Base]:
+        """Each amount limit's base, built once and shared by evaluation and explanations."""
+        return {
+            rule.id: base_amount(rule.base, self.offer)
+            for rule in self.offer.program.limits
+            if rule.base is not None
+        }
+
     def _applies(self, rule: LimitRule) -> pl.Expr:
         return condition(rule.applies_when, self.offer)
 
@@ -76,8 +85,7 @@ class CompiledProgram:
         applies = self._applies(rule)
         if rule.cap_shares is not None:
             return pl.when(applies).then(pl.lit(rule.cap_shares, dtype=pl.Int64)), None
-        assert rule.base is not None
-        base = base_amount(rule.base, self.offer)
+        base = self._bases[rule.id]
         frac = rule.fraction
         shares = shares_within(
             base.amount, frac.numerator, frac.denominator, self.offer.price_centavos
@@ -86,16 +94,12 @@ class CompiledProgram:
 
     def bases(self, frame: pl.DataFrame) -> pl.DataFrame:
         """Each amount limit's base (numerator over its fixed denominator), for explanations."""
-        columns = []
-        for rule in self.offer.program.limits:
-            if rule.base:
-                base = base_amount(rule.base, self.offer)
-                columns.append(base.amount.numerator.alias(f"base__{rule.id}"))
-        return frame.select(columns)
+        return frame.select(
+            base.amount.numerator.alias(f"base__{rule_id}") for rule_id, base in self._bases.items()
+        )
 
     def base_denominator(self, rule: LimitRule) -> int:
-        assert rule.base is not None
-        return base_amount(rule.base, self.offer).amount.denominator
+        return self._bases[rule.id].amount.denominator
 
     def required_parameters(self, frame: pl.DataFrame) -> None:
         """Refuse the batch when a row needs an offer parameter the office has not set."""
@@ -199,10 +203,6 @@ class CompiledProgram:
             *limit_cols,
             *sources,
         ).collect()
-
-
-def evaluate(frame: pl.DataFrame, offer: Offer) -> pl.DataFrame:
-    return CompiledProgram(offer).evaluate(frame)
 
 
 def frame_from_rows(rows: list[dict[str, object]]) -> pl.DataFrame:

@@ -106,8 +106,8 @@ class Explainer:
             return f"Falta la manifestación escrita: {text} ({where})."
         if kind == "forma_pago" and check.subject:
             return (
-                f"La forma de pago '{check.subject}' solo se admite para "
-                f"{PERSON[self._reserved(check.subject)]} ({where})."
+                f"La forma de pago '{row['forma_pago']}' solo se admite para "
+                f"{PERSON[check.subject]} ({where})."
             )
         if kind == "forma_pago":
             allowed = ", ".join(
@@ -136,10 +136,6 @@ class Explainer:
                 f"no se calcula sobre cero ({where})."
             )
         return f"La cantidad permitida es cero: {self.binding_text(row, base)}."
-
-    def _reserved(self, method: str) -> str:
-        found = next(m.only_for for m in self.program.payment_methods if m.id == method)
-        return found or "natural"
 
     def explain(self, row: Mapping[str, Any], base: Mapping[str, Any]) -> Explanation:
         causes = tuple(

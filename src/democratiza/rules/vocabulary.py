@@ -29,10 +29,6 @@ CATEGORIES: tuple[str, ...] = get_args(Category)
 NATURAL_CATEGORIES = frozenset({"trabajador_activo", "pensionado", "extrabajador"})
 
 
-def person_kind(category: str) -> PersonKind:
-    return "natural" if category in NATURAL_CATEGORIES else "juridica"
-
-
 Document = Literal[
     "declaracion_renta",
     "certificado_ingresos",
