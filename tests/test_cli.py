@@ -127,3 +127,18 @@ def test_programas_lists_the_four() -> None:
     assert all(
         p in result.output for p in ("geb-2017", "coltel-2018", "ebsa", "central-seguros-vida")
     )
+
+
+def test_summary_counts_by_category_and_binding_limit(tmp_path: Path) -> None:
+    from democratiza.reports.decisions import summarize
+
+    runner.invoke(
+        app, ["evaluar", "-p", "geb-2017", str(SAMPLE), "--oferta", str(OFFER), "-o", str(tmp_path)]
+    )
+    results = pl.read_csv(tmp_path / "decisiones-aceptaciones-geb-2017.csv").with_columns(
+        pl.col("decision").cast(pl.Enum(["aceptada", "reducida", "rechazada"]))
+    )
+    summary = summarize(results)
+    workers = summary.by_category.filter(pl.col("categoria") == "trabajador_activo").row(0)
+    assert workers == ("trabajador_activo", 3, 4, 4)
+    assert summary.by_binding_limit.row(0) == ("geb-8.2.1", 3)

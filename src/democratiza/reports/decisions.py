@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
-from democratiza.rules.engine import IDENTITY_COLUMNS, CompiledProgram, limit_column
+from democratiza.rules.engine import DECISIONS, IDENTITY_COLUMNS, CompiledProgram, limit_column
 from democratiza.rules.explain import Explainer, cite
 
 CHUNK = 100_000
@@ -37,14 +37,10 @@ def summarize(results: pl.DataFrame) -> Summary:
         .sort("decision")
     )
     by_category = (
-        results.pivot(on="decision", index="categoria", values="fila", aggregate_function="len")
-        .fill_null(0)
+        results.group_by("categoria")
+        .agg((pl.col("decision") == d).sum().alias(d) for d in DECISIONS.categories)
         .sort("categoria")
     )
-    for decision in ("aceptada", "reducida", "rechazada"):
-        if decision not in by_category.columns:
-            by_category = by_category.with_columns(pl.lit(0, dtype=pl.UInt32).alias(decision))
-    by_category = by_category.select("categoria", "aceptada", "reducida", "rechazada")
     by_binding = (
         results.filter(pl.col("regla_limitante").is_not_null())
         .group_by("regla_limitante")
