@@ -52,7 +52,7 @@ def read_csv(path: Path) -> RawTable:
     if not data.strip():
         raise InputRejected([InputError(source, None, None, "el archivo está vacío")])
     try:
-        text = data.decode("utf-8-sig")
+        data.decode("utf-8")  # validation only: Polars reads the bytes themselves
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputRejected(
@@ -66,7 +66,9 @@ def read_csv(path: Path) -> RawTable:
                 )
             ]
         ) from None
-    first_line = text.split("\n", 1)[0]
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    end = body.find(b"\n")
+    first_line = (body if end < 0 else body[:end]).decode("utf-8").rstrip("\r")
     separator = ";" if first_line.count(";") > first_line.count(",") else ","
     header = next(csv.reader([first_line], delimiter=separator))
     errors = _header_errors(source, header)
@@ -74,7 +76,6 @@ def read_csv(path: Path) -> RawTable:
         raise InputRejected(errors)
     try:
         # Polars reads the validated bytes directly (much faster than a Python str).
-        body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
         frame = pl.read_csv(
             body, separator=separator, infer_schema=False, truncate_ragged_lines=False
         )
