@@ -11,6 +11,8 @@ from typing import Literal
 
 import polars as pl
 
+from democratiza.rules.vocabulary import CATEGORIES, EMPLOYER_STATUSES, PAYMENT_METHODS
+
 Kind = Literal["texto", "entero", "cantidad", "pesos", "dolares", "si_no", "fecha", "fecha_hora"]
 
 DTYPES: dict[Kind, pl.DataType] = {
@@ -207,6 +209,14 @@ COLUMNS: tuple[Column, ...] = (
 BY_NAME: dict[str, Column] = {c.name: c for c in COLUMNS}
 
 ID_TYPES = ("CC", "CE", "PA", "TI", "NIT", "PEP", "PPT")
+# Text columns that take one of a fixed list of codes; typed as enums, so the engine compares
+# small integers instead of strings.
+CODES: dict[str, tuple[str, ...]] = {
+    "categoria": CATEGORIES,
+    "tipo_identificacion": ID_TYPES,
+    "forma_pago": PAYMENT_METHODS,
+    "estado_certificado": EMPLOYER_STATUSES,
+}
 
 # Plausible upper bounds: beyond these a figure is a typo, not a fortune. The whole Colombian
 # pension system manages about 4 × 10^14 pesos; no acceptant can exceed 10^15.
@@ -218,6 +228,7 @@ MAX_SHARES = 10**13
 def typed_schema() -> dict[str, pl.DataType]:
     """The engine's input: every column, in centavos/cents for money."""
     schema = {c.name: DTYPES[c.kind] for c in COLUMNS}
+    schema.update({name: pl.Enum(codes) for name, codes in CODES.items()})
     schema["fila"] = pl.Int64()
     schema["cantidad_fraccionaria"] = pl.Boolean()
     return schema
@@ -226,7 +237,6 @@ def typed_schema() -> dict[str, pl.DataType]:
 def format_markdown() -> str:
     """The acceptance file format as Markdown (``docs/formato-aceptaciones.md``)."""
     from democratiza.money import group
-    from democratiza.rules.vocabulary import CATEGORIES, EMPLOYER_STATUSES, PAYMENT_METHODS
 
     lines = [
         "# Formato del archivo de aceptaciones",
@@ -262,10 +272,7 @@ def format_markdown() -> str:
         "",
         "## Valores admitidos",
         "",
-        "- `categoria`: " + ", ".join(f"`{c}`" for c in CATEGORIES),
-        "- `tipo_identificacion`: " + ", ".join(f"`{c}`" for c in ID_TYPES),
-        "- `forma_pago`: " + ", ".join(f"`{c}`" for c in PAYMENT_METHODS),
-        "- `estado_certificado`: " + ", ".join(f"`{c}`" for c in EMPLOYER_STATUSES),
+        *(f"- `{name}`: " + ", ".join(f"`{c}`" for c in codes) for name, codes in CODES.items()),
         "",
         "Un documento se considera presentado cuando se diligencia alguna de sus cifras (por",
         "ejemplo, la declaración de renta: `patrimonio_liquido` o `ingresos_declaracion`).",

@@ -13,9 +13,8 @@ import polars as pl
 
 from democratiza.intake.columns import (
     BY_NAME,
+    CODES,
     COLUMNS,
-    DTYPES,
-    ID_TYPES,
     MAX_DOLLARS,
     MAX_PESOS,
     MAX_SHARES,
@@ -24,16 +23,9 @@ from democratiza.intake.columns import (
 )
 from democratiza.intake.errors import InputError, InputRejected
 from democratiza.intake.readers import RawTable
-from democratiza.rules.vocabulary import CATEGORIES, EMPLOYER_STATUSES, PAYMENT_METHODS
 
 TRUE = ["si", "sí", "s", "x", "1", "true", "verdadero", "yes"]
 FALSE = ["no", "n", "0", "false", "falso"]
-CODES: dict[str, tuple[str, ...]] = {
-    "categoria": CATEGORIES,
-    "tipo_identificacion": ID_TYPES,
-    "forma_pago": PAYMENT_METHODS,
-    "estado_certificado": EMPLOYER_STATUSES,
-}
 DECIMAL = r"^(\d+)(?:\.(\d+))?$"
 
 
@@ -137,7 +129,8 @@ def _text(column: Column) -> Parsed:
                 pl.lit(f"valor desconocido '{{}}'; se admite: {listed}")
             )
         )
-    return col, pl.coalesce(errors)
+    value = pl.when(col.is_in(list(codes))).then(col) if codes else col
+    return value, pl.coalesce(errors)
 
 
 PARSERS: dict[str, Callable[[pl.Expr], Parsed]] = {
@@ -174,13 +167,14 @@ def parse(raw: RawTable) -> pl.DataFrame:
         for c in COLUMNS
         if c.name not in raw.frame.columns
     )
+    schema = typed_schema()
     values, messages = [], []
     for column in COLUMNS:
         if column.kind == "texto":
             value, error = _text(column)
         else:
             value, error = PARSERS[column.kind](pl.col(column.name))
-        values.append(value.cast(DTYPES[column.kind]).alias(column.name))
+        values.append(value.cast(schema[column.name]).alias(column.name))
         messages.append(error.alias(column.name))
     fraction = pl.col("cantidad").str.extract(DECIMAL, 2).str.strip_chars_end("0") != ""
     # One boolean per row says whether anything is wrong; the Spanish messages are built only
