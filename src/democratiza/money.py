@@ -26,6 +26,11 @@ def group(n: int) -> str:
 
 def pesos(centavos: int | Fraction) -> str:
     """'$ 48.000.000' for whole pesos, '$ 2.075,31' otherwise; exact, never rounded up."""
+    if isinstance(centavos, int):  # the common case, without Fraction's cost
+        whole_cents, rest_cents = divmod(abs(centavos), 100)
+        sign = "-" if centavos < 0 else ""
+        tail = f",{rest_cents:02d}" if rest_cents else ""
+        return f"{sign}$ {group(whole_cents)}{tail}"
     value = Fraction(centavos)
     whole, rest = divmod(abs(value), 100)
     sign = "-" if value < 0 else ""

@@ -42,37 +42,48 @@ class Explainer:
         self.compiled = compiled
         self.offer = compiled.offer
         self.program = compiled.offer.program
+        # Per rule, the parts of its sentence that do not change from row to row.
+        self._price = pesos(self.offer.price_centavos)
+        self._cites = {r.id: self._c(r.citation) for r in self.program.limits}
+        self._multiples = {r.id: self._multiple(r) for r in self.program.limits if r.base}
+        self._denominators = {
+            r.id: compiled.base_denominator(r) for r in self.program.limits if r.base
+        }
+
+    def cite_rule(self, rule: LimitRule) -> str:
+        return self._cites[rule.id]
+
+    @staticmethod
+    def _multiple(rule: LimitRule) -> str:
+        frac = rule.fraction
+        if frac.denominator == 1:
+            return str(frac.numerator)
+        return f"{frac.numerator}/{frac.denominator}"
 
     def _c(self, citation: Citation) -> str:
         return cite(self.program, citation)
 
     def limit_text(self, rule: LimitRule, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
         shares = row[limit_column(rule)]
+        where = self._cites[rule.id]
         if rule.cap_shares is not None:
-            return (
-                f"{rule.name}: tope de {group(rule.cap_shares)} acciones ({self._c(rule.citation)})"
-            )
+            return f"{rule.name}: tope de {group(rule.cap_shares)} acciones ({where})"
         assert rule.base is not None
         numerator = base.get(f"base__{rule.id}")
         source_index = row.get(source_column(rule))
         if numerator is None or shares is None or source_index is None:
-            return f"{rule.name}: no se pudo calcular ({self._c(rule.citation)})"
+            return f"{rule.name}: no se pudo calcular ({where})"
         source = rule.base.sources[source_index]
-        amount = Fraction(numerator, self.compiled.base_denominator(rule))
-        frac = rule.fraction
-        multiple = (
-            str(frac.numerator)
-            if frac.denominator == 1
-            else (f"{frac.numerator}/{frac.denominator}")
-        )
+        den = self._denominators[rule.id]
+        whole, rest = divmod(numerator, den)
+        amount = whole if rest == 0 else Fraction(numerator, den)  # centavos, exact
         label = AMOUNT_LABELS[source]
         if source == "ingresos_usd":
             trm = self.offer.money("trm") or 0
             label += f" {dollars(int(amount * 100 / trm))} × TRM {pesos(trm)}"
         return (
-            f"{rule.name}: {multiple} × {pesos(amount)} ({label}) / "
-            f"{pesos(self.offer.price_centavos)} = {group(shares)} acciones "
-            f"({self._c(rule.citation)})"
+            f"{rule.name}: {self._multiples[rule.id]} × {pesos(amount)} ({label}) / "
+            f"{self._price} = {group(shares)} acciones ({where})"
         )
 
     def binding_text(self, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
