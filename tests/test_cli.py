@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -34,6 +35,9 @@ def test_evaluar_writes_decisions_and_summary(tmp_path: Path) -> None:
     assert "Resumen: geb-2017 (22 aceptaciones)" in result.output
     decisions = pl.read_csv(tmp_path / "decisiones-aceptaciones-geb-2017.csv")
     assert decisions.height == 22
+    document = json.loads((tmp_path / "decisiones-aceptaciones-geb-2017.json").read_text("utf-8"))
+    assert document["programa"] == "geb-2017"
+    assert [d["referencia"] for d in document["decisiones"]] == decisions["referencia"].to_list()
     lines = [
         f"{r['referencia']} {r['decision']} {r['cantidad_permitida']}: {r['explicacion']}"
         + (f" | {r['causas_detalle']}" if r["causas_detalle"] else "")

@@ -21,7 +21,7 @@ from democratiza.intake.readers import read_table
 from democratiza.money import group
 from democratiza.programs.loader import ProgramFileError, load_program
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
-from democratiza.reports.decisions import explained, iter_chunks, summarize, write_decisions
+from democratiza.reports.decisions import iter_chunks, summarize, write_decisions
 from democratiza.rules.engine import CompiledProgram
 
 app = typer.Typer(
@@ -145,9 +145,15 @@ def evaluate_command(
             parts.append(compiled.evaluate(chunk))
             progress.advance(task, chunk.height)
         results = pl.concat(parts)
-        task = progress.add_task("Explicando", total=frame.height)
-        table = explained(compiled, results, frame, lambda n: progress.advance(task, n))
-        paths = write_decisions(compiled, table, salida, f"decisiones-{archivo.stem}")
+        task = progress.add_task("Explicando y escribiendo", total=frame.height)
+        paths = write_decisions(
+            compiled,
+            results,
+            frame,
+            salida,
+            f"decisiones-{archivo.stem}",
+            lambda n: progress.advance(task, n),
+        )
     print_summary(results, offer)
     for path in paths:
         console.print(f"Decisiones escritas en: {path}", highlight=False)

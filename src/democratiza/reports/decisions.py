@@ -1,10 +1,12 @@
 """Decision files (CSV and JSON) and the summary of an evaluation.
 
-Files are written to a temporary name and renamed, so a failure never leaves half a file.
+Files are written to temporary names and renamed at the end, so a failure never leaves half
+a file; they are explained and written in chunks, so a million rows need little memory.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from collections.abc import Callable, Iterable
@@ -14,7 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from democratiza.rules.engine import DECISIONS, IDENTITY_COLUMNS, CompiledProgram, limit_column
-from democratiza.rules.explain import Explainer, cite
+from democratiza.rules.explain import Explainer
 
 CHUNK = 100_000
 
@@ -50,29 +52,18 @@ def summarize(results: pl.DataFrame) -> Summary:
     return Summary(by_decision, by_category, by_binding)
 
 
-def explained(
-    compiled: CompiledProgram,
-    results: pl.DataFrame,
-    frame: pl.DataFrame,
-    progress: Callable[[int], None] | None = None,
-) -> pl.DataFrame:
-    """Results with Spanish text columns: causes, limits and the decision's summary."""
-    explainer = Explainer(compiled)
+def explain_chunk(explainer: Explainer, results: pl.DataFrame, frame: pl.DataFrame) -> pl.DataFrame:
+    """One chunk of results with its Spanish text columns, ready to export."""
+    compiled = explainer.compiled
     summaries: list[str] = []
     causes: list[str] = []
     limits: list[str] = []
-    for start in range(0, results.height, CHUNK):
-        part = explainer.explain_all(results.slice(start, CHUNK), frame.slice(start, CHUNK))
-        for e in part:
-            summaries.append(e.summary)
-            causes.append(" | ".join(e.causes))
-            limits.append(" | ".join(e.limits))
-        if progress:
-            progress(min(CHUNK, results.height - start))
-    rules = {
-        r.id: f"{r.name} ({cite(compiled.offer.program, r.citation)})"
-        for r in compiled.offer.program.limits
-    }
+    for e in explainer.explain_all(results, frame):
+        summaries.append(e.summary)
+        causes.append(" | ".join(e.causes))
+        limits.append(" | ".join(e.limits))
+    rules = {r.id: f"{r.name} ({explainer.cite_rule(r)})" for r in compiled.offer.program.limits}
+    codes = [c.code for c in compiled.checks]
     return results.with_columns(
         pl.Series("explicacion", summaries),
         pl.Series("causas_detalle", causes),
@@ -81,20 +72,12 @@ def explained(
         pl.Series(
             "causas_codigos",
             [
-                ";".join(c.code for i, c in enumerate(compiled.checks) if bits >> i & 1)
+                ";".join(code for i, code in enumerate(codes) if bits >> i & 1)
                 for bits in results["causas"]
             ],
+            dtype=pl.String,
         ),
-    )
-
-
-def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    ).select(export_columns(compiled))
 
 
 def export_columns(compiled: CompiledProgram) -> list[str]:
@@ -114,12 +97,17 @@ def export_columns(compiled: CompiledProgram) -> list[str]:
 
 
 def write_decisions(
-    compiled: CompiledProgram, table: pl.DataFrame, out_dir: Path, stem: str
+    compiled: CompiledProgram,
+    results: pl.DataFrame,
+    frame: pl.DataFrame,
+    out_dir: Path,
+    stem: str,
+    progress: Callable[[int], None] | None = None,
 ) -> list[Path]:
+    """Decisions as CSV and JSON, explained and written chunk by chunk (bounded memory)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    table = table.select(export_columns(compiled))
     csv_path, json_path = out_dir / f"{stem}.csv", out_dir / f"{stem}.json"
-    _atomic_write(csv_path, lambda p: table.write_csv(p))
+    csv_tmp, json_tmp = (p.with_name(f".{p.name}.tmp") for p in (csv_path, json_path))
     program = compiled.offer.program
     header = {
         "programa": program.id,
@@ -127,14 +115,28 @@ def write_decisions(
         "parametros_oferta": {k: str(v) for k, v in sorted(compiled.offer.values.items())},
         "nota": "Montos en centavos en los parámetros de dinero; límites en acciones.",
     }
-
-    def write_json(p: Path) -> None:
-        with p.open("w", encoding="utf-8") as fh:
-            fh.write(json.dumps(header, ensure_ascii=False)[:-1] + ', "decisiones": ')
-            table.with_columns(pl.col("fecha_radicacion").dt.to_string()).write_json(fh)
-            fh.write("}\n")
-
-    _atomic_write(json_path, write_json)
+    explainer = Explainer(compiled)
+    try:
+        with csv_tmp.open("wb") as csv_fh, json_tmp.open("wb") as json_fh:
+            json_fh.write(
+                json.dumps(header, ensure_ascii=False)[:-1].encode() + b', "decisiones": ['
+            )
+            for n, start in enumerate(range(0, results.height, CHUNK)):
+                part = explain_chunk(
+                    explainer, results.slice(start, CHUNK), frame.slice(start, CHUNK)
+                )
+                part.write_csv(csv_fh, include_header=n == 0)
+                rows = io.BytesIO()
+                part.with_columns(pl.col("fecha_radicacion").dt.to_string()).write_json(rows)
+                json_fh.write((b"," if n else b"") + rows.getvalue()[1:-1])
+                if progress:
+                    progress(part.height)
+            json_fh.write(b"]}\n")
+        os.replace(csv_tmp, csv_path)
+        os.replace(json_tmp, json_path)
+    finally:
+        csv_tmp.unlink(missing_ok=True)
+        json_tmp.unlink(missing_ok=True)
     return [csv_path, json_path]
 
 
