@@ -296,12 +296,20 @@ def _iso_days(days: Ints) -> list[str]:
     return [(EPOCH + timedelta(days=int(d))).isoformat() for d in days]
 
 
-def generate(n: int, seed: int = 2017, program_id: str = "geb-2017") -> pl.DataFrame:
-    """``n`` acceptances for ``program_id`` as text columns in the acceptance file format."""
+def generate(
+    n: int,
+    seed: int = 2017,
+    program_id: str = "geb-2017",
+    params: dict[str, object] | None = None,
+) -> pl.DataFrame:
+    """``n`` acceptances for ``program_id`` as text columns in the acceptance file format.
+
+    ``params`` sets the offer parameters the program leaves open (e.g. the price of EBSA).
+    """
     if n < 1:
         raise ValueError("n debe ser positivo")
     program = load_program(program_id)
-    offer = make_offer(program)
+    offer = make_offer(program, params)
     rng = np.random.default_rng(seed)
     figures = _Figures(n)
 
@@ -546,9 +554,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("salida", type=Path, help="archivo CSV de salida")
     parser.add_argument("--seed", type=int, default=2017, help="semilla (por defecto 2017)")
     parser.add_argument("--programa", default="geb-2017", help="programa (por defecto geb-2017)")
+    parser.add_argument(
+        "--parametro", action="append", default=[], help="parámetro de la oferta NOMBRE=VALOR"
+    )
     args = parser.parse_args(argv)
+    params: dict[str, object] = dict(p.split("=", 1) for p in args.parametro)
     start = time.perf_counter()
-    frame = generate(args.n, seed=args.seed, program_id=args.programa)
+    frame = generate(args.n, seed=args.seed, program_id=args.programa, params=params)
     generated = time.perf_counter() - start
     frame.write_csv(args.salida, separator=",")
     total = time.perf_counter() - start

@@ -31,3 +31,11 @@ def previous_business_day(day: date) -> date:
     while not is_business_day(candidate):
         candidate -= timedelta(days=1)
     return candidate
+
+
+def add_months(day: date, months: int) -> date:
+    """The same day number ``months`` later; the month's last day when it has no such day."""
+    index = day.month - 1 + months
+    year, month = day.year + index // 12, index % 12 + 1
+    last = (date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)).day
+    return date(year, month, min(day.day, last))

@@ -29,7 +29,7 @@ from democratiza.rules.checks import Check, build_checks, missing_value_check, z
 from democratiza.rules.conditions import condition
 
 DECISIONS = pl.Enum(["aceptada", "reducida", "rechazada"])
-MAX_CAUSES = 64
+MAX_CAUSES = 63  # stored as a signed 64-bit integer in the database
 # What identifies an acceptance in every result and export.
 IDENTITY_COLUMNS = (
     "fila",
@@ -65,7 +65,9 @@ class CompiledProgram:
             zero_permitted_check(self.offer),
         ]
         if len(checks) > MAX_CAUSES:
-            raise ValueError(f"el programa define {len(checks)} causales; el máximo es 64")
+            raise ValueError(
+                f"el programa define {len(checks)} causales; el máximo es {MAX_CAUSES}"
+            )
         return checks
 
     @cached_property
@@ -197,6 +199,7 @@ class CompiledProgram:
             "estado_certificado",
             "cantidad",
             "cantidad_permitida",
+            pl.col("_limite_minimo").alias("limite_minimo"),
             "decision",
             "regla_limitante",
             "causas",

@@ -1,0 +1,181 @@
+"""An offer: a program instantiated with its parameters, and its recorded life.
+
+States: borrador → abierta → cerrada → adjudicada → publicada. Every transition, and every
+interruption or price adjustment (Ley 226 art. 11), is an event with who, when and why.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date, datetime
+from itertools import pairwise
+from typing import Any
+
+from sqlalchemy import Connection, insert, select, update
+
+from democratiza.calendar import add_months, next_business_day
+from democratiza.programs.loader import load_program
+from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
+from democratiza.programs.schema import Program
+from democratiza.storage.database import new_id
+from democratiza.storage.schema import offer_events, offers
+
+STATES = ("borrador", "abierta", "cerrada", "adjudicada", "publicada")
+NEXT = dict(pairwise(STATES))
+
+
+class OfferError(Exception):
+    """A refused operation on an offer; the message is for the person who asked."""
+
+
+@dataclass(frozen=True)
+class StoredOffer:
+    id: int
+    code: str
+    state: str
+    offer: Offer
+
+    @property
+    def program(self) -> Program:
+        return self.offer.program
+
+
+def window_problem(program: Program, announced: date, closing: date) -> str | None:
+    """Why a window is too short, or None.
+
+    The term counts from the business day after the aviso (Decreto 706/2017 art. 4 and 6.1;
+    Ley 226 art. 25); a term of months ends the same day number of the last month (Código
+    Civil art. 67, a product reading documented in docs/ofertas.md).
+    """
+    opening = next_business_day(announced)
+    earliest = add_months(opening, program.window.min_months)
+    if closing < earliest:
+        cite = f"{program.norms[program.window.citation.norm].short} {program.window.citation.ref}"
+        return (
+            f"El plazo del {opening:%Y-%m-%d} al {closing:%Y-%m-%d} es menor que "
+            f"{program.window.min_months} meses contados desde el día hábil siguiente al aviso; "
+            f"el cierre debe ser el {earliest:%Y-%m-%d} o después ({cite})."
+        )
+    return None
+
+
+def _canonical(values: dict[str, Any]) -> str:
+    return json.dumps(values, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def create_offer(
+    conn: Connection, code: str, program_id: str, params: dict[str, object], who: str, why: str
+) -> StoredOffer:
+    program = load_program(program_id)
+    try:
+        offer = make_offer(program, params)
+    except OfferParameterError as exc:
+        raise OfferError("\n".join(exc.messages)) from None
+    announced, closing = offer.day("fecha_aviso"), offer.day("fecha_cierre")
+    if announced is None or closing is None:
+        raise OfferError("Una oferta necesita fecha_aviso y fecha_cierre.")
+    problem = window_problem(program, announced, closing)
+    if problem:
+        raise OfferError(problem)
+    if conn.execute(select(offers.c.id).where(offers.c.codigo == code)).first():
+        raise OfferError(f"Ya existe una oferta con el código '{code}'.")
+    now = datetime.now()
+    offer_id = new_id(
+        conn.execute(
+            insert(offers).values(
+                codigo=code,
+                programa=program.id,
+                version_programa=program.version,
+                parametros=_canonical({k: str(v) for k, v in params.items() if v is not None}),
+                estado="borrador",
+                creada_en=now,
+            )
+        )
+    )
+    _event(conn, offer_id, "creacion", None, "borrador", who, why, None)
+    return StoredOffer(offer_id, code, "borrador", offer)
+
+
+def load_offer(conn: Connection, code: str) -> StoredOffer:
+    row = conn.execute(select(offers).where(offers.c.codigo == code)).mappings().first()
+    if row is None:
+        raise OfferError(f"No existe la oferta '{code}'.")
+    program = load_program(row["programa"])
+    if program.version != row["version_programa"]:
+        raise OfferError(
+            f"La oferta se creó con la versión {row['version_programa']} del programa "
+            f"{program.id} y la instalada es la {program.version}."
+        )
+    offer = make_offer(program, json.loads(row["parametros"]))
+    return StoredOffer(row["id"], code, row["estado"], offer)
+
+
+def _event(
+    conn: Connection,
+    offer_id: int,
+    kind: str,
+    before: str | None,
+    after: str | None,
+    who: str,
+    why: str,
+    detail: dict[str, Any] | None,
+) -> None:
+    if not why.strip():
+        raise OfferError("Todo cambio de la oferta debe decir por qué.")
+    conn.execute(
+        insert(offer_events).values(
+            oferta_id=offer_id,
+            tipo=kind,
+            de_estado=before,
+            a_estado=after,
+            quien=who,
+            cuando=datetime.now(),
+            por_que=why,
+            detalle=_canonical(detail) if detail else None,
+        )
+    )
+
+
+def advance(conn: Connection, stored: StoredOffer, target: str, who: str, why: str) -> StoredOffer:
+    """Move the offer to the next state; any other move is refused and nothing changes."""
+    if NEXT.get(stored.state) != target:
+        raise OfferError(
+            f"La oferta '{stored.code}' está {stored.state}; no puede pasar a {target}."
+        )
+    # The WHERE on the old state makes concurrent transitions safe: only one can win.
+    changed = conn.execute(
+        update(offers)
+        .where(offers.c.id == stored.id, offers.c.estado == stored.state)
+        .values(estado=target)
+    ).rowcount
+    if changed != 1:
+        raise OfferError(f"La oferta '{stored.code}' cambió de estado mientras tanto.")
+    _event(conn, stored.id, "transicion", stored.state, target, who, why, None)
+    return StoredOffer(stored.id, stored.code, target, stored.offer)
+
+
+def record_interruption(
+    conn: Connection,
+    stored: StoredOffer,
+    who: str,
+    why: str,
+    new_price: str | None = None,
+    legal_basis: str | None = None,
+) -> None:
+    """An interruption (Ley 226 art. 11), with any price adjustment and its legal basis."""
+    detail: dict[str, Any] = {}
+    if new_price is not None:
+        if not legal_basis:
+            raise OfferError("Un ajuste del precio debe citar su fundamento legal.")
+        detail = {"precio_nuevo": new_price, "fundamento": legal_basis}
+    _event(conn, stored.id, "interrupcion", stored.state, stored.state, who, why, detail or None)
+
+
+def events(conn: Connection, stored: StoredOffer) -> list[dict[str, Any]]:
+    rows = conn.execute(
+        select(offer_events)
+        .where(offer_events.c.oferta_id == stored.id)
+        .order_by(offer_events.c.id)
+    ).mappings()
+    return [dict(r) for r in rows]
