@@ -156,6 +156,7 @@ class Allocation(Model):
     )
     remainder: Literal["primero_radicado", "mayor_solicitud"] = Field(alias="residuo")
     unit_shares: int = Field(default=1, alias="lote_acciones", ge=1)
+    linear_percent: int | None = Field(default=None, alias="porcentaje_lineal", ge=1, le=100)
     citation: Citation = Field(alias="cita")
     note: str | None = Field(default=None, alias="nota")
 
