@@ -16,6 +16,7 @@ setup: $(STAMP)
 demo: setup
 	$(VENV)/bin/democratiza evaluar --programa geb-2017 examples/aceptaciones-geb-2017.csv \
 		--oferta examples/oferta-geb-2017.yaml --salida salidas
+	bash examples/primera-etapa.sh salidas
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-from sqlalchemy import Connection, Engine, and_, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from democratiza.intake.errors import InputError, InputRejected
 from democratiza.intake.parse import parse
@@ -34,6 +35,7 @@ from democratiza.storage.database import new_id
 from democratiza.storage.schema import acceptances, batches
 
 INSERT_CHUNK = 20_000
+LOOKUP_CHUNK = 5_000  # below SQLite's limit of bound parameters
 
 
 @dataclass(frozen=True)
@@ -59,17 +61,9 @@ def _json_value(value: Any) -> Any:
     return value
 
 
-def canonical_rows(frame: pl.DataFrame) -> list[str]:
-    """Each typed acceptance as canonical JSON (the record of what was filed)."""
-    columns = [c for c in frame.columns if c != "fila"]
-    return [
-        json.dumps(
-            {k: _json_value(v) for k, v in zip(columns, row, strict=True)},
-            sort_keys=True,
-            ensure_ascii=False,
-        )
-        for row in frame.select(columns).iter_rows()
-    ]
+def canonical_rows(frame: pl.DataFrame) -> pl.Expr:
+    """Each typed acceptance as canonical JSON, keys sorted (the record of what was filed)."""
+    return pl.struct(sorted(c for c in frame.columns if c != "fila")).struct.json_encode()
 
 
 def _already_received(
@@ -161,13 +155,31 @@ def import_batch(
             return _store(
                 conn, stored, frame, results, path, broker, batch, digest, who, before_commit
             )
-    except IntegrityError:
+    except IntegrityError as exc:
         # Another process stored the same batch between our check and our insert.
         with engine.connect() as conn:
             done = _already_received(conn, stored.id, broker, batch, digest, path)
         if done is None:
-            raise
+            raise StorageError(_refused(exc)) from None
         return done
+    except DBAPIError as exc:
+        raise StorageError(_refused(exc)) from None
+
+
+class StorageError(Exception):
+    """The database refused the write; the transaction was rolled back whole."""
+
+
+def _refused(exc: DBAPIError) -> str:
+    reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+    return refused_message(reason)
+
+
+def refused_message(reason: str) -> str:
+    return (
+        f"La base de datos rechazó la escritura del lote ({reason}); no se guardó nada del "
+        "lote y la oferta quedó como estaba."
+    )
 
 
 def _store(
@@ -197,76 +209,92 @@ def _store(
             )
         )
     )
-    current = {
-        r.referencia: (r.id, r.radicado, r.version)
-        for r in conn.execute(
-            select(
-                acceptances.c.id,
-                acceptances.c.referencia,
-                acceptances.c.radicado,
-                acceptances.c.version,
-            ).where(
-                and_(
-                    acceptances.c.oferta_id == stored.id,
-                    acceptances.c.comisionista == broker,
-                    acceptances.c.vigente,
-                    acceptances.c.referencia.in_(frame["referencia"].to_list()),
-                )
-            )
+    current = _current_versions(conn, stored.id, broker, frame["referencia"].to_list())
+    for start in range(0, current.height, LOOKUP_CHUNK):
+        ids = current["id"].slice(start, LOOKUP_CHUNK).to_list()
+        conn.execute(update(acceptances).where(acceptances.c.id.in_(ids)).values(vigente=False))
+    number = pl.int_range(1, pl.len() + 1).cast(pl.String).str.zfill(6)
+    rows = (
+        results.with_columns(frame.select(canonical_rows(frame).alias("datos")))
+        .join(current.drop("id"), on="referencia", how="left")
+        .with_columns(
+            pl.lit(stored.id).alias("oferta_id"),
+            pl.lit(batch_id).alias("lote_id"),
+            pl.coalesce("radicado_previo", pl.lit(f"{batch_id:06d}-") + number).alias("radicado"),
+            (pl.col("version_previa").fill_null(0) + 1).alias("version"),
+            pl.lit(True).alias("vigente"),
+            pl.when(pl.col("version_previa").is_null())
+            .then(pl.lit("radicada"))
+            .otherwise(pl.lit("corregida"))
+            .alias("estado"),
+            pl.col("causas").cast(pl.Int64),
+            pl.col("categoria").cast(pl.String),
+            pl.col("tipo_identificacion").cast(pl.String),
+            pl.col("decision").cast(pl.String),
         )
-    }
-    corrected = [current[ref][0] for ref in frame["referencia"] if ref in current]
-    for start in range(0, len(corrected), INSERT_CHUNK):
-        conn.execute(
-            update(acceptances)
-            .where(acceptances.c.id.in_(corrected[start : start + INSERT_CHUNK]))
-            .values(vigente=False)
-        )
-    records = canonical_rows(frame)
-    rows = []
-    for i, (res, data) in enumerate(zip(results.iter_rows(named=True), records, strict=True)):
-        previous = current.get(res["referencia"])
-        rows.append(
-            {
-                "oferta_id": stored.id,
-                "lote_id": batch_id,
-                "radicado": previous[1] if previous else f"{batch_id:06d}-{i + 1:06d}",
-                "version": previous[2] + 1 if previous else 1,
-                "vigente": True,
-                "estado": "corregida" if previous else "radicada",
-                "comisionista": broker,
-                "referencia": res["referencia"],
-                "tipo_identificacion": res["tipo_identificacion"],
-                "numero_identificacion": res["numero_identificacion"],
-                "nombre": res["nombre"],
-                "categoria": res["categoria"],
-                "fecha_radicacion": res["fecha_radicacion"],
-                "cantidad": res["cantidad"],
-                "cantidad_permitida": res["cantidad_permitida"],
-                "limite_minimo": res["limite_minimo"],
-                "decision": res["decision"],
-                "regla_limitante": res["regla_limitante"],
-                "causas": res["causas"],
-                "datos": data,
-            }
-        )
-    for start in range(0, len(rows), INSERT_CHUNK):
-        conn.execute(insert(acceptances), rows[start : start + INSERT_CHUNK])
+        .select([c.name for c in acceptances.columns if c.name != "id"])
+    )
+    if conn.dialect.name == "postgresql":
+        _copy(conn, rows)
+    else:
+        for start in range(0, rows.height, INSERT_CHUNK):
+            conn.execute(insert(acceptances), rows.slice(start, INSERT_CHUNK).to_dicts())
     if before_commit:
         before_commit()
-    decisions = pl.DataFrame(
-        [
-            {k: r[k] for k in ("radicado", "referencia", "decision", "cantidad_permitida")}
-            for r in rows
-        ]
-    )
     return BatchResult(
         batch_id,
         True,
         frame.height,
-        decisions,
+        rows.select("radicado", "referencia", "decision", "cantidad_permitida"),
         f"Lote '{batch}' recibido: {frame.height} aceptaciones radicadas.",
     )
+
+
+def _current_versions(
+    conn: Connection, offer_id: int, broker: str, references: list[str]
+) -> pl.DataFrame:
+    """The broker's current acceptances with these references (the rows being corrected)."""
+    found: list[tuple[object, ...]] = []
+    for start in range(0, len(references), LOOKUP_CHUNK):
+        found += [
+            tuple(r)
+            for r in conn.execute(
+                select(
+                    acceptances.c.id,
+                    acceptances.c.referencia,
+                    acceptances.c.radicado,
+                    acceptances.c.version,
+                ).where(
+                    acceptances.c.oferta_id == offer_id,
+                    acceptances.c.comisionista == broker,
+                    acceptances.c.vigente,
+                    acceptances.c.referencia.in_(references[start : start + LOOKUP_CHUNK]),
+                )
+            ).all()
+        ]
+    schema = {
+        "id": pl.Int64(),
+        "referencia": pl.String(),
+        "radicado_previo": pl.String(),
+        "version_previa": pl.Int64(),
+    }
+    return pl.DataFrame(found, schema=schema, orient="row")
+
+
+def _copy(conn: Connection, rows: pl.DataFrame) -> None:
+    """PostgreSQL's COPY, fed as CSV from the columnar frame: the bulk path for large batches."""
+    buffer = io.BytesIO()
+    rows.write_csv(buffer, include_header=False, datetime_format="%Y-%m-%d %H:%M:%S%.f")
+    columns = ", ".join(rows.columns)
+    raw = conn.connection.driver_connection
+    statement = f"COPY aceptaciones ({columns}) FROM STDIN WITH (FORMAT csv)"
+    import psycopg
+
+    try:
+        with raw.cursor() as cursor, cursor.copy(statement) as copy:  # type: ignore[union-attr]
+            copy.write(buffer.getvalue())
+    except psycopg.Error as exc:  # the raw driver's errors are not wrapped by SQLAlchemy
+        raise StorageError(refused_message(str(exc).strip().splitlines()[0])) from None
 
 
 def withdraw(engine: Engine, offer_code: str, radicado: str, who: str, why: str) -> None:

@@ -10,8 +10,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import CursorResult, Engine, create_engine, event
 
 DEFAULT_URL = "sqlite:///democratiza.db"
@@ -42,6 +40,10 @@ def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
 
 def migrate(engine: Engine) -> None:
     """Bring the database to the latest schema (idempotent)."""
+    # Imported here: Alembic takes half a second to import and most commands never migrate.
+    from alembic import command
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# A complete Primera Etapa on the embedded SQLite default, with the bundled sample data:
+# an offer, four brokers' batches (one with bad rows, refused whole, then sent right),
+# a resent batch (stored once), a withdrawal, an oversubscribed adjudication and the reports.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+D=.venv/bin/democratiza
+S=examples/primera-etapa
+OUT=${1:-salidas}
+DB="sqlite:///$OUT/primera-etapa.db"
+mkdir -p "$OUT"
+rm -f "$OUT/primera-etapa.db"
+export DEMOCRATIZA_DB="$DB"
+C=central-primera-fase
+
+$D oferta crear $C --programa central-seguros-vida --oferta $S/oferta.yaml
+$D oferta abrir $C
+$D lote importar $C $S/lote-1-casa-de-bolsa.csv --comisionista "Casa de Bolsa" --lote CB-001
+$D lote importar $C $S/lote-2-acciones-y-valores.csv --comisionista "Acciones y Valores" --lote AV-001
+$D lote importar $C $S/lote-3-valores-bancolombia.csv --comisionista "Valores Bancolombia" --lote VB-001
+echo "--- Un lote con filas malas se rechaza completo:"
+$D lote importar $C $S/lote-4-credicorp-capital-con-errores.csv --comisionista "Credicorp Capital" --lote CC-001 || true
+$D lote importar $C $S/lote-4-credicorp-capital.csv --comisionista "Credicorp Capital" --lote CC-002
+echo "--- El mismo lote enviado otra vez no crea nada:"
+$D lote importar $C $S/lote-1-casa-de-bolsa.csv --comisionista "Casa de Bolsa" --lote CB-001
+$D lote retirar $C 000001-000001 --motivo "el aceptante desistió antes del cierre" --quien "Casa de Bolsa"
+$D oferta cerrar $C
+$D oferta adjudicar $C
+$D oferta publicar $C
+$D oferta exportar $C --salida "$OUT"
+$D oferta ver $C

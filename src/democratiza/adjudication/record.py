@@ -1,0 +1,195 @@
+"""The adjudication of a closed offer, as a stored, reproducible record.
+
+Inputs, in the documented order (filing time, then radicado: dominio.md §3, the tie-break
+the program file's remainder rule refers to): every current, valid acceptance with what
+the person's limits leave for it. The record keeps the program version, the offer's
+parameters, the method, a SHA-256 of the canonical inputs and of the canonical results;
+running it again on the same database gives byte-identical results.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+import polars as pl
+from sqlalchemy import Connection, Engine, insert, select
+
+from democratiza.adjudication.adjudicate import allocate_program
+from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_offer
+from democratiza.rules.person import ORDER, per_person
+from democratiza.storage.database import new_id
+from democratiza.storage.schema import acceptances, adjudications, awards
+
+INPUT_COLUMNS = ["radicado", "tipo_identificacion", "numero_identificacion", "cantidad_persona"]
+RESULT_COLUMNS = [
+    "radicado",
+    "comisionista",
+    "tipo_identificacion",
+    "numero_identificacion",
+    "nombre",
+    "categoria",
+    "fecha_radicacion",
+    "cantidad",
+    "cantidad_permitida",
+    "decision",
+    "regla_limitante",
+    "cantidad_persona",
+    "adjudicada",
+]
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    offer_code: str
+    header: dict[str, object]
+    results: pl.DataFrame  # RESULT_COLUMNS, in filing order
+
+
+def _csv(frame: pl.DataFrame) -> bytes:
+    buffer = io.BytesIO()
+    frame.write_csv(buffer, datetime_format="%Y-%m-%dT%H:%M:%S")
+    return buffer.getvalue()
+
+
+def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
+    """The offer's current version of every acceptance (withdrawn ones included, as such)."""
+    columns = [
+        acceptances.c[name]
+        for name in (
+            "id",
+            "radicado",
+            "estado",
+            "comisionista",
+            "tipo_identificacion",
+            "numero_identificacion",
+            "nombre",
+            "categoria",
+            "fecha_radicacion",
+            "cantidad",
+            "cantidad_permitida",
+            "limite_minimo",
+            "decision",
+            "regla_limitante",
+        )
+    ]
+    rows = conn.execute(
+        select(*columns).where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente)
+    ).all()
+    text, whole = pl.String(), pl.Int64()
+    schema: dict[str, pl.DataType] = {
+        "id": whole,
+        "radicado": text,
+        "estado": text,
+        "comisionista": text,
+        "tipo_identificacion": text,
+        "numero_identificacion": text,
+        "nombre": text,
+        "categoria": text,
+        "fecha_radicacion": pl.Datetime("us"),
+        "cantidad": whole,
+        "cantidad_permitida": whole,
+        "limite_minimo": whole,
+        "decision": text,
+        "regla_limitante": text,
+    }
+    return pl.DataFrame([tuple(r) for r in rows], schema=schema, orient="row")
+
+
+def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
+    """Pure: the adjudication of these acceptances under this offer (no database)."""
+    program, offer = stored.program, stored.offer
+    supply = offer.values.get("acciones_ofrecidas")
+    if not isinstance(supply, int):
+        raise OfferError("La oferta no tiene el parámetro acciones_ofrecidas.")
+    people = per_person(current).sort(ORDER)
+    demand = people["cantidad_persona"].to_numpy().astype(np.int64)
+    result = allocate_program(demand, supply, program.allocation)
+    results = people.with_columns(pl.Series("adjudicada", result.awards)).select(RESULT_COLUMNS)
+    inputs = _csv(people.select(INPUT_COLUMNS))
+    header: dict[str, object] = {
+        "oferta": stored.code,
+        "programa": program.id,
+        "version_programa": program.version,
+        "parametros": {k: str(v) for k, v in sorted(offer.values.items())},
+        "metodo": program.allocation.method,
+        "residuo": program.allocation.remainder,
+        "lote_acciones": program.allocation.unit_shares,
+        "orden": "fecha_radicacion, radicado (dominio.md §3)",
+        "acciones_ofrecidas": supply,
+        "demanda_valida": int(demand.sum()),
+        "adjudicadas": int(result.awards.sum()),
+        "sobredemanda": bool(result.oversubscribed),
+        "nivel": result.level,
+        "notas": list(result.notes),
+        "huella_entradas": hashlib.sha256(inputs).hexdigest(),
+        "huella_resultado": hashlib.sha256(_csv(results)).hexdigest(),
+    }
+    return Adjudication(stored.code, header, results)
+
+
+def adjudicate(engine: Engine, offer_code: str, who: str, why: str) -> Adjudication:
+    """Adjudicate a closed offer once, store the record and move the offer to adjudicada."""
+    with engine.begin() as conn:
+        stored = load_offer(conn, offer_code)
+        if stored.state != "cerrada":
+            raise OfferError(f"La oferta '{offer_code}' está {stored.state}; se adjudica cerrada.")
+        current = current_acceptances(conn, stored)
+        done = compute(stored, current)
+        record_id = new_id(
+            conn.execute(
+                insert(adjudications).values(
+                    oferta_id=stored.id,
+                    version_programa=stored.program.version,
+                    parametros=json.dumps(done.header["parametros"], sort_keys=True),
+                    metodo=stored.program.allocation.method,
+                    residuo=stored.program.allocation.remainder,
+                    huella_entradas=done.header["huella_entradas"],
+                    huella_resultado=done.header["huella_resultado"],
+                    registro=json.dumps(done.header, sort_keys=True, ensure_ascii=False),
+                    creada_en=datetime.now(),
+                    quien=who,
+                )
+            )
+        )
+        ids = dict(zip(current["radicado"], current["id"], strict=True))
+        rows = [
+            {
+                "adjudicacion_id": record_id,
+                "aceptacion_id": ids[r],
+                "cantidad_persona": p,
+                "adjudicada": a,
+            }
+            for r, p, a in done.results.select(
+                "radicado", "cantidad_persona", "adjudicada"
+            ).iter_rows()
+        ]
+        for start in range(0, len(rows), 20_000):
+            conn.execute(insert(awards), rows[start : start + 20_000])
+        advance(conn, stored, "adjudicada", who, why)
+    return done
+
+
+def stored_adjudication(engine: Engine, offer_code: str) -> Adjudication:
+    """The stored record, recomputed from the stored inputs and checked against its hashes."""
+    with engine.connect() as conn:
+        stored = load_offer(conn, offer_code)
+        record = conn.execute(
+            select(adjudications.c.registro).where(adjudications.c.oferta_id == stored.id)
+        ).scalar_one_or_none()
+        if record is None:
+            raise OfferError(f"La oferta '{offer_code}' no se ha adjudicado.")
+        again = compute(stored, current_acceptances(conn, stored))
+    header = json.loads(record)
+    if again.header["huella_resultado"] != header["huella_resultado"]:
+        raise OfferError("La adjudicación recalculada no coincide con la registrada.")
+    return Adjudication(offer_code, header, again.results)
+
+
+def publish(engine: Engine, offer_code: str, who: str, why: str) -> None:
+    with engine.begin() as conn:
+        advance(conn, load_offer(conn, offer_code), "publicada", who, why)

@@ -1,0 +1,293 @@
+"""``democratiza oferta …``, ``democratiza lote …``: the Primera Etapa from the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+import yaml
+from rich.console import Console
+from rich.table import Table
+from sqlalchemy import Engine, func, select
+
+from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
+from democratiza.intake.batches import StorageError, import_batch, withdraw
+from democratiza.intake.errors import InputRejected
+from democratiza.money import group
+from democratiza.offers.lifecycle import (
+    OfferError,
+    advance,
+    create_offer,
+    events,
+    load_offer,
+    record_interruption,
+)
+from democratiza.reports.exports import broker_files, registry_file
+from democratiza.storage.database import database_url, make_engine, migrate
+from democratiza.storage.schema import acceptances
+
+offer_app = typer.Typer(
+    help="Ofertas: crear, abrir, cerrar, adjudicar, publicar, exportar.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+batch_app = typer.Typer(
+    help="Lotes de aceptaciones de los comisionistas.", no_args_is_help=True, rich_markup_mode=None
+)
+console = Console()
+err = Console(stderr=True)
+
+Db = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="URL de la base de datos (por defecto DEMOCRATIZA_DB o sqlite:///democratiza.db)",
+    ),
+]
+Who = Annotated[str, typer.Option("--quien", help="Quién hace el cambio")]
+Why = Annotated[str, typer.Option("--motivo", help="Por qué (queda en el registro)")]
+Code = Annotated[str, typer.Argument(help="Código de la oferta")]
+
+
+def _engine(db: str | None) -> Engine:
+    engine = make_engine(database_url(db))
+    migrate(engine)
+    return engine
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(f"[bold red]{message}[/]", highlight=False)
+    return typer.Exit(code=1)
+
+
+@offer_app.command("crear")
+def create_command(
+    codigo: Code,
+    programa: Annotated[str, typer.Option("--programa", "-p", help="Id del programa")],
+    oferta: Annotated[Path, typer.Option("--oferta", help="YAML con los parámetros")],
+    quien: Who = "oficina del programa",
+    motivo: Why = "publicación del aviso de oferta",
+    db: Db = None,
+) -> None:
+    """Crea una oferta de la Primera Etapa (en borrador) con sus parámetros."""
+    params = yaml.safe_load(oferta.read_text(encoding="utf-8"))
+    try:
+        with _engine(db).begin() as conn:
+            stored = create_offer(conn, codigo, programa, params, quien, motivo)
+    except OfferError as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"Oferta '{stored.code}' creada en borrador ({stored.program.name}).")
+
+
+def _advance(codigo: str, target: str, quien: str, motivo: str, db: str | None) -> None:
+    try:
+        with _engine(db).begin() as conn:
+            advance(conn, load_offer(conn, codigo), target, quien, motivo)
+    except OfferError as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"Oferta '{codigo}': {target}.")
+
+
+@offer_app.command("abrir")
+def open_command(
+    codigo: Code,
+    quien: Who = "oficina del programa",
+    motivo: Why = "inicio del plazo de la oferta",
+    db: Db = None,
+) -> None:
+    """Abre el plazo para recibir aceptaciones."""
+    _advance(codigo, "abierta", quien, motivo, db)
+
+
+@offer_app.command("cerrar")
+def close_command(
+    codigo: Code,
+    quien: Who = "oficina del programa",
+    motivo: Why = "vencimiento del plazo de la oferta",
+    db: Db = None,
+) -> None:
+    """Cierra el plazo: no se reciben, corrigen ni retiran más aceptaciones."""
+    _advance(codigo, "cerrada", quien, motivo, db)
+
+
+@offer_app.command("interrumpir")
+def interrupt_command(
+    codigo: Code,
+    motivo: Why,
+    quien: Who = "oficina del programa",
+    precio_nuevo: Annotated[str | None, typer.Option(help="Precio ajustado, si lo hay")] = None,
+    fundamento: Annotated[str | None, typer.Option(help="Fundamento legal del ajuste")] = None,
+    db: Db = None,
+) -> None:
+    """Registra una interrupción (Ley 226 art. 11) y el ajuste de precio si lo hubo."""
+    try:
+        with _engine(db).begin() as conn:
+            record_interruption(
+                conn, load_offer(conn, codigo), quien, motivo, precio_nuevo, fundamento
+            )
+    except OfferError as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"Interrupción registrada en la oferta '{codigo}'.")
+
+
+@offer_app.command("adjudicar")
+def adjudicate_command(
+    codigo: Code,
+    quien: Who = "Bolsa de Valores de Colombia",
+    motivo: Why = "adjudicación al vencimiento del plazo",
+    db: Db = None,
+) -> None:
+    """Adjudica una oferta cerrada y guarda el registro reproducible."""
+    try:
+        done = adjudicate(_engine(db), codigo, quien, motivo)
+    except OfferError as exc:
+        raise _fail(str(exc)) from None
+    h = done.header
+    console.print(f"Oferta '{codigo}' adjudicada por {h['metodo']} (residuo: {h['residuo']}).")
+    console.print(
+        f"  Acciones ofrecidas: {group(int(str(h['acciones_ofrecidas'])))}; demanda "
+        f"válida: {group(int(str(h['demanda_valida'])))}; adjudicadas: "
+        f"{group(int(str(h['adjudicadas'])))}.",
+        highlight=False,
+    )
+    console.print(f"  Huella de las entradas: {h['huella_entradas']}", highlight=False)
+    console.print(f"  Huella del resultado:   {h['huella_resultado']}", highlight=False)
+
+
+@offer_app.command("publicar")
+def publish_command(
+    codigo: Code,
+    quien: Who = "oficina del programa",
+    motivo: Why = "publicación de resultados",
+    db: Db = None,
+) -> None:
+    """Publica los resultados de una oferta adjudicada."""
+    try:
+        publish(_engine(db), codigo, quien, motivo)
+    except OfferError as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"Oferta '{codigo}': publicada.")
+
+
+@offer_app.command("exportar")
+def export_command(
+    codigo: Code,
+    salida: Annotated[Path, typer.Option("--salida", "-o", help="Carpeta")] = Path("salidas"),
+    db: Db = None,
+) -> None:
+    """Archivos por comisionista, registro para el depósito e informe HTML y PDF."""
+    # Matplotlib is imported only by the command that draws.
+    from democratiza.reports.adjudication_report import (
+        ReportInput,
+        build_figures,
+        render_html,
+        render_pdf,
+    )
+
+    engine = _engine(db)
+    try:
+        done = stored_adjudication(engine, codigo)
+        with engine.connect() as conn:
+            stored = load_offer(conn, codigo)
+    except OfferError as exc:
+        raise _fail(str(exc)) from None
+    out = salida / codigo
+    paths = broker_files(done, out / "comisionistas")
+    paths.append(registry_file(done, out))
+    program, offer = stored.program, stored.offer
+    announced, closing = offer.day("fecha_aviso"), offer.day("fecha_cierre")
+    shares = offer.values.get("acciones_ofrecidas")
+    assert announced and closing and isinstance(shares, int)
+    report = ReportInput(
+        programa_id=program.id,
+        programa_nombre=program.name,
+        acciones_ofrecidas=shares,
+        precio_centavos=offer.price_centavos,
+        fecha_aviso=announced,
+        fecha_cierre=closing,
+        metodo=program.allocation.method,
+        regla_remanente=program.allocation.remainder,
+        hash_entrada=str(done.header["huella_entradas"]),
+        awards=done.results,
+        nombres_categorias={c.id: c.name for c in program.categories},
+        nombres_reglas={r.id: r.name for r in program.limits},
+    )
+    figures = build_figures(report)
+    html = out / "informe-adjudicacion.html"
+    html.write_text(render_html(report, figures), encoding="utf-8")
+    pdf = out / "informe-adjudicacion.pdf"
+    render_pdf(report, figures, pdf)
+    paths += [html, pdf]
+    for path in paths:
+        console.print(f"Escrito: {path}", highlight=False)
+
+
+@offer_app.command("ver")
+def show_command(codigo: Code, db: Db = None) -> None:
+    """Estado, aceptaciones recibidas y el registro de cambios de una oferta."""
+    engine = _engine(db)
+    try:
+        with engine.connect() as conn:
+            stored = load_offer(conn, codigo)
+            counts = conn.execute(
+                select(acceptances.c.decision, func.count())
+                .where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente)
+                .group_by(acceptances.c.decision)
+                .order_by(acceptances.c.decision)
+            ).all()
+            log = events(conn, stored)
+    except OfferError as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"Oferta '{codigo}' ({stored.program.id}): {stored.state}")
+    for decision, n in counts:
+        console.print(f"  {decision}: {group(n)}")
+    table = Table(title="Registro de cambios")
+    for col in ("Cuándo", "Quién", "Cambio", "Por qué"):
+        table.add_column(col)
+    for e in log:
+        change = f"{e['de_estado'] or '-'} → {e['a_estado'] or '-'} ({e['tipo']})"
+        table.add_row(f"{e['cuando']:%Y-%m-%d %H:%M:%S}", e["quien"], change, e["por_que"])
+    console.print(table)
+
+
+@batch_app.command("importar")
+def import_command(
+    codigo: Code,
+    archivo: Annotated[Path, typer.Argument(help="Lote en CSV, XLSX o JSON")],
+    comisionista: Annotated[str, typer.Option(help="Sociedad comisionista que envía")],
+    lote: Annotated[str, typer.Option(help="Identificador del lote en el comisionista")],
+    quien: Who = "comisionista",
+    db: Db = None,
+) -> None:
+    """Recibe un lote: todo o nada, una sola vez, evaluado al recibirlo."""
+    try:
+        result = import_batch(_engine(db), codigo, archivo, comisionista, lote, quien)
+    except InputRejected as exc:
+        err.print(f"[bold red]El lote tiene {len(exc.errors)} error(es); no se guardó nada:[/]")
+        for e in exc.errors[:200]:
+            err.print(f"  • {e}", highlight=False, markup=False)
+        raise typer.Exit(code=1) from None
+    except (OfferError, StorageError) as exc:
+        raise _fail(str(exc)) from None
+    console.print(result.message)
+    if result.created:
+        counts = result.decisions.group_by("decision").len().sort("decision")
+        for decision, n in counts.iter_rows():
+            console.print(f"  {decision}: {group(n)}")
+
+
+@batch_app.command("retirar")
+def withdraw_command(
+    codigo: Code,
+    radicado: Annotated[str, typer.Argument(help="Radicado de la aceptación")],
+    motivo: Why,
+    quien: Who = "comisionista",
+    db: Db = None,
+) -> None:
+    """Retira una aceptación mientras la oferta está abierta (queda el historial)."""
+    try:
+        withdraw(_engine(db), codigo, radicado, quien, motivo)
+    except OfferError as exc:
+        raise _fail(str(exc)) from None
+    console.print(f"Aceptación {radicado} retirada.")

@@ -1,0 +1,90 @@
+"""Files after adjudication: one per broker (CSV and XLSX), and the depository's registry.
+
+Written from the adjudication's results in their documented order, so the same record
+always gives the same bytes (CSV; XLSX carries a fixed creation date).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import polars as pl
+
+from democratiza.adjudication.record import Adjudication
+
+BROKER_COLUMNS = [
+    "radicado",
+    "tipo_identificacion",
+    "numero_identificacion",
+    "nombre",
+    "categoria",
+    "fecha_radicacion",
+    "cantidad",
+    "cantidad_permitida",
+    "decision",
+    "regla_limitante",
+    "cantidad_persona",
+    "adjudicada",
+]
+REGISTRY_COLUMNS = [
+    "tipo_identificacion",
+    "numero_identificacion",
+    "nombre",
+    "comisionista",
+    "acciones",
+]
+FIXED_DATE = datetime(2000, 1, 1)
+
+
+def _slug(text: str) -> str:
+    keep = [c.lower() if c.isalnum() else "-" for c in text]
+    return "-".join(part for part in "".join(keep).split("-") if part)
+
+
+def _write_workbook(frame: pl.DataFrame, path: Path, title: str) -> None:
+    """XLSX with a fixed creation date, so the same data gives the same workbook."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = title[:31]
+    sheet.append(frame.columns)
+    for row in frame.iter_rows():
+        sheet.append(list(row))
+    book.properties.created = FIXED_DATE
+    book.properties.modified = FIXED_DATE
+    book.save(path)
+
+
+def broker_files(done: Adjudication, out_dir: Path) -> list[Path]:
+    """Each broker's acceptants with their decision and award."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for broker in sorted(done.results["comisionista"].unique().to_list()):
+        part = done.results.filter(pl.col("comisionista") == broker).select(BROKER_COLUMNS)
+        stem = out_dir / f"adjudicacion-{_slug(broker)}"
+        part.write_csv(stem.with_suffix(".csv"), datetime_format="%Y-%m-%dT%H:%M:%S")
+        _write_workbook(
+            part.with_columns(pl.col("fecha_radicacion").dt.to_string("%Y-%m-%dT%H:%M:%S")),
+            stem.with_suffix(".xlsx"),
+            "Adjudicación",
+        )
+        paths += [stem.with_suffix(".csv"), stem.with_suffix(".xlsx")]
+    return paths
+
+
+def registry_file(done: Adjudication, out_dir: Path) -> Path:
+    """For the depository: one line per awardee and broker, shares summed."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    registry = (
+        done.results.filter(pl.col("adjudicada") > 0)
+        .group_by("tipo_identificacion", "numero_identificacion", "nombre", "comisionista")
+        .agg(pl.col("adjudicada").sum().alias("acciones"))
+        .sort("tipo_identificacion", "numero_identificacion", "comisionista")
+        .select(REGISTRY_COLUMNS)
+    )
+    path = out_dir / "registro-adjudicatarios.csv"
+    registry.write_csv(path)
+    return path
