@@ -1,0 +1,96 @@
+"""The Primera Etapa commands, as the program office and a broker type them (SQLite)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from democratiza.cli.main import app
+
+SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
+runner = CliRunner()
+
+
+def run(*args: str, db: str, ok: bool = True) -> str:
+    result = runner.invoke(app, [*args, "--db", db], env={"COLUMNS": "200"})
+    assert (result.exit_code == 0) == ok, result.output
+    return result.output
+
+
+def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'oferta.db'}"
+    code = "central"
+    run(
+        "oferta",
+        "crear",
+        code,
+        "--programa",
+        "central-seguros-vida",
+        "--oferta",
+        str(SAMPLE / "oferta.yaml"),
+        db=db,
+    )
+    out = run(
+        "lote",
+        "importar",
+        code,
+        str(SAMPLE / "lote-1-casa-de-bolsa.csv"),
+        "--comisionista",
+        "Casa de Bolsa",
+        "--lote",
+        "L1",
+        db=db,
+        ok=False,
+    )
+    assert "está borrador; no recibe aceptaciones" in out
+    run("oferta", "abrir", code, db=db)
+    out = run(
+        "lote",
+        "importar",
+        code,
+        str(SAMPLE / "lote-1-casa-de-bolsa.csv"),
+        "--comisionista",
+        "Casa de Bolsa",
+        "--lote",
+        "L1",
+        db=db,
+    )
+    assert "aceptaciones radicadas" in out
+    out = run(
+        "lote",
+        "importar",
+        code,
+        str(SAMPLE / "lote-4-credicorp-capital-con-errores.csv"),
+        "--comisionista",
+        "Credicorp Capital",
+        "--lote",
+        "L1",
+        db=db,
+        ok=False,
+    )
+    assert "El lote tiene 3 error(es); no se guardó nada" in out
+    run(
+        "oferta",
+        "interrumpir",
+        code,
+        "--motivo",
+        "suspensión ordenada",
+        "--precio-nuevo",
+        "1100.00",
+        "--fundamento",
+        "Ley 226 art. 11 num. 2",
+        db=db,
+    )
+    run("oferta", "cerrar", code, db=db)
+    out = run("oferta", "adjudicar", code, db=db)
+    assert "Huella del resultado" in out
+    run("oferta", "publicar", code, db=db)
+    out = run("oferta", "exportar", code, "--salida", str(tmp_path / "salidas"), db=db)
+    folder = tmp_path / "salidas" / code
+    assert (folder / "registro-adjudicatarios.csv").exists()
+    assert (folder / "comisionistas" / "adjudicacion-casa-de-bolsa.xlsx").exists()
+    assert (folder / "informe-adjudicacion.pdf").read_bytes().startswith(b"%PDF")
+    out = run("oferta", "ver", code, db=db)
+    for text in ("publicada", "suspensión ordenada", "cerrada → adjudicada"):
+        assert text in out
