@@ -493,6 +493,15 @@ def _wrap(text: str, width: int = 30) -> str:
     return "\n".join(textwrap.wrap(text, width)) or text
 
 
+def _tick(text: str, width: int = 30, lines: int = 2) -> str:
+    """An axis label: wrapped and cut to ``lines`` lines so long names never overlap (the
+    table under each chart carries the full names)."""
+    wrapped = textwrap.wrap(text, width) or [text]
+    if len(wrapped) > lines:
+        wrapped = [*wrapped[: lines - 1], textwrap.shorten(" ".join(wrapped[lines - 1 :]), width)]
+    return "\n".join(wrapped)
+
+
 def _draw_categories(inp: ReportInput, f: ReportFigures) -> Callable[[Axes], None]:
     def draw(ax: Axes) -> None:
         rows = f.por_categoria
@@ -518,7 +527,7 @@ def _draw_categories(inp: ReportInput, f: ReportFigures) -> Callable[[Axes], Non
                 label=label,
             )
         ax.set_yticks(
-            range(len(rows)), [_wrap(_category(inp.nombres_categorias, r.categoria)) for r in rows]
+            range(len(rows)), [_tick(_category(inp.nombres_categorias, r.categoria)) for r in rows]
         )
         ax.invert_yaxis()
         _int_axis("x", ax)
@@ -539,7 +548,7 @@ def _draw_limits(inp: ReportInput, f: ReportFigures) -> Callable[[Axes], None]:
             return
         counts = [r.aceptaciones for r in rows]
         bars = ax.barh(range(len(rows)), counts, height=0.6, color=BAR)
-        ax.set_yticks(range(len(rows)), [_wrap(_rule(inp.nombres_reglas, r.regla)) for r in rows])
+        ax.set_yticks(range(len(rows)), [_tick(_rule(inp.nombres_reglas, r.regla)) for r in rows])
         ax.invert_yaxis()
         ax.bar_label(bars, [group(c) for c in counts], padding=3, fontsize=9)
         ax.set_xlim(0, max(counts) * 1.15)
