@@ -22,7 +22,7 @@ from sqlalchemy import Connection, Engine, insert, select
 from democratiza.adjudication.adjudicate import allocate_program
 from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_offer
 from democratiza.rules.person import ORDER, per_person
-from democratiza.storage.database import new_id
+from democratiza.storage.database import new_id, read_frame
 from democratiza.storage.schema import acceptances, adjudications, awards
 
 INPUT_COLUMNS = ["radicado", "tipo_identificacion", "numero_identificacion", "cantidad_persona"]
@@ -77,9 +77,6 @@ def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
             "regla_limitante",
         )
     ]
-    rows = conn.execute(
-        select(*columns).where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente)
-    ).all()
     text, whole = pl.String(), pl.Int64()
     schema: dict[str, pl.DataType] = {
         "id": whole,
@@ -97,7 +94,8 @@ def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
         "decision": text,
         "regla_limitante": text,
     }
-    return pl.DataFrame([tuple(r) for r in rows], schema=schema, orient="row")
+    statement = select(*columns).where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente)
+    return read_frame(conn, statement, schema)
 
 
 def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:

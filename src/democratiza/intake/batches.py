@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 from sqlalchemy import Connection, Engine, insert, select, update
@@ -35,7 +33,7 @@ from democratiza.storage.database import new_id
 from democratiza.storage.schema import acceptances, batches
 
 INSERT_CHUNK = 20_000
-LOOKUP_CHUNK = 5_000  # below SQLite's limit of bound parameters
+LOOKUP_CHUNK = 5_000  # ids per UPDATE, below SQLite's limit of bound parameters
 
 
 @dataclass(frozen=True)
@@ -53,17 +51,6 @@ def file_hash(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, (datetime, date)):
-        return value.isoformat()
-    return value
-
-
-def canonical_rows(frame: pl.DataFrame) -> pl.Expr:
-    """Each typed acceptance as canonical JSON, keys sorted (the record of what was filed)."""
-    return pl.struct(sorted(c for c in frame.columns if c != "fila")).struct.json_encode()
 
 
 def _already_received(
@@ -214,9 +201,16 @@ def _store(
         ids = current["id"].slice(start, LOOKUP_CHUNK).to_list()
         conn.execute(update(acceptances).where(acceptances.c.id.in_(ids)).values(vigente=False))
     number = pl.int_range(1, pl.len() + 1).cast(pl.String).str.zfill(6)
+    decided = results.select(
+        "cantidad_permitida",
+        "limite_minimo",
+        pl.col("decision").cast(pl.String),
+        "regla_limitante",
+        pl.col("causas").cast(pl.Int64),
+    )
     rows = (
-        results.with_columns(frame.select(canonical_rows(frame).alias("datos")))
-        .join(current.drop("id"), on="referencia", how="left")
+        pl.concat([frame.drop("fila"), decided], how="horizontal")
+        .join(current.drop("id"), on="referencia", how="left", maintain_order="left")
         .with_columns(
             pl.lit(stored.id).alias("oferta_id"),
             pl.lit(batch_id).alias("lote_id"),
@@ -227,10 +221,8 @@ def _store(
             .then(pl.lit("radicada"))
             .otherwise(pl.lit("corregida"))
             .alias("estado"),
-            pl.col("causas").cast(pl.Int64),
-            pl.col("categoria").cast(pl.String),
-            pl.col("tipo_identificacion").cast(pl.String),
-            pl.col("decision").cast(pl.String),
+            pl.lit(None, dtype=pl.String).alias("motivo"),
+            pl.col(pl.Enum).cast(pl.String),
         )
         .select([c.name for c in acceptances.columns if c.name != "id"])
     )
@@ -253,32 +245,31 @@ def _store(
 def _current_versions(
     conn: Connection, offer_id: int, broker: str, references: list[str]
 ) -> pl.DataFrame:
-    """The broker's current acceptances with these references (the rows being corrected)."""
-    found: list[tuple[object, ...]] = []
-    for start in range(0, len(references), LOOKUP_CHUNK):
-        found += [
-            tuple(r)
-            for r in conn.execute(
-                select(
-                    acceptances.c.id,
-                    acceptances.c.referencia,
-                    acceptances.c.radicado,
-                    acceptances.c.version,
-                ).where(
-                    acceptances.c.oferta_id == offer_id,
-                    acceptances.c.comisionista == broker,
-                    acceptances.c.vigente,
-                    acceptances.c.referencia.in_(references[start : start + LOOKUP_CHUNK]),
-                )
-            ).all()
-        ]
+    """The broker's current acceptances with these references (the rows being corrected).
+
+    One range scan of the broker's current acceptances (index on offer, broker, reference),
+    matched in memory: cheaper than sending every reference of a large batch to the server.
+    """
+    rows = conn.execute(
+        select(
+            acceptances.c.id,
+            acceptances.c.referencia,
+            acceptances.c.radicado,
+            acceptances.c.version,
+        ).where(
+            acceptances.c.oferta_id == offer_id,
+            acceptances.c.comisionista == broker,
+            acceptances.c.vigente,
+        )
+    ).all()
     schema = {
         "id": pl.Int64(),
         "referencia": pl.String(),
         "radicado_previo": pl.String(),
         "version_previa": pl.Int64(),
     }
-    return pl.DataFrame(found, schema=schema, orient="row")
+    current = pl.DataFrame([tuple(r) for r in rows], schema=schema, orient="row")
+    return current.filter(pl.col("referencia").is_in(references))
 
 
 def _copy(conn: Connection, rows: pl.DataFrame) -> None:
@@ -326,6 +317,6 @@ def withdraw(engine: Engine, offer_code: str, radicado: str, who: str, why: str)
             vigente=True,
             cantidad_permitida=0,
             decision="rechazada",
-            datos=json.dumps({"retiro": why, "quien": who}, ensure_ascii=False),
+            motivo=f"{why} ({who})",
         )
         conn.execute(insert(acceptances).values(**new))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -157,8 +158,9 @@ def bundled_program_ids() -> list[str]:
     return sorted(f.name.removesuffix(".yaml") for f in files if f.name.endswith(".yaml"))
 
 
+@lru_cache(maxsize=32)
 def load_program(program_id: str) -> Program:
-    """A bundled program by id, or a program file by path."""
+    """A bundled program by id, or a program file by path (programs are immutable: cached)."""
     candidate = Path(program_id)
     if candidate.suffix in (".yaml", ".yml") and candidate.exists():
         return load_program_file(candidate)

@@ -6,11 +6,13 @@ The schema is created and upgraded only by Alembic migrations (``migrate``), nev
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import CursorResult, Engine, create_engine, event
+import polars as pl
+from sqlalchemy import Connection, CursorResult, Engine, Select, create_engine, event
 
 DEFAULT_URL = "sqlite:///democratiza.db"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -56,3 +58,36 @@ def new_id(result: CursorResult[Any]) -> int:
     key = result.inserted_primary_key
     assert key is not None, "an INSERT of one row always has a primary key"
     return int(key[0])
+
+
+def read_frame(
+    conn: Connection, statement: Select[Any], schema: dict[str, pl.DataType]
+) -> pl.DataFrame:
+    """A query's rows as a typed frame; PostgreSQL streams them with COPY (no row objects)."""
+    if conn.dialect.name == "postgresql":
+        sql = str(statement.compile(conn, compile_kwargs={"literal_binds": True}))
+        buffer = io.BytesIO()
+        raw = conn.connection.driver_connection
+        assert raw is not None, "an open connection has its driver connection"
+        with (
+            raw.cursor() as cursor,
+            cursor.copy(f"COPY ({sql}) TO STDOUT WITH (FORMAT csv)") as copy,
+        ):
+            for block in copy:
+                buffer.write(block)
+        if buffer.tell() == 0:
+            return pl.DataFrame(schema=schema)
+        text_schema = {name: pl.String() for name in schema}
+        frame = pl.read_csv(buffer.getvalue(), has_header=False, schema=text_schema)
+        return frame.select(_from_text(name, dtype) for name, dtype in schema.items())
+    rows = conn.execute(statement).all()
+    return pl.DataFrame([tuple(r) for r in rows], schema=schema, orient="row")
+
+
+def _from_text(name: str, dtype: pl.DataType) -> pl.Expr:
+    column = pl.col(name)
+    if dtype == pl.Boolean():
+        return (column == "t").alias(name)
+    if isinstance(dtype, pl.Datetime):
+        return column.str.to_datetime(time_unit="us").alias(name)
+    return column.cast(dtype).alias(name)

@@ -10,8 +10,10 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Date,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -19,6 +21,8 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
+
+from democratiza.intake.columns import COLUMNS
 
 metadata = MetaData()
 
@@ -63,31 +67,45 @@ batches = Table(
     UniqueConstraint("oferta_id", "comisionista", "lote", name="uq_lote_comisionista"),
 )
 
+_KIND_TYPES = {
+    "texto": Text,
+    "entero": BigInteger,
+    "cantidad": BigInteger,
+    "pesos": BigInteger,  # centavos
+    "dolares": BigInteger,  # cents of a dollar
+    "si_no": Boolean,
+    "fecha": Date,
+    "fecha_hora": DateTime,
+}
+
+
+def _filed_columns() -> list[Column[object]]:
+    """Every figure of the acceptance file, typed: what was filed is kept, queryable."""
+    return [Column(c.name, _KIND_TYPES[c.kind], nullable=not c.required) for c in COLUMNS] + [
+        Column("cantidad_fraccionaria", Boolean, nullable=False)
+    ]
+
+
 acceptances = Table(
     "aceptaciones",
     metadata,
     Column("id", Integer, primary_key=True),
     Column("oferta_id", ForeignKey("ofertas.id"), nullable=False),
-    Column("lote_id", ForeignKey("lotes.id"), nullable=False, index=True),
+    Column("lote_id", ForeignKey("lotes.id"), nullable=False),
     Column("radicado", String(40), nullable=False),
     Column("version", Integer, nullable=False),
     Column("vigente", Boolean, nullable=False),
     Column("estado", String(20), nullable=False),  # radicada, corregida, retirada
-    Column("comisionista", String(120), nullable=False),
-    Column("referencia", String(120), nullable=False),
-    Column("tipo_identificacion", String(10), nullable=False),
-    Column("numero_identificacion", String(40), nullable=False, index=True),
-    Column("nombre", String(200), nullable=False),
-    Column("categoria", String(40), nullable=False),
-    Column("fecha_radicacion", DateTime, nullable=False),
-    Column("cantidad", BigInteger, nullable=False),
+    Column("motivo", Text),  # why a version was withdrawn
+    *_filed_columns(),
+    # The engine's decision at intake.
     Column("cantidad_permitida", BigInteger, nullable=False),
     Column("limite_minimo", BigInteger),  # the smallest limit that applied, for the person rule
     Column("decision", String(12), nullable=False),
     Column("regla_limitante", String(60)),
     Column("causas", BigInteger, nullable=False),
-    Column("datos", Text, nullable=False),  # the typed acceptance as filed (canonical JSON)
     UniqueConstraint("oferta_id", "radicado", "version", name="uq_radicado_version"),
+    Index("ix_aceptaciones_referencia", "oferta_id", "comisionista", "referencia"),
 )
 
 adjudications = Table(

@@ -95,20 +95,48 @@ def upgrade() -> None:
         sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("vigente", sa.Boolean(), nullable=False),
         sa.Column("estado", sa.String(length=20), nullable=False),
-        sa.Column("comisionista", sa.String(length=120), nullable=False),
-        sa.Column("referencia", sa.String(length=120), nullable=False),
-        sa.Column("tipo_identificacion", sa.String(length=10), nullable=False),
-        sa.Column("numero_identificacion", sa.String(length=40), nullable=False),
-        sa.Column("nombre", sa.String(length=200), nullable=False),
-        sa.Column("categoria", sa.String(length=40), nullable=False),
+        sa.Column("motivo", sa.Text(), nullable=True),
+        sa.Column("referencia", sa.Text(), nullable=False),
+        sa.Column("comisionista", sa.Text(), nullable=False),
         sa.Column("fecha_radicacion", sa.DateTime(), nullable=False),
+        sa.Column("tipo_identificacion", sa.Text(), nullable=False),
+        sa.Column("numero_identificacion", sa.Text(), nullable=False),
+        sa.Column("nombre", sa.Text(), nullable=False),
+        sa.Column("categoria", sa.Text(), nullable=False),
         sa.Column("cantidad", sa.BigInteger(), nullable=False),
+        sa.Column("forma_pago", sa.Text(), nullable=False),
+        sa.Column("extranjero", sa.Boolean(), nullable=True),
+        sa.Column("obligado_declarar", sa.Boolean(), nullable=True),
+        sa.Column("patrimonio_liquido", sa.BigInteger(), nullable=True),
+        sa.Column("ingresos_declaracion", sa.BigInteger(), nullable=True),
+        sa.Column("ingresos_certificado", sa.BigInteger(), nullable=True),
+        sa.Column("ingresos_usd", sa.BigInteger(), nullable=True),
+        sa.Column("estado_certificado", sa.Text(), nullable=True),
+        sa.Column("retiro_justa_causa", sa.Boolean(), nullable=True),
+        sa.Column("fecha_certificado", sa.Date(), nullable=True),
+        sa.Column("directivo", sa.Boolean(), nullable=True),
+        sa.Column("fecha_ingreso_directivo", sa.Date(), nullable=True),
+        sa.Column("remuneracion_anual", sa.BigInteger(), nullable=True),
+        sa.Column("salario_mensual", sa.BigInteger(), nullable=True),
+        sa.Column("meses_en_cargo", sa.BigInteger(), nullable=True),
+        sa.Column("activos_totales", sa.BigInteger(), nullable=True),
+        sa.Column("pasivos_totales", sa.BigInteger(), nullable=True),
+        sa.Column("superavit_valorizacion", sa.BigInteger(), nullable=True),
+        sa.Column("ingresos_estados_financieros", sa.BigInteger(), nullable=True),
+        sa.Column("limite_inversion", sa.BigInteger(), nullable=True),
+        sa.Column("fecha_constitucion", sa.Date(), nullable=True),
+        sa.Column("compromiso_no_negociar", sa.Boolean(), nullable=True),
+        sa.Column("compromiso_beneficiario_real", sa.Boolean(), nullable=True),
+        sa.Column("compromiso_no_dar_en_pago", sa.Boolean(), nullable=True),
+        sa.Column("compromiso_no_subrogar", sa.Boolean(), nullable=True),
+        sa.Column("compromiso_aceptar_condiciones", sa.Boolean(), nullable=True),
+        sa.Column("declaracion_cuenta_propia", sa.Boolean(), nullable=True),
+        sa.Column("cantidad_fraccionaria", sa.Boolean(), nullable=False),
         sa.Column("cantidad_permitida", sa.BigInteger(), nullable=False),
         sa.Column("limite_minimo", sa.BigInteger(), nullable=True),
         sa.Column("decision", sa.String(length=12), nullable=False),
         sa.Column("regla_limitante", sa.String(length=60), nullable=True),
         sa.Column("causas", sa.BigInteger(), nullable=False),
-        sa.Column("datos", sa.Text(), nullable=False),
         sa.ForeignKeyConstraint(
             ["lote_id"],
             ["lotes.id"],
@@ -121,11 +149,8 @@ def upgrade() -> None:
         sa.UniqueConstraint("oferta_id", "radicado", "version", name="uq_radicado_version"),
     )
     with op.batch_alter_table("aceptaciones", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_aceptaciones_lote_id"), ["lote_id"], unique=False)
         batch_op.create_index(
-            batch_op.f("ix_aceptaciones_numero_identificacion"),
-            ["numero_identificacion"],
-            unique=False,
+            "ix_aceptaciones_referencia", ["oferta_id", "comisionista", "referencia"], unique=False
         )
 
     op.create_table(
@@ -149,8 +174,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("adjudicados")
     with op.batch_alter_table("aceptaciones", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_aceptaciones_numero_identificacion"))
-        batch_op.drop_index(batch_op.f("ix_aceptaciones_lote_id"))
+        batch_op.drop_index("ix_aceptaciones_referencia")
 
     op.drop_table("aceptaciones")
     op.drop_table("lotes")

@@ -1,0 +1,147 @@
+"""Benchmark: 1,000,000 acceptances from 20 brokers into PostgreSQL, then the adjudication.
+
+``python benchmarks/bench_import.py [--n 1000000] [--url postgresql://postgres@127.0.0.1/postgres]``
+
+Uses (and recreates) the database ``democratiza_bench``. Prints:
+- a plain COPY of the same CSV files into an untyped table (the yardstick);
+- the import of the 20 batches through ``intake.batches.import_batch`` (parse, evaluation,
+  COPY into ``aceptaciones``), whose target is at most 3 × the plain COPY;
+- the adjudication of the closed, oversubscribed offer: the whole record (per-person
+  limits, allocation, hashes) and the allocation step alone for each method;
+- peak memory (target under 3 GiB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import psycopg
+from generate import generate
+
+from democratiza.adjudication.adjudicate import allocate
+from democratiza.adjudication.record import compute, current_acceptances
+from democratiza.intake.batches import import_batch
+from democratiza.money import group
+from democratiza.offers.lifecycle import advance, create_offer, load_offer
+from democratiza.storage.database import make_engine, migrate
+
+BROKERS = 20
+OFFER = {"trm": "2984.00", "fecha_aviso": "2017-12-22", "fecha_cierre": "2018-02-26"}
+
+
+def seconds(value: float) -> str:
+    return f"{value:.2f} s".replace(".", ",")
+
+
+def line(label: str, value: str) -> None:
+    print(f"  {label:<66}{value:>14}")
+
+
+def recreate(admin_url: str, name: str) -> str:
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name}")
+        conn.execute(f"CREATE DATABASE {name}")
+    return admin_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+def plain_copy(url: str, files: list[Path], columns: list[str]) -> float:
+    with psycopg.connect(url) as conn:
+        conn.execute(f"CREATE TABLE plano ({', '.join(f'{c} text' for c in columns)})")
+        conn.commit()
+        start = time.perf_counter()
+        with conn.cursor() as cursor:
+            for path in files:
+                statement = "COPY plano FROM STDIN WITH (FORMAT csv, HEADER true)"
+                with cursor.copy(statement) as copy:
+                    copy.write(path.read_bytes())
+        conn.commit()
+        return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--n", type=int, default=1_000_000)
+    parser.add_argument("--url", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    args = parser.parse_args(argv)
+    print(f"Ingreso de {group(args.n)} aceptaciones de {BROKERS} comisionistas en PostgreSQL")
+    frame = generate(args.n, program_id="geb-2017")
+    frame = frame.with_columns(
+        (pl.lit("SCB") + (pl.int_range(pl.len()) % BROKERS + 1).cast(pl.String).str.zfill(2)).alias(
+            "comisionista"
+        )
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        files = []
+        for i in range(1, BROKERS + 1):
+            broker = f"SCB{i:02d}"
+            path = Path(tmp) / f"{broker}.csv"
+            frame.filter(pl.col("comisionista") == broker).write_csv(path)
+            files.append(path)
+        columns = frame.columns
+        del frame
+        url = recreate(args.url, "democratiza_bench")
+        copy_time = plain_copy(url, files, columns)
+        line("COPY plano del mismo CSV en una tabla sin tipos", seconds(copy_time))
+
+        engine = make_engine(url)
+        migrate(engine)
+        with engine.begin() as conn:
+            stored = create_offer(conn, "geb", "geb-2017", dict(OFFER), "bench", "aviso")
+            advance(conn, stored, "abierta", "bench", "apertura")
+        start = time.perf_counter()
+        for i, path in enumerate(files, start=1):
+            import_batch(engine, "geb", path, f"SCB{i:02d}", "L1", "bench")
+        import_time = time.perf_counter() - start
+        line("Ingreso de los 20 lotes (lectura, tipos, evaluación, COPY)", seconds(import_time))
+        line(
+            "Razón frente al COPY plano (meta ≤ 3)",
+            f"{import_time / copy_time:.2f}".replace(".", ","),
+        )
+
+        with engine.begin() as conn:
+            advance(conn, load_offer(conn, "geb"), "cerrada", "bench", "cierre")
+        with engine.connect() as conn:
+            stored = load_offer(conn, "geb")
+            start = time.perf_counter()
+            current = current_acceptances(conn, stored)
+            line(
+                "Lectura de las aceptaciones vigentes desde la base",
+                seconds(time.perf_counter() - start),
+            )
+        start = time.perf_counter()
+        done = compute(stored, current)
+        line(
+            "Adjudicación completa (límites por persona, método, huellas)",
+            seconds(time.perf_counter() - start),
+        )
+        print(
+            f"  demanda válida {group(int(str(done.header['demanda_valida'])))} acciones; "
+            f"ofrecidas {group(int(str(done.header['acciones_ofrecidas'])))}"
+        )
+        demand = done.results["cantidad_persona"].to_numpy().astype(np.int64)
+        supply = int(str(done.header["acciones_ofrecidas"]))
+        for method in ("igualitario_redistribucion", "proporcional", "lineal_proporcional"):
+            start = time.perf_counter()
+            allocate(
+                demand,
+                supply,
+                method,
+                "primero_radicado",
+                linear_percent=10 if method == "lineal_proporcional" else None,
+            )
+            line(f"Solo el método {method} (meta ≤ 0,5 s)", seconds(time.perf_counter() - start))
+        engine.dispose()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    line("Memoria pico del proceso (meta < 3 GiB)", f"{group(int(peak))} MiB")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).parent))
+    main()
