@@ -6,7 +6,7 @@ from datetime import datetime
 
 import polars as pl
 
-from democratiza.rules.person import earlier_filings, per_person
+from democratiza.rules.person import per_person
 
 
 def filings() -> pl.DataFrame:
@@ -35,6 +35,6 @@ def test_the_limit_is_consumed_in_filing_order_and_the_latest_is_reduced() -> No
     ]
 
 
-def test_the_explanation_names_the_earlier_filings() -> None:
-    assert earlier_filings(filings(), "c") == ["a", "b"]
-    assert earlier_filings(filings(), "a") == []
+def test_a_reduced_acceptance_names_the_filings_that_used_the_limit() -> None:
+    out = per_person(filings()).select("radicado", "consumido_por")
+    assert out.rows() == [("a", None), ("b", None), ("c", "a, b"), ("d", None), ("e", None)]

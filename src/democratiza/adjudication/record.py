@@ -39,6 +39,7 @@ RESULT_COLUMNS = [
     "decision",
     "regla_limitante",
     "cantidad_persona",
+    "consumido_por",
     "adjudicada",
 ]
 

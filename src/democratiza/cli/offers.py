@@ -23,7 +23,8 @@ from democratiza.offers.lifecycle import (
     load_offer,
     record_interruption,
 )
-from democratiza.reports.exports import broker_files, registry_file
+from democratiza.reports.decisions import write_decisions
+from democratiza.reports.exports import broker_files, registry_file, slug
 from democratiza.storage.database import database_url, make_engine, migrate
 from democratiza.storage.schema import acceptances
 
@@ -258,9 +259,16 @@ def import_command(
     comisionista: Annotated[str, typer.Option(help="Sociedad comisionista que envía")],
     lote: Annotated[str, typer.Option(help="Identificador del lote en el comisionista")],
     quien: Who = "comisionista",
+    salida: Annotated[
+        Path, typer.Option("--salida", "-o", help="Carpeta del informe del lote")
+    ] = Path("salidas"),
     db: Db = None,
 ) -> None:
-    """Recibe un lote: todo o nada, una sola vez, evaluado al recibirlo."""
+    """Recibe un lote: todo o nada, una sola vez, evaluado al recibirlo.
+
+    Escribe el resultado fila por fila (aceptada, reducida o rechazada y por qué) y los
+    radicados asignados, para que el comisionista lo sepa de inmediato.
+    """
     try:
         result = import_batch(_engine(db), codigo, archivo, comisionista, lote, quien)
     except InputRejected as exc:
@@ -271,10 +279,18 @@ def import_command(
     except (OfferError, StorageError) as exc:
         raise _fail(str(exc)) from None
     console.print(result.message)
-    if result.created:
+    if result.evaluated is not None:
         counts = result.decisions.group_by("decision").len().sort("decision")
         for decision, n in counts.iter_rows():
             console.print(f"  {decision}: {group(n)}")
+        compiled, results, frame = result.evaluated
+        folder = salida / codigo / "lotes"
+        stem = f"{slug(comisionista)}-{slug(lote)}"
+        paths = write_decisions(compiled, results, frame, folder, f"{stem}-decisiones")
+        radicados = folder / f"{stem}-radicados.csv"
+        result.decisions.write_csv(radicados)
+        for path in [*paths, radicados]:
+            console.print(f"Escrito: {path}", highlight=False)
 
 
 @batch_app.command("retirar")

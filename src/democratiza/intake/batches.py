@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -41,8 +41,10 @@ class BatchResult:
     batch_id: int
     created: bool  # False when the same batch had already been received
     rows: int
-    decisions: pl.DataFrame  # radicado, referencia, decision, cantidad_permitida, ...
+    decisions: pl.DataFrame  # radicado, referencia, decision, cantidad_permitida
     message: str
+    # For a batch received now: what the engine decided, to explain row by row to the broker.
+    evaluated: tuple[CompiledProgram, pl.DataFrame, pl.DataFrame] | None = None
 
 
 def file_hash(path: Path) -> str:
@@ -139,9 +141,10 @@ def import_batch(
         raise OfferError("\n".join(exc.messages)) from None
     try:
         with engine.begin() as conn:
-            return _store(
+            stored_batch = _store(
                 conn, stored, frame, results, path, broker, batch, digest, who, before_commit
             )
+        return replace(stored_batch, evaluated=(compiled, results, frame))
     except IntegrityError as exc:
         # Another process stored the same batch between our check and our insert.
         with engine.connect() as conn:

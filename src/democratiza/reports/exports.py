@@ -25,6 +25,7 @@ BROKER_COLUMNS = [
     "decision",
     "regla_limitante",
     "cantidad_persona",
+    "consumido_por",
     "adjudicada",
 ]
 REGISTRY_COLUMNS = [
@@ -37,7 +38,8 @@ REGISTRY_COLUMNS = [
 FIXED_DATE = datetime(2000, 1, 1)
 
 
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
+    """A file-name-safe form of a broker's name or a batch id."""
     keep = [c.lower() if c.isalnum() else "-" for c in text]
     return "-".join(part for part in "".join(keep).split("-") if part)
 
@@ -64,7 +66,7 @@ def broker_files(done: Adjudication, out_dir: Path) -> list[Path]:
     paths = []
     for broker in sorted(done.results["comisionista"].unique().to_list()):
         part = done.results.filter(pl.col("comisionista") == broker).select(BROKER_COLUMNS)
-        stem = out_dir / f"adjudicacion-{_slug(broker)}"
+        stem = out_dir / f"adjudicacion-{slug(broker)}"
         part.write_csv(stem.with_suffix(".csv"), datetime_format="%Y-%m-%dT%H:%M:%S")
         _write_workbook(
             part.with_columns(pl.col("fecha_radicacion").dt.to_string("%Y-%m-%dT%H:%M:%S")),

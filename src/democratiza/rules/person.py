@@ -18,7 +18,8 @@ ORDER = ["fecha_radicacion", "radicado"]
 
 def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
     """Adds ``cantidad_persona`` (what the person's limits leave for each acceptance),
-    ``limite_persona`` and ``usado_antes`` (shares the person's earlier acceptances took).
+    ``limite_persona``, ``usado_antes`` (shares the person's earlier acceptances took) and,
+    for a reduced acceptance, ``consumido_por`` (the radicados that took them).
 
     Input columns: the PERSON and ORDER columns, ``cantidad_permitida``, ``limite_minimo``
     (null when no limit applies) and ``decision``. Rejected acceptances keep 0 and use
@@ -34,6 +35,10 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
     # the room left is the limit minus what was asked before (never below zero).
     asked_before = (pl.col("_pedida").cum_sum() - pl.col("_pedida")).over(PERSON)
     limit = pl.col("limite_persona")
+    # Who used the limit: the person's valid acceptances filed before a reduced one.
+    valid_radicado = pl.when(valid).then(pl.col("radicado"))
+    rank = valid_radicado.cum_count().over(PERSON)
+    filed = valid_radicado.drop_nulls().implode().over(PERSON)
     return (
         ranked.with_columns(asked_before.alias("_antes"))
         .with_columns(
@@ -43,17 +48,10 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
             .alias("cantidad_persona"),
             pl.min_horizontal("_antes", limit).alias("usado_antes"),
         )
+        .with_columns(
+            pl.when(pl.col("cantidad_persona") < pl.col("_pedida"))
+            .then(filed.list.head(rank - 1).list.join(", "))
+            .alias("consumido_por")
+        )
         .drop("_pedida", "_antes")
     )
-
-
-def earlier_filings(acceptances: pl.DataFrame, radicado: str) -> list[str]:
-    """The valid acceptances of the same person filed before ``radicado`` (for explanations)."""
-    ordered = acceptances.sort([*PERSON, *ORDER])
-    row = ordered.filter(pl.col("radicado") == radicado).row(0, named=True)
-    same = ordered.filter(
-        (pl.col("tipo_identificacion") == row["tipo_identificacion"])
-        & (pl.col("numero_identificacion") == row["numero_identificacion"])
-        & (pl.col("decision") != "rechazada")
-    )["radicado"].to_list()
-    return same[: same.index(radicado)] if radicado in same else []
