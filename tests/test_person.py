@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 
 import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from democratiza.rules.person import per_person
 
@@ -38,3 +40,59 @@ def test_the_limit_is_consumed_in_filing_order_and_the_latest_is_reduced() -> No
 def test_a_reduced_acceptance_names_the_filings_that_used_the_limit() -> None:
     out = per_person(filings()).select("radicado", "consumido_por")
     assert out.rows() == [("a", None), ("b", None), ("c", "a, b"), ("d", None), ("e", None)]
+
+
+Filing = tuple[int, int, int, int | None, bool]  # person, day, asked, limit, rejected
+
+
+def plain_per_person(drawn: list[Filing]) -> dict[str, int]:
+    """Deliberately plain: each person's valid acceptances in filing order, taking what is
+    left of the smallest limit any of them carries."""
+    out: dict[str, int] = {}
+    people: dict[int, list[tuple[int, str, int, int | None, bool]]] = {}
+    for i, (person, day, asked, limit, rejected) in enumerate(drawn):
+        people.setdefault(person, []).append((day, f"R{i:04d}", asked, limit, rejected))
+    for filings_of_one in people.values():
+        filings_of_one.sort(key=lambda f: (f[0], f[1]))
+        limits = [f[3] for f in filings_of_one if not f[4] and f[3] is not None]
+        limit = min(limits) if limits else None
+        given_so_far = 0
+        for _day, radicado, asked, _limit, rejected in filings_of_one:
+            wanted = 0 if rejected else asked
+            got = wanted if limit is None else max(0, min(wanted, limit - given_so_far))
+            given_so_far += got
+            out[radicado] = got
+    return out
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 6),
+            st.integers(1, 28),
+            st.integers(0, 5_000),
+            st.one_of(st.none(), st.integers(0, 8_000)),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=60,
+    )
+)
+def test_per_person_agrees_with_a_plain_loop(drawn: list[Filing]) -> None:
+    rows: list[dict[str, object]] = [
+        {
+            "tipo_identificacion": "CC",
+            "numero_identificacion": str(person),
+            "fecha_radicacion": datetime(2018, 1, day),
+            "radicado": f"R{i:04d}",
+            "cantidad_permitida": asked,
+            "limite_minimo": limit,
+            "decision": "rechazada" if rejected else "aceptada",
+        }
+        for i, (person, day, asked, limit, rejected) in enumerate(drawn)
+    ]
+    schema = {"limite_minimo": pl.Int64, "cantidad_permitida": pl.Int64}
+    out = per_person(pl.DataFrame(rows, schema_overrides=schema))
+    found = dict(zip(out["radicado"], out["cantidad_persona"], strict=True))
+    assert found == plain_per_person(drawn)

@@ -27,31 +27,48 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
     """
     valid = pl.col("decision") != "rechazada"
     asked = pl.when(valid).then(pl.col("cantidad_permitida")).otherwise(0)
-    ranked = acceptances.sort([*PERSON, *ORDER]).with_columns(
-        asked.alias("_pedida"),
-        pl.when(valid).then(pl.col("limite_minimo")).min().over(PERSON).alias("limite_persona"),
+    # One small integer per person, then one sort: people together, each in filing order.
+    person = pl.struct(PERSON).rank("dense").alias("_persona")
+    ranked = acceptances.with_columns(person, asked.alias("_pedida")).sort("_persona", *ORDER)
+    first = pl.col("_persona") != pl.col("_persona").shift(1).fill_null(-1)
+    total = pl.col("_pedida").cum_sum()
+    ranked = ranked.with_columns(
+        pl.when(valid).then(pl.col("limite_minimo")).min().over("_persona").alias("limite_persona"),
+        # Asked before this one by the same person: running total minus the person's start.
+        (
+            total
+            - pl.col("_pedida")
+            - pl.when(first).then(total - pl.col("_pedida")).forward_fill()
+        ).alias("_antes"),
     )
-    # Asked before this one; once it passes the limit every later acceptance gets nothing, so
-    # the room left is the limit minus what was asked before (never below zero).
-    asked_before = (pl.col("_pedida").cum_sum() - pl.col("_pedida")).over(PERSON)
+    # Once what was asked passes the limit every later acceptance gets nothing, so the room
+    # left is the limit minus what was asked before (never below zero).
     limit = pl.col("limite_persona")
-    # Who used the limit: the person's valid acceptances filed before a reduced one.
-    valid_radicado = pl.when(valid).then(pl.col("radicado"))
-    rank = valid_radicado.cum_count().over(PERSON)
-    filed = valid_radicado.drop_nulls().implode().over(PERSON)
+    out = ranked.with_columns(
+        pl.when(limit.is_null())
+        .then(pl.col("_pedida"))
+        .otherwise(pl.min_horizontal("_pedida", (limit - pl.col("_antes")).clip(0)))
+        .alias("cantidad_persona"),
+        pl.min_horizontal("_antes", limit).alias("usado_antes"),
+    ).with_columns((pl.col("cantidad_persona") < pl.col("_pedida")).alias("_reducida"))
+    used = _used_by(out)
+    return out.join(used, on="radicado", how="left", maintain_order="left").drop(
+        "_pedida", "_antes", "_reducida", "_persona"
+    )
+
+
+def _used_by(people: pl.DataFrame) -> pl.DataFrame:
+    """For each acceptance the person's limit reduced, the valid ones filed before it.
+
+    Only the people with a reduction are looked at: usually a handful among a million.
+    """
+    affected = people.filter(pl.col("_reducida").any().over("_persona"))
+    valid = affected.filter(pl.col("decision") != "rechazada")
+    earlier = (
+        pl.col("radicado").implode().over(PERSON).list.head(pl.int_range(pl.len()).over(PERSON))
+    )
     return (
-        ranked.with_columns(asked_before.alias("_antes"))
-        .with_columns(
-            pl.when(limit.is_null())
-            .then(pl.col("_pedida"))
-            .otherwise(pl.min_horizontal("_pedida", (limit - pl.col("_antes")).clip(0)))
-            .alias("cantidad_persona"),
-            pl.min_horizontal("_antes", limit).alias("usado_antes"),
-        )
-        .with_columns(
-            pl.when(pl.col("cantidad_persona") < pl.col("_pedida"))
-            .then(filed.list.head(rank - 1).list.join(", "))
-            .alias("consumido_por")
-        )
-        .drop("_pedida", "_antes")
+        valid.with_columns(earlier.list.join(", ").alias("consumido_por"))
+        .filter(pl.col("_reducida"))
+        .select("radicado", "consumido_por")
     )
