@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 from typer.testing import CliRunner
 
 from democratiza.cli.main import app
@@ -54,9 +55,20 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
         "Casa de Bolsa",
         "--lote",
         "L1",
+        "--salida",
+        str(tmp_path / "salidas"),
         db=db,
     )
     assert "aceptaciones radicadas" in out
+    # The broker gets every row's decision, explained, and the radicados assigned.
+    folder = tmp_path / "salidas" / code / "lotes"
+    report = pl.read_csv(folder / "casa-de-bolsa-l1-decisiones.csv", infer_schema=False)
+    filed = pl.read_csv(SAMPLE / "lote-1-casa-de-bolsa.csv", infer_schema=False)
+    assert report["referencia"].to_list() == filed["referencia"].to_list()
+    reduced = report.filter(pl.col("decision") == "reducida")["explicacion"]
+    assert reduced.len() > 0
+    assert all("(Programa Central de Seguros de Vida art." in text for text in reduced)
+    assert pl.read_csv(folder / "casa-de-bolsa-l1-radicados.csv").height == filed.height
     out = run(
         "lote",
         "importar",
