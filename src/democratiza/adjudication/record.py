@@ -59,25 +59,6 @@ def _csv(frame: pl.DataFrame) -> bytes:
 
 def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
     """The offer's current version of every acceptance (withdrawn ones included, as such)."""
-    columns = [
-        acceptances.c[name]
-        for name in (
-            "id",
-            "radicado",
-            "estado",
-            "comisionista",
-            "tipo_identificacion",
-            "numero_identificacion",
-            "nombre",
-            "categoria",
-            "fecha_radicacion",
-            "cantidad",
-            "cantidad_permitida",
-            "limite_minimo",
-            "decision",
-            "regla_limitante",
-        )
-    ]
     text, whole = pl.String(), pl.Int64()
     schema: dict[str, pl.DataType] = {
         "id": whole,
@@ -95,6 +76,7 @@ def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
         "decision": text,
         "regla_limitante": text,
     }
+    columns = [acceptances.c[name] for name in schema]
     statement = select(*columns).where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente)
     return read_frame(conn, statement, schema)
 

@@ -11,23 +11,10 @@ from pathlib import Path
 
 import polars as pl
 
-from democratiza.adjudication.record import Adjudication
+from democratiza.adjudication.record import RESULT_COLUMNS, Adjudication
 
-BROKER_COLUMNS = [
-    "radicado",
-    "tipo_identificacion",
-    "numero_identificacion",
-    "nombre",
-    "categoria",
-    "fecha_radicacion",
-    "cantidad",
-    "cantidad_permitida",
-    "decision",
-    "regla_limitante",
-    "cantidad_persona",
-    "consumido_por",
-    "adjudicada",
-]
+# A broker's file: the adjudication's results for its own acceptants.
+BROKER_COLUMNS = [c for c in RESULT_COLUMNS if c != "comisionista"]
 REGISTRY_COLUMNS = [
     "tipo_identificacion",
     "numero_identificacion",
