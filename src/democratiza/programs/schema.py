@@ -168,13 +168,37 @@ class FineBand(Model):
     citation: Citation = Field(alias="cita")
 
 
+FineBaseKey = Literal["precio_adquisicion", "contraprestacion", "precio_segunda_etapa"]
+FineAdjustment = Literal["ipc_1_enero", "tasa_moratoria_dia_pago"]
+
+
 class Fines(Model):
+    """A program's fines. The optional keys at the end make the texts computable
+    (``democratiza.compliance``): without them the fines are shown but never computed."""
+
     base_values: tuple[CitedText, ...] = Field(alias="bases", min_length=1)
     bands: tuple[FineBand, ...] = Field(alias="tramos", min_length=1)
     counted_from: CitedText = Field(alias="desde")
     adjustment: CitedText = Field(alias="ajuste")
     default_interest: CitedText | None = Field(default=None, alias="intereses_mora")
     partial_payments: CitedText | None = Field(default=None, alias="pagos_parciales")
+    # Which figure each entry of ``bases`` is, in the same order.
+    base_keys: tuple[FineBaseKey, ...] | None = Field(default=None, alias="claves_bases")
+    # The date the bands count from: the sale (enajenación) or the adjudication.
+    reference_date: Literal["enajenacion", "adjudicacion"] | None = Field(
+        default=None, alias="fecha_referencia"
+    )
+    adjustment_method: FineAdjustment | None = Field(default=None, alias="metodo_ajuste")
+
+    @model_validator(mode="after")
+    def _keys_match_bases(self) -> Fines:
+        keys = self.base_keys
+        if keys is not None:
+            if len(keys) != len(self.base_values):
+                raise ValueError("claves_bases debe tener una clave por cada entrada de bases")
+            if len(set(keys)) != len(keys):
+                raise ValueError("claves_bases tiene claves repetidas")
+        return self
 
 
 class NotModelled(Model):
