@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from democratiza.cli.calculator import calculator_command
+from democratiza.cli.fines import fines_app
 from democratiza.cli.offers import batch_app, offer_app
 from democratiza.cli.program_view import show_program, show_programs
 from democratiza.intake.columns import format_markdown
@@ -197,6 +198,7 @@ def print_summary(results: pl.DataFrame, offer: Offer) -> None:
 app.command("calcular")(calculator_command)
 app.add_typer(offer_app, name="oferta")
 app.add_typer(batch_app, name="lote")
+app.add_typer(fines_app, name="multa")
 
 
 def main() -> None:

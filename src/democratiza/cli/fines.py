@@ -1,0 +1,150 @@
+"""``democratiza multa calcular``: a fine for breaching the two-year undertakings, and its account.
+
+Everything the computation needs is given on the command line (the sale, the breach, the
+values the base is chosen from, the payments); the program file supplies the bands, the
+bases and the adjustment; the reference series ship with the package and the program office
+may replace them with the official full series.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from democratiza.compliance.bands import band_for
+from democratiza.compliance.fines import (
+    FineError,
+    FineTerms,
+    Payment,
+    fine_amount,
+    fine_base,
+    fine_statement,
+    statement_csv,
+    statement_text,
+)
+from democratiza.compliance.series import (
+    MaxLegalRate,
+    MissingSeriesValue,
+    SeriesFileError,
+    load_official_cpi,
+    load_official_rates,
+    shipped_cpi,
+    shipped_max_rate,
+)
+from democratiza.money import MoneyError, to_centavos
+from democratiza.programs.loader import ProgramFileError, load_program
+
+fines_app = typer.Typer(
+    help="Multas por incumplir los compromisos de dos años.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+console = Console()
+err = Console(stderr=True)
+
+Pesos = Annotated[str | None, typer.Option(help="Pesos por acción (p. ej. 2018.00)")]
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(f"[bold red]{message}[/]", highlight=False)
+    return typer.Exit(code=1)
+
+
+def _centavos(text: str | None, option: str) -> int | None:
+    if text is None:
+        return None
+    try:
+        value = to_centavos(Decimal(text))
+    except (InvalidOperation, MoneyError):
+        raise _fail(f"{option}: '{text}' no es un monto en pesos (use punto decimal).") from None
+    if value < 0:
+        raise _fail(f"{option}: el monto no puede ser negativo.")
+    return value
+
+
+def _payment(text: str) -> Payment:
+    day, sep, amount = text.partition("=")
+    try:
+        paid = date.fromisoformat(day.strip())
+    except ValueError:
+        raise _fail(f"--pago '{text}': la fecha debe ser AAAA-MM-DD (AAAA-MM-DD=MONTO).") from None
+    cents = _centavos(amount.strip() if sep else None, "--pago")
+    if cents is None:
+        raise _fail(f"--pago '{text}': falta el monto (AAAA-MM-DD=MONTO).")
+    return Payment(paid, cents)
+
+
+@fines_app.command("calcular")
+def compute_command(
+    programa: Annotated[str, typer.Option("--programa", "-p", help="Id del programa")],
+    fecha_referencia: Annotated[
+        str,
+        typer.Option(
+            help="Fecha de enajenación (o de adjudicación, según el programa), AAAA-MM-DD"
+        ),
+    ],
+    fecha_incumplimiento: Annotated[
+        str, typer.Option(help="Día en que ocurrió o se identificó el incumplimiento, AAAA-MM-DD")
+    ],
+    acciones: Annotated[int, typer.Option(help="Acciones negociadas, dadas en pago, etc.")],
+    hasta: Annotated[str, typer.Option(help="Fecha del estado de cuenta, AAAA-MM-DD")],
+    precio_adquisicion: Pesos = None,
+    contraprestacion: Pesos = None,
+    precio_segunda_etapa: Pesos = None,
+    pago: Annotated[
+        list[str] | None, typer.Option("--pago", help="Pago AAAA-MM-DD=MONTO en pesos; repetible")
+    ] = None,
+    serie_usura: Annotated[Path | None, typer.Option(help="Serie oficial de usura (CSV)")] = None,
+    serie_ibc: Annotated[
+        Path | None, typer.Option(help="Serie oficial del interés bancario corriente (CSV)")
+    ] = None,
+    serie_ipc: Annotated[Path | None, typer.Option(help="Serie oficial del IPC (CSV)")] = None,
+    salida: Annotated[Path | None, typer.Option(help="Escribe el estado de cuenta en CSV")] = None,
+) -> None:
+    """Calcula la multa y su estado de cuenta (ajuste, intereses de mora y pagos)."""
+    try:
+        terms = FineTerms.from_program(load_program(programa))
+        reference = date.fromisoformat(fecha_referencia)
+        breach = date.fromisoformat(fecha_incumplimiento)
+        until = date.fromisoformat(hasta)
+    except (ProgramFileError, FineError) as exc:
+        raise _fail(str(exc)) from None
+    except ValueError:
+        raise _fail("Las fechas deben ser AAAA-MM-DD.") from None
+    band = band_for(reference, breach, terms.bands, terms.reference_label)
+    if band.percent is None:  # outside every band: no fine, and the reason says why
+        console.print(band.reason, highlight=False)
+        return
+    try:
+        base = fine_base(
+            terms,
+            {
+                "precio_adquisicion": _centavos(precio_adquisicion, "--precio-adquisicion"),
+                "contraprestacion": _centavos(contraprestacion, "--contraprestacion"),
+                "precio_segunda_etapa": _centavos(precio_segunda_etapa, "--precio-segunda-etapa"),
+            },
+        )
+        fine = fine_amount(acciones, base, band)
+        shipped = shipped_max_rate()
+        rates = MaxLegalRate(
+            load_official_rates(serie_usura, "usura") if serie_usura else shipped.usura,
+            load_official_rates(serie_ibc, "interes_bancario_corriente")
+            if serie_ibc
+            else shipped.ibc,
+        )
+        cpi = load_official_cpi(serie_ipc) if serie_ipc else shipped_cpi()
+        statement = fine_statement(
+            terms, fine, until, [_payment(p) for p in pago or []], cpi=cpi, rates=rates
+        )
+    except (FineError, SeriesFileError, MissingSeriesValue) as exc:
+        raise _fail(str(exc)) from None
+    console.print(statement_text(statement), highlight=False, markup=False)
+    if salida is not None:
+        salida.parent.mkdir(parents=True, exist_ok=True)
+        salida.write_text(statement_csv(statement), encoding="utf-8")
+        console.print(f"Estado de cuenta escrito en: {salida}", highlight=False)
