@@ -201,6 +201,21 @@ class Fines(Model):
         return self
 
 
+class CitedFigure(Model):
+    value: int = Field(alias="valor", ge=1)
+    citation: Citation = Field(alias="cita")
+
+
+class CreditLines(Model):
+    """The conditions the credit lines must meet before the offer opens (Ley 226 art. 11.3)."""
+
+    minimum_financing_percent: CitedFigure = Field(alias="financiacion_minima_porcentaje")
+    minimum_term_months: CitedFigure = Field(alias="plazo_minimo_meses")
+    minimum_grace_months: CitedFigure = Field(alias="gracia_minima_meses")
+    maximum_rate: Citation = Field(alias="tasa_maxima")
+    share_collateral: Citation = Field(alias="garantia_acciones")
+
+
 class NotModelled(Model):
     provision: str = Field(alias="disposicion", min_length=1)
     citation: Citation = Field(alias="cita")
@@ -231,6 +246,7 @@ class Program(Model):
     payment_methods: tuple[PaymentRule, ...] = Field(alias="formas_de_pago", min_length=1)
     remuneration: RemunerationDefinition | None = Field(default=None, alias="remuneracion_anual")
     window: OfferWindow = Field(alias="ventana")
+    credit_lines: CreditLines | None = Field(default=None, alias="lineas_credito")
     validity: Validity = Field(alias="validez")
     allocation: Allocation = Field(alias="adjudicacion")
     fines: Fines = Field(alias="multas")
