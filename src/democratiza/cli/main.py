@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from democratiza.cli.calculator import calculator_command
+from democratiza.cli.credit import credit_app
 from democratiza.cli.fines import fines_app
 from democratiza.cli.offers import batch_app, offer_app
 from democratiza.cli.program_view import show_program, show_programs
@@ -199,6 +200,7 @@ app.command("calcular")(calculator_command)
 app.add_typer(offer_app, name="oferta")
 app.add_typer(batch_app, name="lote")
 app.add_typer(fines_app, name="multa")
+app.add_typer(credit_app, name="credito")
 
 
 def main() -> None:

@@ -1,0 +1,168 @@
+"""``democratiza credito …``: check a proposed credit line, and a loan's amortisation schedule."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from democratiza.compliance.credit import (
+    CreditError,
+    CreditLine,
+    CreditTerms,
+    ShareCollateral,
+    amortization_schedule,
+    check_credit_line,
+    collateral_coverage,
+    schedule_csv,
+    schedule_pdf,
+)
+from democratiza.compliance.series import (
+    MissingSeriesValue,
+    SeriesFileError,
+    load_official_rates,
+    shipped_rates,
+)
+from democratiza.money import MoneyError, to_centavos
+from democratiza.programs.loader import ProgramFileError, load_program
+from democratiza.programs.parameters import OfferParameterError, make_offer
+
+credit_app = typer.Typer(
+    help="Líneas de crédito para los Destinatarios de las Condiciones Especiales.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+console = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(f"[bold red]{message}[/]", highlight=False)
+    return typer.Exit(code=1)
+
+
+def _centavos(text: str, option: str) -> int:
+    try:
+        return to_centavos(Decimal(text))
+    except (InvalidOperation, MoneyError):
+        raise _fail(f"{option}: '{text}' no es un monto en pesos (use punto decimal).") from None
+
+
+def _rate(text: str) -> Decimal:
+    """'18.5' (percent) → Decimal('0.185')."""
+    try:
+        return Decimal(text) / 100
+    except InvalidOperation:
+        raise _fail(f"--tasa-ea: '{text}' no es un porcentaje (p. ej. 18.5).") from None
+
+
+@credit_app.command("verificar")
+def check_command(
+    programa: Annotated[str, typer.Option("--programa", "-p", help="Id del programa")],
+    entidad: Annotated[str, typer.Option(help="Entidad que otorga la línea")],
+    monto_disponible: Annotated[str, typer.Option(help="Financiación disponible, en pesos")],
+    plazo_meses: Annotated[int, typer.Option(help="Plazo total, incluida la gracia")],
+    gracia_meses: Annotated[int, typer.Option(help="Periodo de gracia a capital")],
+    tasa_ea: Annotated[str, typer.Option(help="Tasa efectiva anual en %, p. ej. 18.5")],
+    fecha_otorgamiento: Annotated[str, typer.Option(help="AAAA-MM-DD")],
+    garantia: Annotated[
+        str, typer.Option(help="precio_fijo, otro_valor o no_admitidas (acciones como garantía)")
+    ] = "precio_fijo",
+    capitalizar_gracia: Annotated[
+        bool, typer.Option(help="Los intereses de la gracia se capitalizan")
+    ] = True,
+    parametro: Annotated[
+        list[str] | None,
+        typer.Option("--parametro", help="Parámetro de la oferta NOMBRE=VALOR; repetible"),
+    ] = None,
+    serie_ibc: Annotated[
+        Path | None, typer.Option(help="Serie oficial del interés bancario corriente (CSV)")
+    ] = None,
+) -> None:
+    """Verifica una línea de crédito contra la Ley 226 art. 11 y el programa."""
+    if garantia not in ("precio_fijo", "otro_valor", "no_admitidas"):
+        raise _fail("--garantia debe ser precio_fijo, otro_valor o no_admitidas.")
+    collateral: ShareCollateral = garantia  # type: ignore[assignment]
+    try:
+        program = load_program(programa)
+        overrides = dict(p.split("=", 1) for p in parametro or [])
+        offer = make_offer(program, overrides)
+        shares = offer.values.get("acciones_ofrecidas")
+        if not isinstance(shares, int):
+            raise _fail("La oferta no tiene acciones_ofrecidas (--parametro acciones_ofrecidas=N).")
+        line = CreditLine(
+            entidad,
+            _centavos(monto_disponible, "--monto-disponible"),
+            plazo_meses,
+            gracia_meses,
+            _rate(tasa_ea),
+            date.fromisoformat(fecha_otorgamiento),
+            capitalizar_gracia,
+            collateral,
+        )
+        ibc = (
+            load_official_rates(serie_ibc, "interes_bancario_corriente")
+            if serie_ibc
+            else shipped_rates("interes_bancario_corriente")
+        )
+        findings = check_credit_line(
+            line, shares * offer.price_centavos, ibc, terms=CreditTerms.from_program(program)
+        )
+    except (
+        ProgramFileError,
+        OfferParameterError,
+        CreditError,
+        SeriesFileError,
+        MissingSeriesValue,
+        ValueError,
+    ) as exc:
+        raise _fail(str(exc)) from None
+    for finding in findings:
+        mark = "✓" if finding.ok else "✗"
+        console.print(f"{mark} {finding}", highlight=False, markup=False)
+    if not all(f.ok for f in findings):
+        raise typer.Exit(code=1)
+
+
+@credit_app.command("cuadro")
+def schedule_command(
+    monto: Annotated[str, typer.Option(help="Monto del crédito, en pesos")],
+    tasa_ea: Annotated[str, typer.Option(help="Tasa efectiva anual en %, p. ej. 18.5")],
+    plazo_meses: Annotated[int, typer.Option(help="Plazo total, incluida la gracia")],
+    gracia_meses: Annotated[int, typer.Option(help="Periodo de gracia a capital")],
+    desembolso: Annotated[str, typer.Option(help="Fecha de desembolso, AAAA-MM-DD")],
+    capitalizar_gracia: Annotated[
+        bool, typer.Option(help="Los intereses de la gracia se capitalizan")
+    ] = True,
+    acciones: Annotated[int | None, typer.Option(help="Acciones dadas en garantía")] = None,
+    precio: Annotated[str | None, typer.Option(help="Precio fijo por acción (garantía)")] = None,
+    salida: Annotated[Path, typer.Option("--salida", "-o", help="Carpeta")] = Path("salidas"),
+) -> None:
+    """Cuadro de amortización (CSV y PDF) y, si se dan acciones y precio, su cobertura."""
+    try:
+        schedule = amortization_schedule(
+            _centavos(monto, "--monto"),
+            _rate(tasa_ea),
+            plazo_meses,
+            gracia_meses,
+            capitalizar_gracia,
+            date.fromisoformat(desembolso),
+        )
+    except (CreditError, ValueError) as exc:
+        raise _fail(str(exc)) from None
+    salida.mkdir(parents=True, exist_ok=True)
+    (salida / "cuadro-amortizacion.csv").write_text(schedule_csv(schedule), encoding="utf-8")
+    (salida / "cuadro-amortizacion.pdf").write_bytes(schedule_pdf(schedule))
+    for note in schedule.notes():
+        console.print(note, highlight=False)
+    if acciones is not None and precio is not None:
+        coverage = collateral_coverage(
+            acciones, _centavos(precio, "--precio"), _centavos(monto, "--monto")
+        )
+        console.print(coverage.text, highlight=False)
+    console.print(f"Escrito: {salida / 'cuadro-amortizacion.csv'}", highlight=False)
+    console.print(f"Escrito: {salida / 'cuadro-amortizacion.pdf'}", highlight=False)

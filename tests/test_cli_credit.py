@@ -1,0 +1,76 @@
+"""``democratiza credito verificar`` and ``credito cuadro`` as the program office types them."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from democratiza.cli.main import app
+
+runner = CliRunner()
+# GEB offers 1.836.235.403 shares at $ 2.018: 10 % of their value is $ 370.552.304.325,40.
+LINE = [
+    "credito",
+    "verificar",
+    "-p",
+    "geb-2017",
+    "--entidad",
+    "Banco Ejemplo",
+    "--monto-disponible",
+    "400000000000",
+    "--plazo-meses",
+    "60",
+    "--gracia-meses",
+    "12",
+    "--fecha-otorgamiento",
+    "2018-04-10",
+]
+
+
+def test_a_line_that_meets_every_condition() -> None:
+    result = runner.invoke(app, [*LINE, "--tasa-ea", "20.48"], env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.output
+    assert result.output.count("✓") == 5
+    assert "Decreto 706/2017 art. 7.1: cumple. 60 meses ≥ 60 meses" in result.output
+
+
+def test_a_rate_above_the_ibc_of_the_grant_date_fails_alone() -> None:
+    # IBC of April 2018: 20,48 % EA (dominio.md §5); 20,49 % is above it.
+    result = runner.invoke(app, [*LINE, "--tasa-ea", "20.49"], env={"COLUMNS": "300"})
+    assert result.exit_code == 1
+    assert result.output.count("✗") == 1
+    assert "✗ Banco Ejemplo — Decreto 706/2017 art. 7.3: no cumple" in result.output
+
+
+def test_schedule_files_and_collateral(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "credito",
+            "cuadro",
+            "--monto",
+            "10000000",
+            "--tasa-ea",
+            "18",
+            "--plazo-meses",
+            "60",
+            "--gracia-meses",
+            "12",
+            "--desembolso",
+            "2018-03-15",
+            "--acciones",
+            "5000",
+            "--precio",
+            "2018",
+            "--salida",
+            str(tmp_path),
+        ],
+        env={"COLUMNS": "300"},
+    )
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader((tmp_path / "cuadro-amortizacion.csv").open(encoding="utf-8")))
+    assert len(rows) == 60 and rows[-1]["saldo_final"] == "0.00"
+    assert (tmp_path / "cuadro-amortizacion.pdf").read_bytes().startswith(b"%PDF")
+    assert "5.000 acciones × $ 2.018 (precio fijo) = $ 10.090.000" in result.output
