@@ -184,22 +184,10 @@ class RateSeries:
 
 
 @dataclass(frozen=True)
-class AppliedRate:
+class AppliedRate(RatePeriod):
     """The maximum legal rate (usura) in force on a day, and how it was obtained."""
 
-    start: date
-    end: date
-    percent: Decimal  # % efectivo anual
     origin: str  # Spanish: "tasa de usura certificada" or "1,5 × interés bancario corriente …"
-    source: str
-
-    @property
-    def rate(self) -> Decimal:
-        return self.percent.scaleb(-2)
-
-    @property
-    def label(self) -> str:
-        return period_label(self.start, self.end)
 
 
 @dataclass(frozen=True)
@@ -216,8 +204,8 @@ class MaxLegalRate:
                 certified.start,
                 certified.end,
                 certified.percent,
-                "tasa de usura certificada",
                 certified.source,
+                "tasa de usura certificada",
             )
         ibc = self.ibc.find(day)
         if ibc is not None:
@@ -225,8 +213,8 @@ class MaxLegalRate:
                 ibc.start,
                 ibc.end,
                 ibc.percent * USURA_FACTOR,
-                f"{USURA_RULE}, con interés bancario corriente de {percent_text(ibc.percent)}",
                 ibc.source,
+                f"{USURA_RULE}, con interés bancario corriente de {percent_text(ibc.percent)}",
             )
         start, end = certification_period(day)
         raise MissingSeriesValue(
