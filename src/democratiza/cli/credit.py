@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from democratiza.cli.common import centavos_option, refuse
 from democratiza.compliance.credit import (
     CreditError,
     CreditLine,
@@ -27,7 +28,6 @@ from democratiza.compliance.series import (
     load_official_rates,
     shipped_rates,
 )
-from democratiza.money import MoneyError, to_centavos
 from democratiza.programs.loader import ProgramFileError, load_program
 from democratiza.programs.parameters import OfferParameterError, make_offer
 
@@ -37,19 +37,6 @@ credit_app = typer.Typer(
     rich_markup_mode=None,
 )
 console = Console()
-err = Console(stderr=True)
-
-
-def _fail(message: str) -> typer.Exit:
-    err.print(f"[bold red]{message}[/]", highlight=False)
-    return typer.Exit(code=1)
-
-
-def _centavos(text: str, option: str) -> int:
-    try:
-        return to_centavos(Decimal(text))
-    except (InvalidOperation, MoneyError):
-        raise _fail(f"{option}: '{text}' no es un monto en pesos (use punto decimal).") from None
 
 
 def _rate(text: str) -> Decimal:
@@ -57,7 +44,7 @@ def _rate(text: str) -> Decimal:
     try:
         return Decimal(text) / 100
     except InvalidOperation:
-        raise _fail(f"--tasa-ea: '{text}' no es un porcentaje (p. ej. 18.5).") from None
+        raise refuse(f"--tasa-ea: '{text}' no es un porcentaje (p. ej. 18.5).") from None
 
 
 @credit_app.command("verificar")
@@ -85,7 +72,7 @@ def check_command(
 ) -> None:
     """Verifica una línea de crédito contra la Ley 226 art. 11 y el programa."""
     if garantia not in ("precio_fijo", "otro_valor", "no_admitidas"):
-        raise _fail("--garantia debe ser precio_fijo, otro_valor o no_admitidas.")
+        raise refuse("--garantia debe ser precio_fijo, otro_valor o no_admitidas.")
     collateral: ShareCollateral = garantia  # type: ignore[assignment]
     try:
         program = load_program(programa)
@@ -93,10 +80,12 @@ def check_command(
         offer = make_offer(program, overrides)
         shares = offer.values.get("acciones_ofrecidas")
         if not isinstance(shares, int):
-            raise _fail("La oferta no tiene acciones_ofrecidas (--parametro acciones_ofrecidas=N).")
+            raise refuse(
+                "La oferta no tiene acciones_ofrecidas (--parametro acciones_ofrecidas=N)."
+            )
         line = CreditLine(
             entidad,
-            _centavos(monto_disponible, "--monto-disponible"),
+            centavos_option(monto_disponible, "--monto-disponible"),
             plazo_meses,
             gracia_meses,
             _rate(tasa_ea),
@@ -120,7 +109,7 @@ def check_command(
         MissingSeriesValue,
         ValueError,
     ) as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     for finding in findings:
         mark = "✓" if finding.ok else "✗"
         console.print(f"{mark} {finding}", highlight=False, markup=False)
@@ -145,7 +134,7 @@ def schedule_command(
     """Cuadro de amortización (CSV y PDF) y, si se dan acciones y precio, su cobertura."""
     try:
         schedule = amortization_schedule(
-            _centavos(monto, "--monto"),
+            centavos_option(monto, "--monto"),
             _rate(tasa_ea),
             plazo_meses,
             gracia_meses,
@@ -153,7 +142,7 @@ def schedule_command(
             date.fromisoformat(desembolso),
         )
     except (CreditError, ValueError) as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     salida.mkdir(parents=True, exist_ok=True)
     (salida / "cuadro-amortizacion.csv").write_text(schedule_csv(schedule), encoding="utf-8")
     (salida / "cuadro-amortizacion.pdf").write_bytes(schedule_pdf(schedule))
@@ -161,7 +150,7 @@ def schedule_command(
         console.print(note, highlight=False)
     if acciones is not None and precio is not None:
         coverage = collateral_coverage(
-            acciones, _centavos(precio, "--precio"), _centavos(monto, "--monto")
+            acciones, centavos_option(precio, "--precio"), centavos_option(monto, "--monto")
         )
         console.print(coverage.text, highlight=False)
     console.print(f"Escrito: {salida / 'cuadro-amortizacion.csv'}", highlight=False)

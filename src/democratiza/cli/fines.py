@@ -9,13 +9,13 @@ may replace them with the official full series.
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from democratiza.cli.common import centavos_option, refuse
 from democratiza.compliance.bands import band_for
 from democratiza.compliance.fines import (
     FineError,
@@ -36,7 +36,6 @@ from democratiza.compliance.series import (
     shipped_cpi,
     shipped_max_rate,
 )
-from democratiza.money import MoneyError, to_centavos
 from democratiza.programs.loader import ProgramFileError, load_program
 
 fines_app = typer.Typer(
@@ -45,26 +44,12 @@ fines_app = typer.Typer(
     rich_markup_mode=None,
 )
 console = Console()
-err = Console(stderr=True)
 
 Pesos = Annotated[str | None, typer.Option(help="Pesos por acción (p. ej. 2018.00)")]
 
 
-def _fail(message: str) -> typer.Exit:
-    err.print(f"[bold red]{message}[/]", highlight=False)
-    return typer.Exit(code=1)
-
-
 def _centavos(text: str | None, option: str) -> int | None:
-    if text is None:
-        return None
-    try:
-        value = to_centavos(Decimal(text))
-    except (InvalidOperation, MoneyError):
-        raise _fail(f"{option}: '{text}' no es un monto en pesos (use punto decimal).") from None
-    if value < 0:
-        raise _fail(f"{option}: el monto no puede ser negativo.")
-    return value
+    return None if text is None else centavos_option(text, option)
 
 
 def _payment(text: str) -> Payment:
@@ -72,10 +57,10 @@ def _payment(text: str) -> Payment:
     try:
         paid = date.fromisoformat(day.strip())
     except ValueError:
-        raise _fail(f"--pago '{text}': la fecha debe ser AAAA-MM-DD (AAAA-MM-DD=MONTO).") from None
+        raise refuse(f"--pago '{text}': la fecha debe ser AAAA-MM-DD (AAAA-MM-DD=MONTO).") from None
     cents = _centavos(amount.strip() if sep else None, "--pago")
     if cents is None:
-        raise _fail(f"--pago '{text}': falta el monto (AAAA-MM-DD=MONTO).")
+        raise refuse(f"--pago '{text}': falta el monto (AAAA-MM-DD=MONTO).")
     return Payment(paid, cents)
 
 
@@ -113,9 +98,9 @@ def compute_command(
         breach = date.fromisoformat(fecha_incumplimiento)
         until = date.fromisoformat(hasta)
     except (ProgramFileError, FineError) as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     except ValueError:
-        raise _fail("Las fechas deben ser AAAA-MM-DD.") from None
+        raise refuse("Las fechas deben ser AAAA-MM-DD.") from None
     band = band_for(reference, breach, terms.bands, terms.reference_label)
     if band.percent is None:  # outside every band: no fine, and the reason says why
         console.print(band.reason, highlight=False)
@@ -142,7 +127,7 @@ def compute_command(
             terms, fine, until, [_payment(p) for p in pago or []], cpi=cpi, rates=rates
         )
     except (FineError, SeriesFileError, MissingSeriesValue) as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     console.print(statement_text(statement), highlight=False, markup=False)
     if salida is not None:
         salida.parent.mkdir(parents=True, exist_ok=True)

@@ -12,6 +12,7 @@ from rich.table import Table
 from sqlalchemy import Engine, func, select
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
+from democratiza.cli.common import refuse
 from democratiza.intake.batches import StorageError, import_batch, withdraw
 from democratiza.intake.errors import InputRejected
 from democratiza.money import group
@@ -57,11 +58,6 @@ def _engine(db: str | None) -> Engine:
     return engine
 
 
-def _fail(message: str) -> typer.Exit:
-    err.print(f"[bold red]{message}[/]", highlight=False)
-    return typer.Exit(code=1)
-
-
 @offer_app.command("crear")
 def create_command(
     codigo: Code,
@@ -77,7 +73,7 @@ def create_command(
         with _engine(db).begin() as conn:
             stored = create_offer(conn, codigo, programa, params, quien, motivo)
     except OfferError as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     console.print(f"Oferta '{stored.code}' creada en borrador ({stored.program.name}).")
 
 
@@ -86,7 +82,7 @@ def _advance(codigo: str, target: str, quien: str, motivo: str, db: str | None) 
         with _engine(db).begin() as conn:
             advance(conn, load_offer(conn, codigo), target, quien, motivo)
     except OfferError as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     console.print(f"Oferta '{codigo}': {target}.")
 
 
@@ -128,7 +124,7 @@ def interrupt_command(
                 conn, load_offer(conn, codigo), quien, motivo, precio_nuevo, fundamento
             )
     except OfferError as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     console.print(f"Interrupción registrada en la oferta '{codigo}'.")
 
 
@@ -143,7 +139,7 @@ def adjudicate_command(
     try:
         done = adjudicate(_engine(db), codigo, quien, motivo)
     except OfferError as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     h = done.header
     console.print(f"Oferta '{codigo}' adjudicada por {h['metodo']} (residuo: {h['residuo']}).")
     console.print(
@@ -167,7 +163,7 @@ def publish_command(
     try:
         publish(_engine(db), codigo, quien, motivo)
     except OfferError as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     console.print(f"Oferta '{codigo}': publicada.")
 
 
@@ -192,7 +188,7 @@ def export_command(
         with engine.connect() as conn:
             stored = load_offer(conn, codigo)
     except OfferError as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     out = salida / codigo
     paths = broker_files(done, out / "comisionistas")
     paths.append(registry_file(done, out))
@@ -239,7 +235,7 @@ def show_command(codigo: Code, db: Db = None) -> None:
             ).all()
             log = events(conn, stored)
     except OfferError as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     console.print(f"Oferta '{codigo}' ({stored.program.id}): {stored.state}")
     for decision, n in counts:
         console.print(f"  {decision}: {group(n)}")
@@ -277,7 +273,7 @@ def import_command(
             err.print(f"  • {e}", highlight=False, markup=False)
         raise typer.Exit(code=1) from None
     except (OfferError, StorageError) as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     console.print(result.message)
     if result.evaluated is not None:
         counts = result.decisions.group_by("decision").len().sort("decision")
@@ -305,5 +301,5 @@ def withdraw_command(
     try:
         withdraw(_engine(db), codigo, radicado, quien, motivo)
     except OfferError as exc:
-        raise _fail(str(exc)) from None
+        raise refuse(str(exc)) from None
     console.print(f"Aceptación {radicado} retirada.")
