@@ -106,3 +106,43 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
     out = run("oferta", "ver", code, db=db)
     for text in ("publicada", "suspensión ordenada", "cerrada → adjudicada"):
         assert text in out
+
+    # After the sale: a payment, the settlement, and an event on the sold shares.
+    awarded = (
+        pl.read_csv(folder / "comisionistas" / "adjudicacion-casa-de-bolsa.csv", infer_schema=False)
+        .filter(
+            pl.col("categoria").is_in(["trabajador_activo", "pensionado", "extrabajador"])
+            & (pl.col("adjudicada").cast(pl.Int64) >= 100)
+        )
+        .row(0, named=True)
+    )
+    shares = int(awarded["adjudicada"])
+    run(
+        "pago",
+        "registrar",
+        code,
+        awarded["radicado"],
+        "--monto",
+        str(shares * 1000),
+        "--fecha",
+        "2018-03-10",
+        db=db,
+    )
+    out = run("pago", "liquidar", code, "--fecha-enajenacion", "2018-03-20", db=db)
+    assert f"Vendidas (pagadas): {shares:,} acciones".replace(",", ".") in out
+    out = run(
+        "tenencia",
+        "evento",
+        code,
+        awarded["radicado"],
+        "--tipo",
+        "venta",
+        "--fecha",
+        "2000-01-01",
+        "--acciones",
+        "10",
+        "--detalle",
+        "fecha anterior a la venta",
+        db=db,
+    )
+    assert "anterior a la fecha de adjudicación" in out

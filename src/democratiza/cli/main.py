@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from democratiza.cli.after_sale import holding_app, payment_app
 from democratiza.cli.calculator import calculator_command
 from democratiza.cli.credit import credit_app
 from democratiza.cli.fines import fines_app
@@ -201,6 +202,8 @@ app.add_typer(offer_app, name="oferta")
 app.add_typer(batch_app, name="lote")
 app.add_typer(fines_app, name="multa")
 app.add_typer(credit_app, name="credito")
+app.add_typer(payment_app, name="pago")
+app.add_typer(holding_app, name="tenencia")
 
 
 def main() -> None:

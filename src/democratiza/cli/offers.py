@@ -13,6 +13,7 @@ from sqlalchemy import Engine, func, select
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
 from democratiza.cli.common import refuse
+from democratiza.compliance.holdings import paid_shares
 from democratiza.intake.batches import StorageError, import_batch, withdraw
 from democratiza.intake.errors import InputRejected
 from democratiza.money import group
@@ -52,7 +53,7 @@ Why = Annotated[str, typer.Option("--motivo", help="Por qué (queda en el regist
 Code = Annotated[str, typer.Argument(help="Código de la oferta")]
 
 
-def _engine(db: str | None) -> Engine:
+def engine_for(db: str | None) -> Engine:
     engine = make_engine(database_url(db))
     migrate(engine)
     return engine
@@ -70,7 +71,7 @@ def create_command(
     """Crea una oferta de la Primera Etapa (en borrador) con sus parámetros."""
     params = yaml.safe_load(oferta.read_text(encoding="utf-8"))
     try:
-        with _engine(db).begin() as conn:
+        with engine_for(db).begin() as conn:
             stored = create_offer(conn, codigo, programa, params, quien, motivo)
     except OfferError as exc:
         raise refuse(str(exc)) from None
@@ -79,7 +80,7 @@ def create_command(
 
 def _advance(codigo: str, target: str, quien: str, motivo: str, db: str | None) -> None:
     try:
-        with _engine(db).begin() as conn:
+        with engine_for(db).begin() as conn:
             advance(conn, load_offer(conn, codigo), target, quien, motivo)
     except OfferError as exc:
         raise refuse(str(exc)) from None
@@ -119,7 +120,7 @@ def interrupt_command(
 ) -> None:
     """Registra una interrupción (Ley 226 art. 11) y el ajuste de precio si lo hubo."""
     try:
-        with _engine(db).begin() as conn:
+        with engine_for(db).begin() as conn:
             record_interruption(
                 conn, load_offer(conn, codigo), quien, motivo, precio_nuevo, fundamento
             )
@@ -137,7 +138,7 @@ def adjudicate_command(
 ) -> None:
     """Adjudica una oferta cerrada y guarda el registro reproducible."""
     try:
-        done = adjudicate(_engine(db), codigo, quien, motivo)
+        done = adjudicate(engine_for(db), codigo, quien, motivo)
     except OfferError as exc:
         raise refuse(str(exc)) from None
     h = done.header
@@ -161,7 +162,7 @@ def publish_command(
 ) -> None:
     """Publica los resultados de una oferta adjudicada."""
     try:
-        publish(_engine(db), codigo, quien, motivo)
+        publish(engine_for(db), codigo, quien, motivo)
     except OfferError as exc:
         raise refuse(str(exc)) from None
     console.print(f"Oferta '{codigo}': publicada.")
@@ -182,7 +183,7 @@ def export_command(
         render_pdf,
     )
 
-    engine = _engine(db)
+    engine = engine_for(db)
     try:
         done = stored_adjudication(engine, codigo)
         with engine.connect() as conn:
@@ -191,7 +192,9 @@ def export_command(
         raise refuse(str(exc)) from None
     out = salida / codigo
     paths = broker_files(done, out / "comisionistas")
-    paths.append(registry_file(done, out))
+    with engine.connect() as conn:
+        paid = paid_shares(conn, stored)
+    paths.append(registry_file(done, out, paid))
     program, offer = stored.program, stored.offer
     announced, closing = offer.day("fecha_aviso"), offer.day("fecha_cierre")
     shares = offer.values.get("acciones_ofrecidas")
@@ -223,7 +226,7 @@ def export_command(
 @offer_app.command("ver")
 def show_command(codigo: Code, db: Db = None) -> None:
     """Estado, aceptaciones recibidas y el registro de cambios de una oferta."""
-    engine = _engine(db)
+    engine = engine_for(db)
     try:
         with engine.connect() as conn:
             stored = load_offer(conn, codigo)
@@ -266,7 +269,7 @@ def import_command(
     radicados asignados, para que el comisionista lo sepa de inmediato.
     """
     try:
-        result = import_batch(_engine(db), codigo, archivo, comisionista, lote, quien)
+        result = import_batch(engine_for(db), codigo, archivo, comisionista, lote, quien)
     except InputRejected as exc:
         err.print(f"[bold red]El lote tiene {len(exc.errors)} error(es); no se guardó nada:[/]")
         for e in exc.errors[:200]:
@@ -299,7 +302,7 @@ def withdraw_command(
 ) -> None:
     """Retira una aceptación mientras la oferta está abierta (queda el historial)."""
     try:
-        withdraw(_engine(db), codigo, radicado, quien, motivo)
+        withdraw(engine_for(db), codigo, radicado, quien, motivo)
     except OfferError as exc:
         raise refuse(str(exc)) from None
     console.print(f"Aceptación {radicado} retirada.")

@@ -64,11 +64,20 @@ def broker_files(done: Adjudication, out_dir: Path) -> list[Path]:
     return paths
 
 
-def registry_file(done: Adjudication, out_dir: Path) -> Path:
-    """For the depository: one line per awardee and broker, shares summed."""
+def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None = None) -> Path:
+    """For the depository: one line per awardee and broker, shares summed.
+
+    Once the payment period is settled only paid shares are registered (``paid``: radicado →
+    acciones_pagadas); before that, the shares awarded.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
+    results = done.results
+    if paid is not None and paid.height:
+        results = results.join(paid, on="radicado", how="left").with_columns(
+            pl.col("acciones_pagadas").fill_null(0).alias("adjudicada")
+        )
     registry = (
-        done.results.filter(pl.col("adjudicada") > 0)
+        results.filter(pl.col("adjudicada") > 0)
         .group_by("tipo_identificacion", "numero_identificacion", "nombre", "comisionista")
         .agg(pl.col("adjudicada").sum().alias("acciones"))
         .sort("tipo_identificacion", "numero_identificacion", "comisionista")

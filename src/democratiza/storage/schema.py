@@ -132,3 +132,38 @@ awards = Table(
     Column("cantidad_persona", BigInteger, nullable=False),  # after the per-person limits
     Column("adjudicada", BigInteger, nullable=False),
 )
+
+payments = Table(
+    "pagos",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("aceptacion_id", ForeignKey("aceptaciones.id"), nullable=False, index=True),
+    Column("fecha", Date, nullable=False),
+    Column("monto", BigInteger, nullable=False),  # centavos
+    Column("forma", String(20), nullable=False),  # contado, credito, cesantias
+    Column("quien", String(120), nullable=False),
+    Column("registrado_en", DateTime, nullable=False),
+)
+
+sales = Table(
+    "enajenaciones",
+    metadata,
+    Column("aceptacion_id", ForeignKey("aceptaciones.id"), primary_key=True),
+    Column("fecha_enajenacion", Date, nullable=False),  # the two years count from here
+    Column("acciones_pagadas", BigInteger, nullable=False),
+    Column("acciones_resueltas", BigInteger, nullable=False),  # unpaid: back to the pool
+)
+
+holding_events = Table(
+    "eventos_tenencia",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("aceptacion_id", ForeignKey("aceptaciones.id"), nullable=False, index=True),
+    Column("tipo", String(30), nullable=False),  # venta, dacion_en_pago, beneficiario_real, ...
+    Column("fecha", Date, nullable=False),  # when it occurred, or was identified
+    Column("acciones", BigInteger, nullable=False),
+    Column("contraprestacion", BigInteger),  # centavos per share obtained, if any
+    Column("detalle", Text, nullable=False),
+    Column("quien", String(120), nullable=False),
+    Column("registrado_en", DateTime, nullable=False),
+)
