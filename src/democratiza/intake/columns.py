@@ -225,13 +225,40 @@ MAX_DOLLARS = 10**12
 MAX_SHARES = 10**13
 
 
+@dataclass(frozen=True)
+class FileFormat:
+    """A file brokers send: its columns and the text columns that take a fixed list of codes.
+
+    Acceptances (Primera Etapa), orders (Segunda Etapa) and payments are all files of this
+    kind, read, typed and refused by the same code (``intake.parse``). ``key`` names the
+    column that must be unique in a file (none for payments: an award may be paid in parts).
+    """
+
+    name: str
+    columns: tuple[Column, ...]
+    codes: dict[str, tuple[str, ...]]
+    key: str | None = "referencia"
+
+    @property
+    def by_name(self) -> dict[str, Column]:
+        return {c.name: c for c in self.columns}
+
+    def typed_schema(self) -> dict[str, pl.DataType]:
+        """The typed rows: every column, in centavos/cents for money, codes as enums."""
+        schema = {c.name: DTYPES[c.kind] for c in self.columns}
+        schema.update({name: pl.Enum(codes) for name, codes in self.codes.items()})
+        schema["fila"] = pl.Int64()
+        if "cantidad" in schema:
+            schema["cantidad_fraccionaria"] = pl.Boolean()
+        return schema
+
+
+ACCEPTANCES = FileFormat("aceptaciones", COLUMNS, CODES)
+
+
 def typed_schema() -> dict[str, pl.DataType]:
     """The engine's input: every column, in centavos/cents for money."""
-    schema = {c.name: DTYPES[c.kind] for c in COLUMNS}
-    schema.update({name: pl.Enum(codes) for name, codes in CODES.items()})
-    schema["fila"] = pl.Int64()
-    schema["cantidad_fraccionaria"] = pl.Boolean()
-    return schema
+    return ACCEPTANCES.typed_schema()
 
 
 def format_markdown() -> str:

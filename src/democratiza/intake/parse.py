@@ -12,14 +12,12 @@ from collections.abc import Callable
 import polars as pl
 
 from democratiza.intake.columns import (
-    BY_NAME,
-    CODES,
-    COLUMNS,
+    ACCEPTANCES,
     MAX_DOLLARS,
     MAX_PESOS,
     MAX_SHARES,
     Column,
-    typed_schema,
+    FileFormat,
 )
 from democratiza.intake.errors import InputError, InputRejected
 from democratiza.intake.readers import RawTable
@@ -116,9 +114,8 @@ def _datetime(col: pl.Expr) -> Parsed:
     )
 
 
-def _text(column: Column) -> Parsed:
+def _text(column: Column, codes: tuple[str, ...] | None) -> Parsed:
     col = pl.col(column.name)
-    codes = CODES.get(column.name)
     errors = [pl.lit(None, dtype=pl.String)]
     if column.required:
         errors.append(pl.when(col.is_null()).then(pl.lit("campo obligatorio vacío")))
@@ -144,78 +141,82 @@ PARSERS: dict[str, Callable[[pl.Expr], Parsed]] = {
 }
 
 
-def _column_errors(raw: RawTable) -> list[InputError]:
+def _column_errors(raw: RawTable, fmt: FileFormat) -> list[InputError]:
     names = [c for c in raw.frame.columns if c != "fila"]
-    errors = [
-        InputError(raw.source, 1, n, "columna desconocida") for n in names if n not in BY_NAME
-    ]
+    known = fmt.by_name
+    errors = [InputError(raw.source, 1, n, "columna desconocida") for n in names if n not in known]
     errors += [
         InputError(raw.source, 1, c.name, "falta esta columna obligatoria")
-        for c in COLUMNS
+        for c in fmt.columns
         if c.required and c.name not in names
     ]
     return errors
 
 
-def parse(raw: RawTable) -> pl.DataFrame:
-    """Typed acceptances (``columns.typed_schema``), or ``InputRejected`` with every error."""
-    errors = _column_errors(raw)
+def parse(raw: RawTable, fmt: FileFormat = ACCEPTANCES) -> pl.DataFrame:
+    """Typed rows (``fmt.typed_schema()``), or ``InputRejected`` with every error."""
+    errors = _column_errors(raw, fmt)
     if errors:
         raise InputRejected(errors)
     frame = raw.frame.with_columns(
         pl.lit(None, dtype=pl.String).alias(c.name)
-        for c in COLUMNS
+        for c in fmt.columns
         if c.name not in raw.frame.columns
     )
-    schema = typed_schema()
+    schema = fmt.typed_schema()
     values, messages = [], []
-    for column in COLUMNS:
+    for column in fmt.columns:
         if column.kind == "texto":
-            value, error = _text(column)
+            value, error = _text(column, fmt.codes.get(column.name))
         else:
             value, error = PARSERS[column.kind](pl.col(column.name))
         values.append(value.cast(schema[column.name]).alias(column.name))
         messages.append(error.alias(column.name))
-    fraction = pl.col("cantidad").str.extract(DECIMAL, 2).str.strip_chars_end("0") != ""
+    extra = []
+    if "cantidad_fraccionaria" in schema:
+        fraction = pl.col("cantidad").str.extract(DECIMAL, 2).str.strip_chars_end("0") != ""
+        extra.append(fraction.fill_null(False).alias("cantidad_fraccionaria"))
+    repeated = pl.col(fmt.key).is_duplicated() if fmt.key else pl.lit(False)
     # One boolean per row says whether anything is wrong; the Spanish messages are built only
     # for the rows that have errors, so a clean million-row file carries no message columns.
     typed = frame.select(
         "fila",
         *values,
-        fraction.fill_null(False).alias("cantidad_fraccionaria"),
-        (
-            pl.any_horizontal(m.is_not_null() for m in messages)
-            | pl.col("referencia").is_duplicated()
-        ).alias("_bad"),
+        *extra,
+        (pl.any_horizontal(m.is_not_null() for m in messages) | repeated).alias("_bad"),
     )
     bad = frame.filter(typed["_bad"])
     if bad.height:
-        duplicated = frame.filter(pl.col("referencia").is_duplicated())["referencia"]
-        raise InputRejected(_collect(raw.source, bad, messages, duplicated))
-    return typed.select(list(typed_schema()))
+        duplicated = frame.filter(repeated)[fmt.key] if fmt.key else pl.Series([], dtype=pl.String)
+        raise InputRejected(_collect(raw.source, bad, messages, duplicated, fmt))
+    return typed.select(list(schema))
 
 
 def _collect(
-    source: str, bad: pl.DataFrame, messages: list[pl.Expr], duplicated: pl.Series
+    source: str,
+    bad: pl.DataFrame,
+    messages: list[pl.Expr],
+    duplicated: pl.Series,
+    fmt: FileFormat,
 ) -> list[InputError]:
     """Every error of the rows that have one, with the cell as the broker wrote it."""
     found = bad.select("fila", *(m.name.prefix("_e_") for m in messages))
     errors = []
     for text, row in zip(bad.iter_rows(named=True), found.iter_rows(named=True), strict=True):
-        for column in COLUMNS:
+        for column in fmt.columns:
             message = row[f"_e_{column.name}"]
             if message is not None:
                 cell = str(text[column.name])[:60]
                 errors.append(
                     InputError(source, row["fila"], column.name, message.replace("{}", cell))
                 )
-        if text["referencia"] in duplicated:
+        if fmt.key and text[fmt.key] in duplicated:
             errors.append(
                 InputError(
                     source,
                     row["fila"],
-                    "referencia",
-                    f"referencia repetida en el archivo: '{text['referencia']}'",
+                    fmt.key,
+                    f"{fmt.key} repetida en el archivo: '{text[fmt.key]}'",
                 )
             )
     return errors

@@ -1,0 +1,47 @@
+"""Has this broker batch been received already? One answer for every kind of batch.
+
+Acceptances, orders and payments all come in batches a broker names; a batch sent again
+with the same name and the same bytes stores nothing new (it is answered from what was
+stored), and the same name with other bytes is refused: the broker must use a new name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Row, Table, select
+
+from democratiza.intake.errors import InputError, InputRejected
+
+
+def previous_batch(
+    conn: Connection,
+    table: Table,
+    scope: dict[str, Any],
+    broker: str,
+    batch: str,
+    digest: str,
+    path: Path,
+) -> Row[Any, Any, Any] | None:
+    """The stored batch (``id``, ``filas``) with this name, or ``None``; other bytes refused."""
+    row = conn.execute(
+        select(table.c.id, table.c.huella, table.c.filas).where(
+            *(table.c[name] == value for name, value in scope.items()),
+            table.c.comisionista == broker,
+            table.c.lote == batch,
+        )
+    ).first()
+    if row is not None and row.huella != digest:
+        raise InputRejected(
+            [
+                InputError(
+                    str(path),
+                    None,
+                    None,
+                    f"el lote '{batch}' de {broker} ya se recibió con otro contenido; "
+                    "use un identificador de lote nuevo",
+                )
+            ]
+        )
+    return row
