@@ -22,6 +22,7 @@ from sqlalchemy import Connection, Engine, insert, select
 from democratiza.adjudication.adjudicate import allocate_program
 from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_offer
 from democratiza.rules.person import ORDER, per_person
+from democratiza.storage import audit
 from democratiza.storage.database import new_id, read_frame
 from democratiza.storage.schema import acceptances, adjudications, awards
 
@@ -151,6 +152,25 @@ def adjudicate(engine: Engine, offer_code: str, who: str, why: str) -> Adjudicat
         ]
         for start in range(0, len(rows), 20_000):
             conn.execute(insert(awards), rows[start : start + 20_000])
+        audit.append(
+            conn,
+            who,
+            "oferta.adjudicar",
+            f"adjudicaciones/{record_id}",
+            None,
+            {
+                k: done.header[k]
+                for k in (
+                    "oferta",
+                    "metodo",
+                    "acciones_ofrecidas",
+                    "demanda_valida",
+                    "adjudicadas",
+                    "huella_entradas",
+                    "huella_resultado",
+                )
+            },
+        )
         advance(conn, stored, "adjudicada", who, why)
     return done
 

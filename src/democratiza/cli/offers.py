@@ -177,10 +177,10 @@ def export_command(
     """Archivos por comisionista, registro para el depósito e informe HTML y PDF."""
     # Matplotlib is imported only by the command that draws.
     from democratiza.reports.adjudication_report import (
-        ReportInput,
         build_figures,
         render_html,
         render_pdf,
+        report_input,
     )
 
     engine = engine_for(db)
@@ -195,24 +195,7 @@ def export_command(
     with engine.connect() as conn:
         paid = paid_shares(conn, stored)
     paths.append(registry_file(done, out, paid))
-    program, offer = stored.program, stored.offer
-    announced, closing = offer.day("fecha_aviso"), offer.day("fecha_cierre")
-    shares = offer.values.get("acciones_ofrecidas")
-    assert announced and closing and isinstance(shares, int)
-    report = ReportInput(
-        programa_id=program.id,
-        programa_nombre=program.name,
-        acciones_ofrecidas=shares,
-        precio_centavos=offer.price_centavos,
-        fecha_aviso=announced,
-        fecha_cierre=closing,
-        metodo=program.allocation.method,
-        regla_remanente=program.allocation.remainder,
-        hash_entrada=str(done.header["huella_entradas"]),
-        awards=done.results,
-        nombres_categorias={c.id: c.name for c in program.categories},
-        nombres_reglas={r.id: r.name for r in program.limits},
-    )
+    report = report_input(stored, done)
     figures = build_figures(report)
     html = out / "informe-adjudicacion.html"
     html.write_text(render_html(report, figures), encoding="utf-8")

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import hashlib
-import io
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -26,13 +25,15 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from democratiza.intake.errors import InputError, InputRejected
 from democratiza.intake.parse import parse
 from democratiza.intake.readers import read_table
+from democratiza.intake.receipts import previous_batch
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.engine import CompiledProgram
+from democratiza.storage import audit
+from democratiza.storage.bulk import BulkWriteRefused, write_rows
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import acceptances, batches
 
-INSERT_CHUNK = 20_000
 LOOKUP_CHUNK = 5_000  # ids per UPDATE, below SQLite's limit of bound parameters
 
 
@@ -58,27 +59,9 @@ def file_hash(path: Path) -> str:
 def _already_received(
     conn: Connection, offer_id: int, broker: str, batch: str, digest: str, path: Path
 ) -> BatchResult | None:
-    row = conn.execute(
-        select(batches.c.id, batches.c.huella, batches.c.filas).where(
-            batches.c.oferta_id == offer_id,
-            batches.c.comisionista == broker,
-            batches.c.lote == batch,
-        )
-    ).first()
+    row = previous_batch(conn, batches, {"oferta_id": offer_id}, broker, batch, digest, path)
     if row is None:
         return None
-    if row.huella != digest:
-        raise InputRejected(
-            [
-                InputError(
-                    str(path),
-                    None,
-                    None,
-                    f"el lote '{batch}' de {broker} ya se recibió con otro contenido; "
-                    "use un identificador de lote nuevo",
-                )
-            ]
-        )
     decisions = pl.DataFrame(
         conn.execute(
             select(
@@ -229,11 +212,25 @@ def _store(
         )
         .select([c.name for c in acceptances.columns if c.name != "id"])
     )
-    if conn.dialect.name == "postgresql":
-        _copy(conn, rows)
-    else:
-        for start in range(0, rows.height, INSERT_CHUNK):
-            conn.execute(insert(acceptances), rows.slice(start, INSERT_CHUNK).to_dicts())
+    try:
+        write_rows(conn, acceptances, rows)
+    except BulkWriteRefused as exc:
+        raise StorageError(refused_message(str(exc))) from None
+    audit.append(
+        conn,
+        who,
+        "lote.recibir",
+        f"lotes/{batch_id}",
+        None,
+        {
+            "oferta": stored.code,
+            "comisionista": broker,
+            "lote": batch,
+            "huella": digest,
+            "filas": frame.height,
+            "correcciones": current.height,
+        },
+    )
     if before_commit:
         before_commit()
     return BatchResult(
@@ -275,22 +272,6 @@ def _current_versions(
     return current.filter(pl.col("referencia").is_in(references))
 
 
-def _copy(conn: Connection, rows: pl.DataFrame) -> None:
-    """PostgreSQL's COPY, fed as CSV from the columnar frame: the bulk path for large batches."""
-    buffer = io.BytesIO()
-    rows.write_csv(buffer, include_header=False, datetime_format="%Y-%m-%d %H:%M:%S%.f")
-    columns = ", ".join(rows.columns)
-    raw = conn.connection.driver_connection
-    statement = f"COPY aceptaciones ({columns}) FROM STDIN WITH (FORMAT csv)"
-    import psycopg
-
-    try:
-        with raw.cursor() as cursor, cursor.copy(statement) as copy:  # type: ignore[union-attr]
-            copy.write(buffer.getvalue())
-    except psycopg.Error as exc:  # the raw driver's errors are not wrapped by SQLAlchemy
-        raise StorageError(refused_message(str(exc).strip().splitlines()[0])) from None
-
-
 def withdraw(engine: Engine, offer_code: str, radicado: str, who: str, why: str) -> None:
     """Withdraw an acceptance before the window closes, keeping every version."""
     with engine.begin() as conn:
@@ -323,3 +304,11 @@ def withdraw(engine: Engine, offer_code: str, radicado: str, who: str, why: str)
             motivo=f"{why} ({who})",
         )
         conn.execute(insert(acceptances).values(**new))
+        audit.append(
+            conn,
+            who,
+            "aceptacion.retirar",
+            f"ofertas/{stored.id}/aceptaciones/{radicado}",
+            {"version": row["version"], "estado": row["estado"]},
+            {"version": new["version"], "estado": "retirada", "motivo": why},
+        )

@@ -18,6 +18,7 @@ from democratiza.calendar import add_months, next_business_day
 from democratiza.programs.loader import load_program
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
 from democratiza.programs.schema import Program
+from democratiza.storage import audit
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import offer_events, offers
 
@@ -134,6 +135,14 @@ def _event(
             por_que=why,
             detalle=_canonical(detail) if detail else None,
         )
+    )
+    audit.append(
+        conn,
+        who,
+        f"oferta.{kind}",
+        f"ofertas/{offer_id}",
+        {"estado": before},
+        {"estado": after, "por_que": why, "detalle": detail},
     )
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 import polars as pl
@@ -34,6 +34,10 @@ from matplotlib.transforms import Bbox
 from matplotlib.typing import RcKeyType
 
 from democratiza.money import group, pesos
+from democratiza.offers.lifecycle import StoredOffer
+
+if TYPE_CHECKING:
+    from democratiza.adjudication.record import Adjudication
 
 AWARD_COLUMNS: dict[str, type[pl.DataType]] = {
     "radicado": pl.String,
@@ -134,6 +138,28 @@ class ReportInput:
                 f"se adjudican {group(awarded)} acciones y solo se ofrecen "
                 f"{group(self.acciones_ofrecidas)}"
             )
+
+
+def report_input(stored: StoredOffer, done: Adjudication) -> ReportInput:
+    """The report's input for a stored offer and its adjudication (CLI and web alike)."""
+    program, offer = stored.program, stored.offer
+    announced, closing = offer.day("fecha_aviso"), offer.day("fecha_cierre")
+    shares = offer.values.get("acciones_ofrecidas")
+    assert announced and closing and isinstance(shares, int)
+    return ReportInput(
+        programa_id=program.id,
+        programa_nombre=program.name,
+        acciones_ofrecidas=shares,
+        precio_centavos=offer.price_centavos,
+        fecha_aviso=announced,
+        fecha_cierre=closing,
+        metodo=program.allocation.method,
+        regla_remanente=program.allocation.remainder,
+        hash_entrada=str(done.header["huella_entradas"]),
+        awards=done.results,
+        nombres_categorias={c.id: c.name for c in program.categories},
+        nombres_reglas={r.id: r.name for r in program.limits},
+    )
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,258 @@
+"""Benchmark of the web service on PostgreSQL: brokers filing at once over HTTP (loopback).
+
+``python benchmarks/bench_web.py [--segundos 60] [--clientes 50] [--lotes 5] [--filas 10000]
+[--procesos 2] [--admin-url postgresql://postgres@127.0.0.1:5432/postgres]``
+
+Recreates the database ``democratiza_bench``, opens an offer of Central de Seguros de Vida,
+gives each client its own broker and API token, starts ``democratiza servir`` with uvicorn
+workers, and for the given seconds runs ``--clientes`` brokers filing single acceptances
+(POST /api/ofertas/{codigo}/aceptaciones) and ``--lotes`` brokers uploading batches of
+``--filas`` rows (POST /api/ofertas/{codigo}/lotes), each as fast as answers come back.
+Prints throughput, p50/p99 latency, errors, and then counts the rows in the database: every
+acknowledged acceptance must be there exactly once (lost / duplicated).
+
+The load generator runs on the same two cores as the server: the figures are a floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import polars as pl
+import psycopg
+import yaml
+
+sys.path.insert(0, str(Path(__file__).parent))
+from generate import generate
+
+from democratiza.offers.lifecycle import advance, create_offer
+from democratiza.storage.database import make_engine, migrate
+from democratiza.web.auth import create_token
+
+ROOT = Path(__file__).parents[1]
+PARAMS = yaml.safe_load((ROOT / "examples/primera-etapa/oferta.yaml").read_text(encoding="utf-8"))
+CODE = "banco-web"
+PROGRAM = "central-seguros-vida"
+
+
+def recreate(admin_url: str, name: str) -> str:
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    return admin_url.rsplit("/", 1)[0] + "/" + name
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    acknowledged_rows: int = 0
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def rows_for(broker: str, n: int, seed: int) -> pl.DataFrame:
+    frame = generate(n, seed, PROGRAM, PARAMS)
+    return frame.with_columns(
+        pl.lit(broker).alias("comisionista"),
+        pl.format("{}-{}", pl.lit(f"S{seed}"), pl.int_range(pl.len())).alias("referencia"),
+    )
+
+
+async def single_client(
+    client: httpx.AsyncClient, number: int, rows: list[dict[str, Any]], until: float, tally: Tally
+) -> None:
+    for i, row in enumerate(rows):
+        if time.monotonic() >= until:
+            return
+        body = {
+            "lote": f"u{number}-{i}",
+            "aceptacion": {k: v for k, v in row.items() if v is not None},
+        }
+        start = time.perf_counter()
+        try:
+            answer = await client.post(f"/api/ofertas/{CODE}/aceptaciones", json=body)
+        except httpx.HTTPError as exc:
+            tally.error(type(exc).__name__)
+            continue
+        tally.latencies.append(time.perf_counter() - start)
+        if answer.status_code == 201 and answer.json()["creado"]:
+            tally.acknowledged_rows += 1
+        else:
+            tally.error(f"HTTP {answer.status_code}")
+
+
+async def batch_client(
+    client: httpx.AsyncClient, template: bytes, rows: int, until: float, tally: Tally
+) -> None:
+    k = 0
+    while time.monotonic() < until:
+        body = template.replace(b"@@", f"{k:05d}".encode())
+        start = time.perf_counter()
+        try:
+            answer = await client.post(
+                f"/api/ofertas/{CODE}/lotes",
+                files={"archivo": (f"lote-{k}.csv", body, "text/csv")},
+                data={"lote": f"L{k}"},
+            )
+        except httpx.HTTPError as exc:
+            tally.error(type(exc).__name__)
+            k += 1
+            continue
+        tally.latencies.append(time.perf_counter() - start)
+        if answer.status_code == 201 and answer.json()["creado"]:
+            tally.acknowledged_rows += rows
+        else:
+            tally.error(f"HTTP {answer.status_code}: {answer.text[:120]}")
+        k += 1
+
+
+async def run_load(
+    base: str,
+    tokens: list[str],
+    singles: list[list[dict[str, Any]]],
+    templates: list[bytes],
+    args: argparse.Namespace,
+) -> tuple[Tally, Tally, float]:
+    limits = httpx.Limits(
+        max_connections=len(tokens) + 5, max_keepalive_connections=len(tokens) + 5
+    )
+    timeout = httpx.Timeout(120.0)
+    clients = [
+        httpx.AsyncClient(
+            base_url=base, headers={"Authorization": f"Bearer {t}"}, limits=limits, timeout=timeout
+        )
+        for t in tokens
+    ]
+    one, many = Tally(), Tally()
+    start = time.monotonic()
+    until = start + args.segundos
+    tasks = [single_client(clients[i], i, singles[i], until, one) for i in range(args.clientes)]
+    tasks += [
+        batch_client(clients[args.clientes + j], templates[j], args.filas, until, many)
+        for j in range(args.lotes)
+    ]
+    await asyncio.gather(*tasks)
+    elapsed = time.monotonic() - start
+    for c in clients:
+        await c.aclose()
+    return one, many, elapsed
+
+
+def start_server(url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
+    code = "from democratiza.cli.main import app; app()"
+    command = [
+        sys.executable,
+        "-c",
+        code,
+        "servir",
+        "--db",
+        url,
+        "--puerto",
+        str(port),
+        "--procesos",
+        str(workers),
+    ]
+    server = subprocess.Popen(command, start_new_session=True)
+    for _ in range(300):
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/programas", timeout=1).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    server.kill()
+    raise SystemExit("el servicio no arrancó")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--segundos", type=float, default=60)
+    parser.add_argument("--clientes", type=int, default=50)
+    parser.add_argument("--lotes", type=int, default=5)
+    parser.add_argument("--filas", type=int, default=10_000)
+    parser.add_argument("--procesos", type=int, default=2)
+    parser.add_argument("--puerto", type=int, default=8765)
+    parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    args = parser.parse_args()
+
+    url = recreate(args.admin_url, "democratiza_bench")
+    engine = make_engine(url)
+    migrate(engine)
+    brokers = [f"Comisionista {i:02d}" for i in range(args.clientes + args.lotes)]
+    with engine.begin() as conn:
+        stored = create_offer(conn, CODE, PROGRAM, PARAMS, "banco", "aviso")
+        advance(conn, stored, "abierta", "banco", "inicio del plazo")
+        tokens = [create_token(conn, b, "banco", "banco")[1] for b in brokers]
+    engine.dispose()
+
+    per_client = max(200, int(args.segundos * 40))  # more than a client can file in the time
+    singles = [rows_for(brokers[i], per_client, 1000 + i).to_dicts() for i in range(args.clientes)]
+    templates = []
+    for j in range(args.lotes):
+        frame = rows_for(brokers[args.clientes + j], args.filas, 5000 + j)
+        frame = frame.with_columns(pl.format("B@@-{}", pl.int_range(pl.len())).alias("referencia"))
+        buffer = io.BytesIO()
+        frame.write_csv(buffer)
+        templates.append(buffer.getvalue())
+
+    server = start_server(url, args.puerto, args.procesos)
+    try:
+        one, many, elapsed = asyncio.run(
+            run_load(f"http://127.0.0.1:{args.puerto}", tokens, singles, templates, args)
+        )
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+    with psycopg.connect(url) as conn:
+        stored_rows = conn.execute("SELECT count(*) FROM aceptaciones").fetchone()[0]  # type: ignore[index]
+        duplicated = conn.execute(
+            "SELECT count(*) FROM (SELECT comisionista, referencia FROM aceptaciones "
+            "WHERE vigente GROUP BY comisionista, referencia HAVING count(*) > 1) d"
+        ).fetchone()[0]  # type: ignore[index]
+        chain = conn.execute("SELECT count(*) FROM auditoria").fetchone()[0]  # type: ignore[index]
+    expected = one.acknowledged_rows + many.acknowledged_rows
+    print(
+        f"Duración: {elapsed:.1f} s; {args.procesos} procesos de uvicorn; PostgreSQL por loopback"
+    )
+    p50, p99 = percentile(one.latencies, 50) * 1000, percentile(one.latencies, 99) * 1000
+    print(
+        f"Aceptaciones individuales ({args.clientes} clientes): {len(one.latencies)} respuestas, "
+        f"{one.acknowledged_rows / elapsed:.1f} por segundo; p50 {p50:.0f} ms, p99 {p99:.0f} ms; "
+        f"errores: {one.errors or 0}"
+    )
+    b50, b99 = percentile(many.latencies, 50), percentile(many.latencies, 99)
+    print(
+        f"Lotes de {args.filas} filas ({args.lotes} clientes): {len(many.latencies)} lotes, "
+        f"{many.acknowledged_rows / elapsed:.0f} filas por segundo; p50 {b50:.2f} s, "
+        f"p99 {b99:.2f} s; errores: {many.errors or 0}"
+    )
+    print(
+        f"En la base: {stored_rows} aceptaciones; confirmadas a los clientes: {expected}; "
+        f"perdidas: {max(0, expected - stored_rows)}; de más: {max(0, stored_rows - expected)}; "
+        f"referencias duplicadas: {duplicated}; entradas de auditoría: {chain}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""``democratiza servir``, ``usuario``, ``token`` and ``auditoria``: the web service's commands.
+
+Why here: the program office starts the service, creates the people who log in and the
+brokers' API tokens, and the auditors verify the audit chain, all from the console too.
+Each change is recorded in the audit log like the same change made on the web.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from democratiza.cli.common import refuse
+from democratiza.cli.offers import Db, engine_for
+from democratiza.storage import audit
+from democratiza.storage.database import database_url
+from democratiza.web.auth import STAFF_ROLES, AuthError, create_token, create_user, revoke_token
+
+console = Console()
+user_app = typer.Typer(
+    help="Personas que entran al servicio web.", no_args_is_help=True, rich_markup_mode=None
+)
+token_app = typer.Typer(
+    help="Tokens de la API para los sistemas de los comisionistas.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+audit_app = typer.Typer(help="Registro de auditoría.", no_args_is_help=True, rich_markup_mode=None)
+Who = Annotated[str, typer.Option("--quien", help="Quién hace el cambio")]
+
+
+def serve_command(
+    db: Db = None,
+    puerto: Annotated[int, typer.Option("--puerto", help="Puerto TCP")] = 8000,
+    anfitrion: Annotated[
+        str, typer.Option("--anfitrion", help="Dirección donde escuchar")
+    ] = "127.0.0.1",
+    procesos: Annotated[int, typer.Option("--procesos", help="Procesos de uvicorn")] = 1,
+) -> None:
+    """Inicia el servicio web (API, páginas y documentación en /api/docs)."""
+    import uvicorn
+
+    url = database_url(db)
+    engine_for(url).dispose()  # migrate once, before any worker starts
+    os.environ["DEMOCRATIZA_DB"] = url
+    console.print(f"Servicio en http://{anfitrion}:{puerto}/ (base: {url.split('@')[-1]})")
+    uvicorn.run(
+        "democratiza.web.app:from_environment",
+        factory=True,
+        host=anfitrion,
+        port=puerto,
+        workers=procesos,
+        log_level="warning",
+    )
+
+
+@user_app.command("crear")
+def create_user_command(
+    login: Annotated[str, typer.Argument(help="Nombre de usuario")],
+    nombre: Annotated[str, typer.Option(help="Nombre de la persona")],
+    rol: Annotated[str, typer.Option(help="Rol: " + ", ".join(STAFF_ROLES))],
+    comisionista: Annotated[
+        str | None, typer.Option(help="Comisionista (solo rol comisionista)")
+    ] = None,
+    clave_stdin: Annotated[
+        bool, typer.Option("--clave-stdin", help="Leer la contraseña de la entrada estándar")
+    ] = False,
+    quien: Who = "oficina del programa (consola)",
+    db: Db = None,
+) -> None:
+    """Crea una persona con contraseña (se guarda solo su hash argon2)."""
+    if clave_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = typer.prompt("Contraseña", hide_input=True, confirmation_prompt=True)
+    try:
+        with engine_for(db).begin() as conn:
+            create_user(conn, login, nombre, rol, comisionista, password, quien)
+    except AuthError as exc:
+        raise refuse(str(exc)) from None
+    console.print(f"Usuario '{login}' creado con rol {rol}.")
+
+
+@token_app.command("crear")
+def create_token_command(
+    comisionista: Annotated[str, typer.Option(help="Comisionista dueño del token")],
+    descripcion: Annotated[str, typer.Option(help="Para qué sistema es")] = "",
+    quien: Who = "oficina del programa (consola)",
+    db: Db = None,
+) -> None:
+    """Crea un token de la API; se muestra una sola vez."""
+    try:
+        with engine_for(db).begin() as conn:
+            token_id, token = create_token(conn, comisionista, descripcion, quien)
+    except AuthError as exc:
+        raise refuse(str(exc)) from None
+    console.print(f"Token {token_id} para {comisionista} (cópielo: no se volverá a mostrar):")
+    typer.echo(token)
+
+
+@token_app.command("revocar")
+def revoke_token_command(
+    token_id: Annotated[int, typer.Argument(help="Número del token")],
+    quien: Who = "oficina del programa (consola)",
+    db: Db = None,
+) -> None:
+    """Revoca un token: deja de servir de inmediato."""
+    try:
+        with engine_for(db).begin() as conn:
+            revoke_token(conn, token_id, quien)
+    except AuthError as exc:
+        raise refuse(str(exc)) from None
+    console.print(f"Token {token_id} revocado.")
+
+
+@audit_app.command("verificar")
+def verify_command(db: Db = None) -> None:
+    """Recorre la cadena de huellas y dice si está íntegra o dónde se rompe."""
+    with engine_for(db).connect() as conn:
+        report = audit.verify(conn)
+    if not report.ok:
+        raise refuse(report.message())
+    console.print(report.message(), highlight=False)

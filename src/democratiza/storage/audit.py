@@ -1,0 +1,167 @@
+"""The audit log: every change, who made it and when, chained by hash so tampering shows.
+
+Why a chain: the control bodies the decrees name (auditors) must be able to trust that the
+record of an offer's life was not edited afterwards. Each entry's ``huella`` is the SHA-256
+of the previous entry's ``huella`` and the canonical JSON of the entry itself; editing,
+deleting or reordering any entry breaks every hash from there on, and ``verify`` names the
+first broken entry.
+
+Entries are written inside the same transaction as the change they record, so a change and
+its entry commit or roll back together. Appends are serialised: on PostgreSQL by a
+transaction-scoped advisory lock taken before reading the last entry; on SQLite by the
+database's single writer. A UNIQUE ``huella_anterior`` makes a fork impossible even if that
+serialisation were bypassed: the second entry chained to the same predecessor is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select, text
+
+from democratiza.storage.schema import audit_log
+
+GENESIS = "0" * 64  # the "previous hash" of the first entry
+LOCK_KEY = 226_1995  # pg_advisory_xact_lock key of the audit chain (Ley 226 de 1995)
+VERIFY_CHUNK = 5_000
+
+
+def canonical(value: Mapping[str, Any] | None) -> str | None:
+    """Sorted keys, no spaces, UTF-8 kept: the same content always gives the same text."""
+    if value is None:
+        return None
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def entry_hash(
+    previous: str,
+    entry_id: int,
+    when: datetime,
+    who: str,
+    action: str,
+    entity: str,
+    before: str | None,
+    after: str | None,
+) -> str:
+    body = canonical(
+        {
+            "id": entry_id,
+            "cuando": when.isoformat(timespec="microseconds"),
+            "quien": who,
+            "accion": action,
+            "entidad": entity,
+            "antes": before,
+            "despues": after,
+        }
+    )
+    assert body is not None
+    return hashlib.sha256(f"{previous}\n{body}".encode()).hexdigest()
+
+
+def append(
+    conn: Connection,
+    who: str,
+    action: str,
+    entity: str,
+    before: Mapping[str, Any] | None,
+    after: Mapping[str, Any] | None,
+) -> int:
+    """Record one change in the caller's transaction; returns the entry's number."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
+    last = conn.execute(
+        select(audit_log.c.id, audit_log.c.huella).order_by(audit_log.c.id.desc()).limit(1)
+    ).first()
+    entry_id, previous = (1, GENESIS) if last is None else (int(last.id) + 1, str(last.huella))
+    # Whole microseconds survive both databases' DateTime unchanged.
+    when = datetime.now()
+    before_text, after_text = canonical(before), canonical(after)
+    conn.execute(
+        insert(audit_log).values(
+            id=entry_id,
+            cuando=when,
+            quien=who,
+            accion=action,
+            entidad=entity,
+            antes=before_text,
+            despues=after_text,
+            huella_anterior=previous,
+            huella=entry_hash(
+                previous, entry_id, when, who, action, entity, before_text, after_text
+            ),
+        )
+    )
+    return entry_id
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    entries: int
+    broken_at: int | None  # the first entry that does not verify, or None
+    reason: str | None  # why, in Spanish
+
+    @property
+    def ok(self) -> bool:
+        return self.broken_at is None
+
+    def message(self) -> str:
+        if self.ok:
+            return f"La cadena de auditoría está íntegra: {self.entries} entradas verificadas."
+        return f"La cadena de auditoría está rota en la entrada {self.broken_at}: {self.reason}"
+
+
+def verify(conn: Connection) -> ChainReport:
+    """Walk the chain from the first entry; stop at the first that does not verify."""
+    previous, expected_id, seen = GENESIS, 1, 0
+    after_id = 0
+    while True:
+        rows = conn.execute(
+            select(audit_log)
+            .where(audit_log.c.id > after_id)
+            .order_by(audit_log.c.id)
+            .limit(VERIFY_CHUNK)
+        ).all()
+        if not rows:
+            return ChainReport(seen, None, None)
+        for row in rows:
+            if row.id != expected_id:
+                return ChainReport(
+                    seen, expected_id, f"falta la entrada {expected_id} (sigue la {row.id})"
+                )
+            if row.huella_anterior != previous:
+                return ChainReport(
+                    seen, row.id, "su huella anterior no es la huella de la entrada previa"
+                )
+            again = entry_hash(
+                previous,
+                row.id,
+                row.cuando,
+                row.quien,
+                row.accion,
+                row.entidad,
+                row.antes,
+                row.despues,
+            )
+            if again != row.huella:
+                return ChainReport(seen, row.id, "su contenido no corresponde a su huella")
+            previous, expected_id, seen = row.huella, expected_id + 1, seen + 1
+        after_id = int(rows[-1].id)
+
+
+def count(conn: Connection) -> int:
+    return int(conn.execute(select(func.count()).select_from(audit_log)).scalar_one())
+
+
+def entries(
+    conn: Connection, limit: int = 100, before_id: int | None = None
+) -> list[dict[str, Any]]:
+    """The newest entries first (for the auditors' page and API), ``limit`` at a time."""
+    query = select(audit_log).order_by(audit_log.c.id.desc()).limit(limit)
+    if before_id is not None:
+        query = query.where(audit_log.c.id < before_id)
+    return [dict(r) for r in conn.execute(query).mappings()]

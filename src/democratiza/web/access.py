@@ -1,0 +1,202 @@
+"""Who may call what: one declarative table, route name → roles, checked on every request.
+
+Why a table: authorisation scattered in handlers is easy to forget on one route. Every
+route is declared with ``route(...)``, which names it and attaches the gate; the gate looks
+the name up here, so a route missing from the table fails closed, and the tests enumerate
+the application's routes against this table and try each with every role and with no one.
+
+What a role may *see* inside an allowed route (a broker only its own acceptances; personal
+data only to the roles that need it, Ley 1581 de 2012) is decided by the queries in
+``views.py``, which take the principal; the tests check that route by route as well.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from starlette.concurrency import run_in_threadpool
+
+from democratiza.web.auth import (
+    ANONYMOUS,
+    AUDITOR,
+    BROKER,
+    OFFICE,
+    PUBLIC,
+    Principal,
+    session_principal,
+    token_principal,
+)
+from democratiza.web.errors import CsrfRefused, NotAllowed, NotLoggedIn, WrongMediaType
+
+EVERYONE = frozenset({PUBLIC, OFFICE, BROKER, AUDITOR})
+STAFF = frozenset({OFFICE, BROKER, AUDITOR})
+OVERSIGHT = frozenset({OFFICE, AUDITOR})
+ONLY_OFFICE = frozenset({OFFICE})
+ONLY_BROKER = frozenset({BROKER})
+ONLY_AUDITOR = frozenset({AUDITOR})
+
+ACCESS: dict[str, frozenset[str]] = {
+    # JSON API, public: programs, offer notices, the calculator, one's own published result.
+    "api.programas": EVERYONE,
+    "api.programa": EVERYONE,
+    "api.ofertas": EVERYONE,
+    "api.oferta": EVERYONE,
+    "api.calculadora": EVERYONE,
+    "api.resultado": EVERYONE,
+    # Filing is the brokers' alone.
+    "api.lote.subir": ONLY_BROKER,
+    "api.aceptacion.radicar": ONLY_BROKER,
+    "api.aceptacion.retirar": ONLY_BROKER,
+    # Acceptances and results: a broker its own, the office and auditors all.
+    "api.lotes": STAFF,
+    "api.aceptaciones": STAFF,
+    "api.aceptaciones.archivo": STAFF,
+    "api.aceptacion": STAFF,
+    "api.resultados": STAFF,
+    "api.adjudicacion.archivo": STAFF,
+    "api.trabajo": STAFF,
+    # The office administers offers and tokens.
+    "api.oferta.crear": ONLY_OFFICE,
+    "api.oferta.abrir": ONLY_OFFICE,
+    "api.oferta.cerrar": ONLY_OFFICE,
+    "api.oferta.adjudicar": ONLY_OFFICE,
+    "api.oferta.publicar": ONLY_OFFICE,
+    "api.oferta.interrumpir": ONLY_OFFICE,
+    "api.token.crear": ONLY_OFFICE,
+    "api.token.revocar": ONLY_OFFICE,
+    # Read by the office and the auditors.
+    "api.tablero": OVERSIGHT,
+    "api.adjudicacion": OVERSIGHT,
+    "api.informe": OVERSIGHT,
+    "api.registro": OVERSIGHT,
+    "api.tokens": OVERSIGHT,
+    # The audit log is the auditors'.
+    "api.auditoria": ONLY_AUDITOR,
+    "api.auditoria.verificar": ONLY_AUDITOR,
+    # Pages.
+    "pag.inicio": EVERYONE,
+    "pag.calculadora": EVERYONE,
+    "pag.calculadora.calcular": EVERYONE,
+    "pag.aviso": EVERYONE,
+    "pag.resultado": EVERYONE,
+    "pag.resultado.consultar": EVERYONE,
+    "pag.entrar": EVERYONE,
+    "pag.entrar.enviar": EVERYONE,
+    "pag.salir": EVERYONE,
+    "pag.comisionista": ONLY_BROKER,
+    "pag.lote.subir": ONLY_BROKER,
+    "pag.aceptacion.retirar": ONLY_BROKER,
+    "pag.aceptaciones": STAFF,
+    "pag.trabajo": STAFF,
+    "pag.oficina": OVERSIGHT,
+    "pag.tablero": OVERSIGHT,
+    "pag.oferta.crear": ONLY_OFFICE,
+    "pag.oferta.accion": ONLY_OFFICE,
+    "pag.tokens": OVERSIGHT,
+    "pag.token.crear": ONLY_OFFICE,
+    "pag.token.revocar": ONLY_OFFICE,
+    "pag.auditoria": ONLY_AUDITOR,
+    "pag.auditoria.verificar": ONLY_AUDITOR,
+}
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+SESSION_COOKIE = "democratiza_sesion"
+CSRF_COOKIE = "democratiza_csrf"  # double-submit token for forms sent before logging in
+
+
+def principal_of(request: Request) -> Principal:
+    """The bearer token's broker, else the session's person, else the public (cached)."""
+    cached = getattr(request.state, "principal", None)
+    if isinstance(cached, Principal):
+        return cached
+    engine = request.app.state.engine
+    found: Principal | None = None
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    with engine.connect() as conn:
+        if scheme.lower() == "bearer" and token:
+            found = token_principal(conn, token.strip())
+            if found is None:
+                raise NotLoggedIn("El token no es válido o fue revocado.")
+        elif cookie := request.cookies.get(SESSION_COOKIE):
+            found = session_principal(conn, cookie, datetime.now())
+    request.state.principal = found or ANONYMOUS
+    return request.state.principal  # type: ignore[no-any-return]
+
+
+async def _check_csrf(request: Request, who: Principal) -> None:
+    """A request a browser could send with the person's cookie must carry the CSRF token."""
+    if who.via == "token":
+        return
+    is_page = not request.url.path.startswith("/api/")
+    if who.via == "anonimo" and not is_page:
+        return  # the public API carries no credential a third site could borrow
+    expected = who.csrf if who.via == "sesion" else request.cookies.get(CSRF_COOKIE)
+    sent = request.headers.get("x-csrf-token")
+    content_type = request.headers.get("content-type", "")
+    if sent is None and (
+        content_type.startswith("application/x-www-form-urlencoded")
+        or content_type.startswith("multipart/form-data")
+    ):
+        value = (await request.form()).get("csrf")
+        sent = value if isinstance(value, str) else None
+    if not expected or not sent or not hmac.compare_digest(expected, sent):
+        raise CsrfRefused()
+
+
+def gate(name: str) -> Callable[[Request], Awaitable[Principal]]:
+    roles = ACCESS.get(name, frozenset())  # a route missing from the table admits no one
+
+    async def check(request: Request) -> Principal:
+        who = await run_in_threadpool(principal_of, request)
+        if who.role not in roles:
+            if who.via == "anonimo":
+                raise NotLoggedIn("Debe iniciar sesión para ver esto.")
+            raise NotAllowed()
+        if request.method not in SAFE_METHODS:
+            await _check_csrf(request, who)
+        return who
+
+    return check
+
+
+def media_type(request: Request) -> None:
+    """The API reads JSON, and batches as multipart uploads; anything else is refused (415).
+
+    Runs after the gate, so someone not allowed learns nothing more than that.
+    """
+    path = request.url.path
+    if request.method in SAFE_METHODS or not path.startswith("/api/"):
+        return
+    if request.headers.get("content-length") in (None, "0"):
+        return
+    content_type = request.headers.get("content-type", "")
+    if path.endswith("/lotes"):
+        if not content_type.startswith("multipart/form-data"):
+            raise WrongMediaType(
+                "Envíe el lote como archivo (multipart/form-data, campo «archivo»)."
+            )
+    elif not content_type.startswith("application/json"):
+        raise WrongMediaType("Envíe el cuerpo como JSON (Content-Type: application/json).")
+
+
+def route(
+    router: APIRouter, method: str, path: str, name: str, **options: Any
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare a route under its access-table name, with the gate in front of it."""
+    return router.api_route(
+        path,
+        methods=[method],
+        name=name,
+        dependencies=[Depends(gate(name)), Depends(media_type)],
+        **options,
+    )
+
+
+def current(request: Request) -> Principal:
+    """The principal the gate admitted (for handlers)."""
+    return principal_of(request)

@@ -1,0 +1,224 @@
+"""The program office's API (offers, adjudication, tokens) and what it shares with auditors.
+
+Why thin: every change goes through the existing services (``offers.lifecycle``,
+``adjudication.record``), which refuse a wrong transition and record the event and the
+audit entry in the same transaction; this module only maps their refusals to HTTP.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+from sqlalchemy import Engine, select
+
+from democratiza.adjudication.record import adjudicate, publish
+from democratiza.offers.lifecycle import (
+    OfferError,
+    advance,
+    create_offer,
+    load_offer,
+    record_interruption,
+)
+from democratiza.programs.loader import bundled_program_ids
+from democratiza.storage.schema import adjudications, api_tokens
+from democratiza.web import catalog, downloads, views
+from democratiza.web.access import current, route
+from democratiza.web.auth import AuthError, create_token, revoke_token
+from democratiza.web.errors import ERROR_RESPONSES, Conflict, NotFound, Unprocessable
+
+router = APIRouter(prefix="/api", tags=["oficina del programa"], responses=ERROR_RESPONSES)
+
+
+class NewOffer(BaseModel):
+    codigo: str = Field(min_length=1, max_length=80, pattern=r"^[A-Za-z0-9\-_.]+$")
+    programa: str = Field(max_length=80)
+    parametros: dict[str, str | int] = Field(
+        description="precio, acciones_ofrecidas, fecha_aviso, fecha_cierre, trm…"
+    )
+    motivo: str = Field("publicación del aviso de oferta", min_length=1, max_length=500)
+
+
+class Reason(BaseModel):
+    motivo: str = Field(min_length=1, max_length=500)
+
+
+class Interruption(BaseModel):
+    motivo: str = Field(min_length=1, max_length=500)
+    precio_nuevo: str | None = Field(None, max_length=40)
+    fundamento: str | None = Field(None, max_length=500)
+
+
+class NewToken(BaseModel):
+    comisionista: str = Field(min_length=1, max_length=120)
+    descripcion: str = Field("", max_length=200)
+
+
+class TokenCreated(BaseModel):
+    id: int
+    comisionista: str
+    token: str = Field(description="Se muestra una sola vez; no se guarda")
+
+
+class State(BaseModel):
+    codigo: str
+    estado: str
+    detalle: str
+
+
+def change(engine: Engine, code: str, target: str, who: str, why: str) -> State:
+    """One lifecycle step through the services; a refused step changes nothing (409)."""
+    try:
+        if target == "adjudicada":
+            adjudicate(engine, code, who, why)
+        elif target == "publicada":
+            publish(engine, code, who, why)
+        else:
+            with engine.begin() as conn:
+                advance(conn, load_offer(conn, code), target, who, why)
+    except OfferError as exc:
+        if str(exc).startswith("No existe la oferta"):
+            raise NotFound(str(exc)) from None
+        raise Conflict(str(exc)) from None
+    return State(codigo=code, estado=target, detalle=f"Oferta '{code}': {target}.")
+
+
+@route(router, "POST", "/ofertas", "api.oferta.crear", status_code=201)
+def new_offer(data: NewOffer, request: Request) -> catalog.OfferView:
+    """Crea una oferta en borrador con los parámetros que el decreto deja abiertos."""
+    if data.programa not in bundled_program_ids():
+        raise NotFound(f"No existe el programa '{data.programa}'.")
+    try:
+        with request.app.state.engine.begin() as conn:
+            stored = create_offer(
+                conn,
+                data.codigo,
+                data.programa,
+                dict(data.parametros),
+                current(request).who,
+                data.motivo,
+            )
+    except OfferError as exc:
+        raise Unprocessable(str(exc)) from None
+    return catalog.offer_view(stored)
+
+
+def _step(target: str, default_reason: str) -> Callable[[str, Reason, Request], State]:
+    def handler(codigo: str, data: Reason, request: Request) -> State:
+        return change(request.app.state.engine, codigo, target, current(request).who, data.motivo)
+
+    handler.__doc__ = f"Pasa la oferta a «{target}» ({default_reason})."
+    return handler
+
+
+for _name, _target, _why in [
+    ("abrir", "abierta", "inicio del plazo"),
+    ("cerrar", "cerrada", "vencimiento del plazo"),
+    ("adjudicar", "adjudicada", "adjudicación al vencimiento del plazo"),
+    ("publicar", "publicada", "publicación de resultados"),
+]:
+    route(router, "POST", f"/ofertas/{{codigo}}/{_name}", f"api.oferta.{_name}")(
+        _step(_target, _why)
+    )
+
+
+@route(router, "POST", "/ofertas/{codigo}/interrumpir", "api.oferta.interrumpir")
+def interrupt(codigo: str, data: Interruption, request: Request) -> State:
+    """Registra una interrupción (Ley 226 art. 11) y el ajuste de precio con su fundamento."""
+    try:
+        with request.app.state.engine.begin() as conn:
+            stored = views.offer_or_404(conn, codigo)
+            record_interruption(
+                conn, stored, current(request).who, data.motivo, data.precio_nuevo, data.fundamento
+            )
+    except OfferError as exc:
+        raise Unprocessable(str(exc)) from None
+    return State(codigo=codigo, estado=stored.state, detalle="Interrupción registrada.")
+
+
+@route(router, "GET", "/ofertas/{codigo}/tablero", "api.tablero")
+def dashboard(codigo: str, request: Request) -> dict[str, list[dict[str, Any]]]:
+    """Cifras del ingreso: por día, categoría, comisionista y límite determinante."""
+    with request.app.state.engine.connect() as conn:
+        return views.intake_figures(conn, views.offer_or_404(conn, codigo))
+
+
+@route(router, "GET", "/ofertas/{codigo}/adjudicacion", "api.adjudicacion")
+def adjudication_record(codigo: str, request: Request) -> dict[str, Any]:
+    """El registro de la adjudicación: método, parámetros y huellas de entradas y resultado."""
+    with request.app.state.engine.connect() as conn:
+        stored = views.offer_or_404(conn, codigo)
+        record = conn.execute(
+            select(
+                adjudications.c.registro, adjudications.c.quien, adjudications.c.creada_en
+            ).where(adjudications.c.oferta_id == stored.id)
+        ).first()
+    if record is None:
+        raise Conflict(f"La oferta '{codigo}' no se ha adjudicado.")
+    header: dict[str, Any] = json.loads(record.registro)
+    return {**header, "quien": record.quien, "creada_en": record.creada_en.isoformat()}
+
+
+@route(router, "GET", "/ofertas/{codigo}/informe.{formato}", "api.informe")
+def report(codigo: str, formato: Literal["html", "pdf"], request: Request) -> Response:
+    """El informe de adjudicación, en HTML o PDF (el mismo de `oferta exportar`)."""
+    engine = request.app.state.engine
+    with engine.connect() as conn:
+        views.offer_or_404(conn, codigo)
+    body = downloads.report(engine, codigo, formato)
+    media = "text/html; charset=utf-8" if formato == "html" else "application/pdf"
+    return Response(body, media_type=media)
+
+
+@route(router, "GET", "/ofertas/{codigo}/registro-adjudicatarios.csv", "api.registro")
+def registry(codigo: str, request: Request) -> Response:
+    """El registro de adjudicatarios para el depósito."""
+    engine = request.app.state.engine
+    with engine.connect() as conn:
+        views.offer_or_404(conn, codigo)
+    return Response(downloads.registry_csv(engine, codigo), media_type="text/csv; charset=utf-8")
+
+
+@route(router, "GET", "/tokens", "api.tokens")
+def tokens(request: Request) -> list[dict[str, Any]]:
+    """Los tokens de los comisionistas (sin el token: solo se muestra al crearlo)."""
+    with request.app.state.engine.connect() as conn:
+        rows = conn.execute(
+            select(
+                api_tokens.c.id,
+                api_tokens.c.comisionista,
+                api_tokens.c.descripcion,
+                api_tokens.c.creado_en,
+                api_tokens.c.creado_por,
+                api_tokens.c.revocado_en,
+            ).order_by(api_tokens.c.id)
+        ).mappings()
+        return [{k: views.plain(v) for k, v in r.items()} for r in rows]
+
+
+@route(router, "POST", "/tokens", "api.token.crear", status_code=201)
+def new_token(data: NewToken, request: Request) -> TokenCreated:
+    """Crea un token para el sistema de un comisionista; se muestra una sola vez."""
+    try:
+        with request.app.state.engine.begin() as conn:
+            token_id, token = create_token(
+                conn, data.comisionista, data.descripcion, current(request).who
+            )
+    except AuthError as exc:
+        raise Unprocessable(str(exc)) from None
+    return TokenCreated(id=token_id, comisionista=data.comisionista, token=token)
+
+
+@route(router, "POST", "/tokens/{token_id}/revocacion", "api.token.revocar")
+def revoke(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request) -> dict[str, str]:
+    """Revoca un token: deja de servir en la siguiente solicitud."""
+    try:
+        with request.app.state.engine.begin() as conn:
+            revoke_token(conn, token_id, current(request).who)
+    except AuthError as exc:
+        raise NotFound(str(exc)) from None
+    return {"detalle": f"Token {token_id} revocado."}

@@ -1,0 +1,99 @@
+"""The public API: programs, offer notices, the calculator and one's own published result.
+
+Why public: the aviso de oferta and the decree's limits are public; the calculator lets
+anyone ask what they could buy; the result lookup needs the radicado *and* the
+identification, so it reveals nothing about anyone else (Ley 1581 de 2012).
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
+from democratiza.web import catalog
+from democratiza.web.access import route
+from democratiza.web.calculator import CalculatorInput, CalculatorResult, calculate
+from democratiza.web.errors import ERROR_RESPONSES, ErrorItem, Unprocessable
+from democratiza.web.views import lookup_result, offer_or_404
+
+router = APIRouter(prefix="/api", tags=["público"], responses=ERROR_RESPONSES)
+
+
+class ResultQuery(BaseModel):
+    oferta: str = Field(max_length=80)
+    radicado: str = Field(max_length=40)
+    tipo_identificacion: str = Field(max_length=10)
+    numero_identificacion: str = Field(max_length=40)
+
+
+class ResultAnswer(BaseModel):
+    oferta: str
+    radicado: str
+    cantidad: int
+    cantidad_permitida: int
+    decision: str
+    regla_limitante: str | None
+    regla_limitante_nombre: str | None = None
+    cantidad_persona: int
+    adjudicada: int
+
+
+@route(router, "GET", "/programas", "api.programas")
+def programs() -> list[catalog.ProgramView]:
+    """Los programas con sus parámetros, categorías y límites, cada uno con su cita."""
+    return catalog.all_programs()
+
+
+@route(router, "GET", "/programas/{programa}", "api.programa")
+def program(programa: str) -> catalog.ProgramView:
+    """Un programa."""
+    return catalog.program_view(catalog.program_or_404(programa))
+
+
+@route(router, "GET", "/ofertas", "api.ofertas")
+def offers(request: Request) -> list[catalog.OfferRow]:
+    """Las ofertas y su estado."""
+    with request.app.state.engine.connect() as conn:
+        return catalog.offers(conn)
+
+
+@route(router, "GET", "/ofertas/{codigo}", "api.oferta")
+def offer(codigo: str, request: Request) -> catalog.OfferView:
+    """El aviso de una oferta: programa, parámetros, categorías y límites."""
+    with request.app.state.engine.connect() as conn:
+        return catalog.offer_view(offer_or_404(conn, codigo))
+
+
+def resolve_offer(request: Request, data: CalculatorInput) -> Offer:
+    if data.oferta:
+        with request.app.state.engine.connect() as conn:
+            return offer_or_404(conn, data.oferta).offer
+    if not data.programa:
+        raise Unprocessable(
+            "Indique el programa o la oferta.",
+            [ErrorItem(columna="programa", mensaje="falta el programa o la oferta")],
+        )
+    try:
+        return make_offer(catalog.program_or_404(data.programa), {})
+    except OfferParameterError as exc:
+        raise Unprocessable(
+            "Este programa necesita parámetros que fija la oferta; elija una oferta.",
+            [ErrorItem(mensaje=m) for m in exc.messages],
+        ) from None
+
+
+@route(router, "POST", "/calculadora", "api.calculadora")
+def calculator(data: CalculatorInput, request: Request) -> CalculatorResult:
+    """¿Cuántas acciones puedo comprar? Cada límite, el que determina el máximo y su artículo."""
+    return calculate(resolve_offer(request, data), data)
+
+
+@route(router, "POST", "/resultados/consulta", "api.resultado")
+def result(data: ResultQuery, request: Request) -> ResultAnswer:
+    """El resultado propio, una vez publicado: con el radicado y la identificación."""
+    with request.app.state.engine.connect() as conn:
+        found = lookup_result(
+            conn, data.oferta, data.radicado, data.tipo_identificacion, data.numero_identificacion
+        )
+    return ResultAnswer.model_validate(found)

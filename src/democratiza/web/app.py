@@ -1,0 +1,129 @@
+"""The web service: ``create_app(engine)`` builds the FastAPI application on a database.
+
+Why a factory: tests build one per database (SQLite and PostgreSQL) and the command
+``democratiza servir`` one for the database it is given; nothing is global but the
+templates. The application carries the engine and the background job runner in
+``app.state``; body sizes are limited before anything is read; every response carries
+headers that keep pages from being framed or sniffed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import Engine
+from starlette.routing import BaseRoute
+
+from democratiza.web import (
+    api_audit,
+    api_broker,
+    api_office,
+    api_public,
+    errors,
+    pages_public,
+    pages_staff,
+)
+from democratiza.web.filing import MAX_UPLOAD
+from democratiza.web.jobs import JobRunner
+from democratiza.web.templating import error_page
+
+MAX_BODY = 1024 * 1024  # any request but an upload: 1 MiB
+UPLOAD_SUFFIX = "/lotes"
+DESCRIPTION = """
+Programas de democratización accionaria (Ley 226 de 1995): avisos de oferta y calculadora
+(público), radicación de lotes y aceptaciones (comisionistas, con token `Bearer`),
+administración de ofertas y adjudicación (oficina del programa), y registro de auditoría
+(auditores). Los errores tienen siempre la forma `{detalle, errores: [{archivo, fila,
+columna, mensaje}], total_errores}`.
+"""
+
+
+def create_app(engine: Engine, job_workers: int = 2, max_upload: int = MAX_UPLOAD) -> FastAPI:
+    runner = JobRunner(engine, job_workers)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        runner.shutdown()
+
+    app = FastAPI(
+        title="democratiza",
+        description=DESCRIPTION,
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    app.state.engine = engine
+    app.state.jobs = runner
+    errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))
+    for router in (
+        api_public.router,
+        api_broker.router,
+        api_office.router,
+        api_audit.router,
+        pages_public.router,
+        pages_staff.router,
+    ):
+        app.include_router(router)
+    static = Path(__file__).parent / "static"
+    app.mount("/estaticos", StaticFiles(directory=str(static)), name="estaticos")
+
+    @app.middleware("http")
+    async def limits_and_headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        limit = max_upload if request.url.path.endswith(UPLOAD_SUFFIX) else MAX_BODY
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            message = f"La solicitud pasa del límite de {limit // (1024 * 1024)} MiB."
+            body = errors.ApiError(detalle=message).model_dump()
+            return JSONResponse(body, status_code=413)
+        response = await call_next(request)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        is_html = response.headers.get("content-type", "").startswith("text/html")
+        if is_html and request.url.path != "/api/docs":  # Swagger UI loads its own scripts
+            response.headers.setdefault(
+                "Content-Security-Policy",
+                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
+            )
+        return response
+
+    return app
+
+
+def api_routes(app: FastAPI) -> list[APIRoute]:
+    """Every route of the application, walking into included routers (for the tests)."""
+
+    def walk(routes: list[BaseRoute]) -> list[APIRoute]:
+        found: list[APIRoute] = []
+        for r in routes:
+            if isinstance(r, APIRoute):
+                found.append(r)
+            elif (inner := getattr(r, "original_router", None)) is not None:
+                found += walk(inner.routes)
+        return found
+
+    return walk(app.routes)
+
+
+def from_environment() -> FastAPI:
+    """The application for the database in DEMOCRATIZA_DB (uvicorn's factory, per process)."""
+    from democratiza.storage.database import make_engine
+
+    return create_app(make_engine())
+
+
+def allowed_methods(app: FastAPI, path: str) -> list[str]:
+    """The methods some route of the application accepts on this path."""
+    methods = {m for r in api_routes(app) if r.path_regex.match(path) for m in r.methods or ()}
+    return sorted(methods)

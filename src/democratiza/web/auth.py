@@ -1,0 +1,240 @@
+"""Who is asking: people with passwords and sessions, brokers' systems with API tokens.
+
+Why this shape: the issue asks for a modern password hash (argon2id), sessions with CSRF
+protection, a lockout after repeated failures, and per-broker tokens that the program office
+can revoke. No secret is stored: passwords as argon2 hashes; session cookies and API tokens
+as their SHA-256, so a copy of the database lets no one log in.
+
+Roles: ``oficina`` (the program office), ``comisionista`` (a broker, bound to its name),
+``auditor`` (the control bodies: read-only) and ``publico`` (anyone, not logged in).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import Connection, delete, insert, select, update
+
+from democratiza.storage import audit
+from democratiza.storage.database import new_id
+from democratiza.storage.schema import api_tokens, sessions, users
+
+PUBLIC, OFFICE, BROKER, AUDITOR = "publico", "oficina", "comisionista", "auditor"
+ROLES = (PUBLIC, OFFICE, BROKER, AUDITOR)
+STAFF_ROLES = (OFFICE, BROKER, AUDITOR)  # roles a person logs in with
+MAX_FAILURES = 5
+LOCKOUT = timedelta(minutes=15)
+SESSION_LIFE = timedelta(hours=8)
+MIN_PASSWORD = 12
+TOKEN_PREFIX = "dz_"
+# Verified against when the login does not exist, so both answers take the same time.
+_DUMMY_HASH = PasswordHasher().hash("nadie-tiene-esta-clave")
+
+
+class AuthError(Exception):
+    """A refused request about people or tokens; the message is for the person."""
+
+
+@dataclass(frozen=True)
+class Principal:
+    role: str
+    name: str  # as shown on pages
+    who: str  # as recorded in the audit log and the offer's events
+    broker: str | None = None  # the broker a comisionista acts for
+    csrf: str | None = None  # the session's CSRF token (sessions only)
+    via: str = "anonimo"  # anonimo, sesion or token
+    user_id: int | None = None
+
+
+ANONYMOUS = Principal(PUBLIC, "público", "público")
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def create_user(
+    conn: Connection,
+    login: str,
+    name: str,
+    role: str,
+    broker: str | None,
+    password: str,
+    who: str,
+    hasher: PasswordHasher | None = None,
+) -> int:
+    if role not in STAFF_ROLES:
+        raise AuthError(f"Rol desconocido '{role}'; use uno de: {', '.join(STAFF_ROLES)}.")
+    if (role == BROKER) != bool(broker):
+        raise AuthError("Un usuario comisionista necesita el nombre de su comisionista, y solo él.")
+    if len(password) < MIN_PASSWORD:
+        raise AuthError(f"La contraseña debe tener al menos {MIN_PASSWORD} caracteres.")
+    if conn.execute(select(users.c.id).where(users.c.login == login)).first():
+        raise AuthError(f"Ya existe el usuario '{login}'.")
+    user_id = new_id(
+        conn.execute(
+            insert(users).values(
+                login=login,
+                nombre=name,
+                rol=role,
+                comisionista=broker or None,
+                hash=(hasher or PasswordHasher()).hash(password),
+                intentos_fallidos=0,
+                bloqueado_hasta=None,
+                activo=True,
+                creado_en=datetime.now(),
+            )
+        )
+    )
+    audit.append(
+        conn, who, "usuario.crear", f"usuarios/{login}", None, {"rol": role, "comisionista": broker}
+    )
+    return user_id
+
+
+@dataclass(frozen=True)
+class LoginOutcome:
+    user_id: int | None
+    message: str  # why it was refused (Spanish); empty when it succeeded
+
+
+def check_password(conn: Connection, login: str, password: str, now: datetime) -> LoginOutcome:
+    """One login attempt; failures are counted and the fifth locks the account for 15 min."""
+    refused = "Usuario o contraseña incorrectos."
+    row = conn.execute(select(users).where(users.c.login == login)).first()
+    if row is None or not row.activo:
+        _verify(_DUMMY_HASH, password)
+        return LoginOutcome(None, refused)
+    if row.bloqueado_hasta is not None and row.bloqueado_hasta > now:
+        return LoginOutcome(
+            None,
+            f"La cuenta está bloqueada por intentos fallidos hasta las "
+            f"{row.bloqueado_hasta:%H:%M}; intente después.",
+        )
+    if _verify(row.hash, password):
+        conn.execute(
+            update(users)
+            .where(users.c.id == row.id)
+            .values(intentos_fallidos=0, bloqueado_hasta=None)
+        )
+        return LoginOutcome(int(row.id), "")
+    failures = int(row.intentos_fallidos) + 1
+    if failures >= MAX_FAILURES:
+        until = now + LOCKOUT
+        conn.execute(
+            update(users)
+            .where(users.c.id == row.id)
+            .values(intentos_fallidos=0, bloqueado_hasta=until)
+        )
+        audit.append(
+            conn, "sistema", "usuario.bloquear", f"usuarios/{login}", None, {"hasta": until}
+        )
+        return LoginOutcome(
+            None,
+            f"{refused} La cuenta quedó bloqueada {LOCKOUT.seconds // 60} minutos por "
+            f"{MAX_FAILURES} intentos fallidos.",
+        )
+    conn.execute(update(users).where(users.c.id == row.id).values(intentos_fallidos=failures))
+    return LoginOutcome(None, refused)
+
+
+def _verify(stored_hash: str, password: str) -> bool:
+    try:
+        return PasswordHasher().verify(stored_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def open_session(conn: Connection, user_id: int, now: datetime) -> str:
+    """A new session; returns the cookie's value (only its hash is kept)."""
+    cookie = secrets.token_urlsafe(32)
+    conn.execute(
+        insert(sessions).values(
+            huella=digest(cookie),
+            usuario_id=user_id,
+            csrf=secrets.token_urlsafe(32),
+            creada_en=now,
+            expira_en=now + SESSION_LIFE,
+        )
+    )
+    return cookie
+
+
+def close_session(conn: Connection, cookie: str) -> None:
+    conn.execute(delete(sessions).where(sessions.c.huella == digest(cookie)))
+
+
+def session_principal(conn: Connection, cookie: str, now: datetime) -> Principal | None:
+    row = conn.execute(
+        select(users, sessions.c.csrf, sessions.c.expira_en)
+        .join(sessions, sessions.c.usuario_id == users.c.id)
+        .where(sessions.c.huella == digest(cookie))
+    ).first()
+    if row is None or row.expira_en <= now or not row.activo:
+        return None
+    return Principal(
+        row.rol,
+        row.nombre,
+        f"usuario:{row.login}",
+        row.comisionista,
+        row.csrf,
+        "sesion",
+        int(row.id),
+    )
+
+
+def create_token(conn: Connection, broker: str, description: str, who: str) -> tuple[int, str]:
+    """A new API token for one broker; the token is shown once and never stored."""
+    if not broker.strip():
+        raise AuthError("Un token necesita el nombre del comisionista.")
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token_id = new_id(
+        conn.execute(
+            insert(api_tokens).values(
+                comisionista=broker,
+                huella=digest(token),
+                descripcion=description or "-",
+                creado_en=datetime.now(),
+                creado_por=who,
+                revocado_en=None,
+            )
+        )
+    )
+    audit.append(conn, who, "token.crear", f"tokens_api/{token_id}", None, {"comisionista": broker})
+    return token_id, token
+
+
+def revoke_token(conn: Connection, token_id: int, who: str) -> None:
+    changed = conn.execute(
+        update(api_tokens)
+        .where(api_tokens.c.id == token_id, api_tokens.c.revocado_en.is_(None))
+        .values(revocado_en=datetime.now())
+    ).rowcount
+    if changed != 1:
+        raise AuthError(f"No hay un token vigente con el número {token_id}.")
+    audit.append(
+        conn, who, "token.revocar", f"tokens_api/{token_id}", {"vigente": True}, {"vigente": False}
+    )
+
+
+def token_principal(conn: Connection, token: str) -> Principal | None:
+    row = conn.execute(
+        select(api_tokens.c.id, api_tokens.c.comisionista).where(
+            api_tokens.c.huella == digest(token), api_tokens.c.revocado_en.is_(None)
+        )
+    ).first()
+    if row is None:
+        return None
+    return Principal(
+        BROKER,
+        row.comisionista,
+        f"token:{row.id}:{row.comisionista}",
+        row.comisionista,
+        None,
+        "token",
+    )

@@ -1,0 +1,155 @@
+"""The public calculator: "¿cuántas acciones puedo comprar?", answered by the engine itself.
+
+Why like this: a calculator that re-implemented a limit would one day disagree with the
+adjudication. Like ``democratiza calcular``, it builds one acceptance and runs the same
+``CompiledProgram.evaluate`` as a batch of one; the explanation comes from the same
+``Explainer``. It assumes the written undertakings will be signed: it answers what the
+*limits* permit, asking for the largest quantity unless one is given.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+
+from pydantic import BaseModel, Field
+
+from democratiza.intake.columns import MAX_PESOS, MAX_SHARES
+from democratiza.money import MoneyError, to_centavos
+from democratiza.programs.parameters import Offer, OfferParameterError
+from democratiza.rules.engine import CompiledProgram, frame_from_rows
+from democratiza.rules.explain import Explainer, cite
+from democratiza.rules.vocabulary import CATEGORIES, UNDERTAKINGS, Category
+from democratiza.web.errors import ErrorItem, Unprocessable
+
+MONEY_FIELDS = (
+    "patrimonio_liquido",
+    "ingresos_declaracion",
+    "ingresos_certificado",
+    "ingresos_usd",
+    "remuneracion_anual",
+    "salario_mensual",
+    "activos_totales",
+    "pasivos_totales",
+    "superavit_valorizacion",
+    "ingresos_estados_financieros",
+    "limite_inversion",
+)
+COLOMBIAN = re.compile(r"^\d{1,3}(\.\d{3})+(,\d+)?$|^\d+,\d+$")
+
+
+class CalculatorInput(BaseModel):
+    """Montos en pesos como texto ("48000000", "2075.31" o "48.000.000,50")."""
+
+    oferta: str | None = Field(None, max_length=80, description="Código de una oferta")
+    programa: str | None = Field(None, max_length=80, description="Id del programa")
+    categoria: Category
+    cantidad: int | None = Field(None, ge=1, le=MAX_SHARES)
+    obligado_declarar: bool = True
+    extranjero: bool = False
+    directivo: bool = False
+    fecha_ingreso_directivo: date | None = None
+    meses_en_cargo: int | None = Field(None, ge=0, le=1200)
+    forma_pago: str = Field("contado", max_length=20)
+    patrimonio_liquido: str | None = Field(None, max_length=40)
+    ingresos_declaracion: str | None = Field(None, max_length=40)
+    ingresos_certificado: str | None = Field(None, max_length=40)
+    ingresos_usd: str | None = Field(None, max_length=40)
+    remuneracion_anual: str | None = Field(None, max_length=40)
+    salario_mensual: str | None = Field(None, max_length=40)
+    activos_totales: str | None = Field(None, max_length=40)
+    pasivos_totales: str | None = Field(None, max_length=40)
+    superavit_valorizacion: str | None = Field(None, max_length=40)
+    ingresos_estados_financieros: str | None = Field(None, max_length=40)
+    limite_inversion: str | None = Field(None, max_length=40)
+
+
+class CalculatorResult(BaseModel):
+    programa: str
+    decision: str
+    cantidad_permitida: int
+    resumen: str
+    regla_limitante: str | None
+    regla_limitante_nombre: str | None
+    regla_limitante_cita: str | None
+    limites: list[str]
+    causas: list[str]
+
+
+def centavos(text: str | None, field: str) -> int | None:
+    """Pesos typed by a person: '48000000', '2075.31', or Colombian '48.000.000,50'."""
+    if text is None or not text.strip():
+        return None
+    raw = text.strip().replace("$", "").replace(" ", "")
+    if COLOMBIAN.match(raw):
+        raw = raw.replace(".", "").replace(",", ".")
+    try:
+        value = to_centavos(Decimal(raw))
+    except (InvalidOperation, MoneyError):
+        raise Unprocessable(
+            "Hay montos que no se entienden.",
+            [ErrorItem(columna=field, mensaje=f"'{text}' no es un monto en pesos")],
+        ) from None
+    if not 0 <= value <= MAX_PESOS:
+        raise Unprocessable(
+            "Hay montos fuera de rango.",
+            [ErrorItem(columna=field, mensaje="el monto debe estar entre 0 y el máximo admitido")],
+        )
+    return value
+
+
+def calculate(offer: Offer, data: CalculatorInput) -> CalculatorResult:
+    if data.categoria not in CATEGORIES:
+        raise Unprocessable(
+            "La categoría no existe.",
+            [ErrorItem(columna="categoria", mensaje=f"categoría desconocida '{data.categoria}'")],
+        )
+    listed = offer.program.category(data.categoria)
+    row: dict[str, object] = {
+        "referencia": "calculadora",
+        "comisionista": "-",
+        "fecha_radicacion": datetime.now(),
+        "tipo_identificacion": "CC",
+        "numero_identificacion": "-",
+        "nombre": "-",
+        "categoria": data.categoria,
+        "cantidad": data.cantidad if data.cantidad is not None else MAX_SHARES,
+        "forma_pago": data.forma_pago,
+        "obligado_declarar": data.obligado_declarar,
+        "extranjero": data.extranjero,
+        "estado_certificado": listed.employer_status if listed else None,
+        "fecha_certificado": date.today(),
+        "directivo": data.directivo,
+        "fecha_ingreso_directivo": data.fecha_ingreso_directivo,
+        "meses_en_cargo": data.meses_en_cargo,
+        **{name: centavos(getattr(data, name), name) for name in MONEY_FIELDS},
+        **dict.fromkeys(UNDERTAKINGS, True),
+    }
+    frame = frame_from_rows([row])
+    compiled = CompiledProgram(offer)
+    try:
+        result = compiled.evaluate(frame)
+    except OfferParameterError as exc:
+        raise Unprocessable(
+            "No se puede calcular con esta oferta.",
+            [ErrorItem(mensaje=m) for m in exc.messages],
+        ) from None
+    explanation = next(Explainer(compiled).explain_all(result, frame))
+    permitted = int(result["cantidad_permitida"][0])
+    rule_id = result["regla_limitante"][0]
+    rule = offer.program.limit(rule_id) if rule_id is not None else None
+    summary = explanation.summary
+    if data.cantidad is None and explanation.decision != "rechazada":
+        summary = f"Puede comprar hasta {permitted:,} acciones.".replace(",", ".")
+    return CalculatorResult(
+        programa=offer.program.id,
+        decision=explanation.decision,
+        cantidad_permitida=permitted,
+        resumen=summary,
+        regla_limitante=rule.id if rule else None,
+        regla_limitante_nombre=rule.name if rule else None,
+        regla_limitante_cita=cite(offer.program, rule.citation) if rule else None,
+        limites=list(explanation.limits),
+        causas=list(explanation.causes),
+    )

@@ -1,0 +1,131 @@
+"""Public descriptions of programs and offers: what the aviso de oferta tells anyone.
+
+Why separate: the API and the pages show the same facts, each with its citation, and none
+of them is personal data, so they are open to the public.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from pydantic import BaseModel
+from sqlalchemy import Connection
+
+from democratiza.money import group, pesos
+from democratiza.offers.lifecycle import StoredOffer
+from democratiza.programs.loader import ProgramFileError, bundled_program_ids, load_program
+from democratiza.programs.parameters import PARAMETERS, make_offer_value
+from democratiza.programs.schema import Program
+from democratiza.rules.explain import cite
+from democratiza.web.errors import NotFound
+from democratiza.web.views import offer_list
+
+
+class CategoryView(BaseModel):
+    id: str
+    nombre: str
+
+
+class LimitView(BaseModel):
+    id: str
+    nombre: str
+    cita: str
+
+
+class ProgramView(BaseModel):
+    id: str
+    nombre: str
+    version: int
+    vendedor: str
+    emisor: str
+    parametros: dict[str, str]
+    categorias: list[CategoryView]
+    limites: list[LimitView]
+    metodo_adjudicacion: str
+
+
+class OfferView(BaseModel):
+    codigo: str
+    programa: str
+    programa_nombre: str
+    estado: str
+    parametros: dict[str, str]
+    categorias: list[CategoryView]
+    limites: list[LimitView]
+
+
+class OfferRow(BaseModel):
+    codigo: str
+    programa: str
+    estado: str
+    creada_en: str
+
+
+def shown_value(name: str, value: int | date) -> str:
+    """A parameter as a person reads it: $ 2.018; 40.000.000; 2018-02-26."""
+    kind = PARAMETERS[name].kind if name in PARAMETERS else ""
+    if isinstance(value, date):
+        return value.isoformat()
+    if kind == "dinero":
+        return pesos(value)
+    return group(value)
+
+
+def program_or_404(program_id: str) -> Program:
+    if program_id not in bundled_program_ids():
+        raise NotFound(f"No existe el programa '{program_id}'.")
+    try:
+        return load_program(program_id)
+    except ProgramFileError:
+        raise NotFound(f"No existe el programa '{program_id}'.") from None
+
+
+def _limits(program: Program) -> list[LimitView]:
+    return [
+        LimitView(id=r.id, nombre=r.name, cita=cite(program, r.citation)) for r in program.limits
+    ]
+
+
+def _categories(program: Program) -> list[CategoryView]:
+    return [CategoryView(id=c.id, nombre=c.name) for c in program.categories]
+
+
+def program_view(program: Program) -> ProgramView:
+    params = {}
+    for name, param in program.parameters.items():
+        if param.value is not None and name in PARAMETERS:
+            params[name] = shown_value(name, make_offer_value(name, param.value))
+        else:
+            params[name] = "(lo fija la oferta)"
+    return ProgramView(
+        id=program.id,
+        nombre=program.name,
+        version=program.version,
+        vendedor=program.seller.value,
+        emisor=program.issuer.value,
+        parametros=params,
+        categorias=_categories(program),
+        limites=_limits(program),
+        metodo_adjudicacion=program.allocation.method,
+    )
+
+
+def all_programs() -> list[ProgramView]:
+    return [program_view(load_program(p)) for p in bundled_program_ids()]
+
+
+def offer_view(stored: StoredOffer, state: str | None = None) -> OfferView:
+    program = stored.program
+    return OfferView(
+        codigo=stored.code,
+        programa=program.id,
+        programa_nombre=program.name,
+        estado=state or stored.state,
+        parametros={k: shown_value(k, v) for k, v in sorted(stored.offer.values.items())},
+        categorias=_categories(program),
+        limites=_limits(program),
+    )
+
+
+def offers(conn: Connection) -> list[OfferRow]:
+    return [OfferRow(**{k: str(v) for k, v in row.items()}) for row in offer_list(conn)]

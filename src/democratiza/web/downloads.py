@@ -1,0 +1,116 @@
+"""Files to download after the adjudication, made by the existing ``reports`` modules.
+
+Why: the files a broker, the office or an auditor downloads must be the very ones
+``democratiza oferta exportar`` writes, byte for byte; so they come from the stored record
+(``stored_adjudication`` recomputes it and checks its hash) and the same writers.
+A broker's file holds its own acceptants only; in ``consumido_por`` (the earlier
+acceptances of the same person that used its limit) another broker's radicado is shown as
+"otro comisionista": the broker learns why its client got less, not where else the person
+filed (Ley 1581 de 2012). That one column is where a broker's file differs from the one
+``oferta exportar`` writes for the program office to hand over.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import polars as pl
+from sqlalchemy import Engine
+
+from democratiza.adjudication.record import Adjudication, stored_adjudication
+from democratiza.compliance.holdings import paid_shares
+from democratiza.offers.lifecycle import OfferError, load_offer
+from democratiza.reports.exports import broker_files, registry_file, slug
+from democratiza.web.auth import BROKER, Principal
+from democratiza.web.errors import Conflict
+
+
+def adjudication(engine: Engine, code: str) -> Adjudication:
+    try:
+        return stored_adjudication(engine, code)
+    except OfferError as exc:
+        raise Conflict(str(exc)) from None
+
+
+OTHER_BROKER = "otro comisionista"
+
+
+def own_rows(results: pl.DataFrame, broker: str | None) -> pl.DataFrame:
+    """A broker's acceptants, other brokers' radicados in ``consumido_por`` masked."""
+    mine = results.filter(pl.col("comisionista") == broker)
+    own = mine["radicado"].to_list()
+    element = pl.element()
+    masked = (
+        pl.col("consumido_por")
+        .str.split(", ")
+        .list.eval(pl.when(element.is_in(own)).then(element).otherwise(pl.lit(OTHER_BROKER)))
+        .list.join(", ")
+    )
+    return mine.with_columns(
+        pl.when(pl.col("consumido_por").is_null())
+        .then(None)
+        .otherwise(masked)
+        .alias("consumido_por")
+    )
+
+
+def visible_results(engine: Engine, code: str, who: Principal) -> pl.DataFrame:
+    """The adjudication's rows a principal may see: a broker its own acceptants only."""
+    results = adjudication(engine, code).results
+    return own_rows(results, who.broker) if who.role == BROKER else results
+
+
+def _read_and_remove(path: Path, folder: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def broker_csv(engine: Engine, code: str, who: Principal) -> tuple[str, bytes]:
+    """A broker's adjudication file (as ``oferta exportar`` writes it); all rows for others."""
+    done = adjudication(engine, code)
+    folder = Path(tempfile.mkdtemp(prefix="democratiza-"))
+    if who.role == BROKER:
+        mine = own_rows(done.results, who.broker)
+        broker_files(Adjudication(done.offer_code, done.header, mine), folder)
+        name = f"adjudicacion-{slug(who.broker or '')}.csv"
+        path = folder / name
+        if not path.exists():  # no acceptant of this broker: the header alone
+            mine.drop("comisionista").write_csv(path)
+        return name, _read_and_remove(path, folder)
+    path = folder / "adjudicacion.csv"
+    done.results.write_csv(path, datetime_format="%Y-%m-%dT%H:%M:%S")
+    return f"adjudicacion-{slug(code)}.csv", _read_and_remove(path, folder)
+
+
+def registry_csv(engine: Engine, code: str) -> bytes:
+    done = adjudication(engine, code)
+    with engine.connect() as conn:
+        paid = paid_shares(conn, load_offer(conn, code))
+    folder = Path(tempfile.mkdtemp(prefix="democratiza-"))
+    return _read_and_remove(registry_file(done, folder, paid), folder)
+
+
+def report(engine: Engine, code: str, kind: str) -> bytes:
+    """The adjudication report, HTML or PDF, as ``oferta exportar`` draws it."""
+    from democratiza.reports.adjudication_report import (
+        build_figures,
+        render_html,
+        render_pdf,
+        report_input,
+    )
+
+    done = adjudication(engine, code)
+    with engine.connect() as conn:
+        stored = load_offer(conn, code)
+    inp = report_input(stored, done)
+    figures = build_figures(inp)
+    if kind == "html":
+        return render_html(inp, figures).encode()
+    folder = Path(tempfile.mkdtemp(prefix="democratiza-"))
+    path = folder / "informe-adjudicacion.pdf"
+    render_pdf(inp, figures, path)
+    return _read_and_remove(path, folder)

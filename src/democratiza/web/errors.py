@@ -1,0 +1,201 @@
+"""Errors as data, in Spanish, in one shape for the whole API; as a page for people.
+
+Why one shape: a broker's system reads ``{"detalle": ..., "errores": [{archivo, fila,
+columna, mensaje}]}`` whatever went wrong (a bad batch, a bad request, a refused
+transition), the same fields as ``intake.errors.InputError``; the OpenAPI description
+declares it, so schemathesis can hold the API to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException
+
+from democratiza.intake.errors import InputError
+
+
+class ErrorItem(BaseModel):
+    archivo: str | None = None
+    fila: int | None = None
+    columna: str | None = None
+    mensaje: str
+
+
+class ApiError(BaseModel):
+    detalle: str
+    errores: list[ErrorItem] = []
+    total_errores: int = 0
+
+
+class WebError(Exception):
+    """A refused request: its HTTP status and the Spanish reason."""
+
+    status = 400
+
+    def __init__(self, message: str, items: Sequence[ErrorItem] = (), total: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.items = list(items)
+        self.total = total or len(self.items)
+
+
+class NotLoggedIn(WebError):
+    status = 401
+
+
+class NotAllowed(WebError):
+    status = 403
+
+    def __init__(self, message: str = "No tiene permiso para esto.") -> None:
+        super().__init__(message)
+
+
+class CsrfRefused(WebError):
+    status = 403
+
+    def __init__(self) -> None:
+        super().__init__(
+            "La solicitud no trae el código de seguridad (CSRF) del formulario; "
+            "recargue la página e intente de nuevo."
+        )
+
+
+class NotFound(WebError):
+    status = 404
+
+
+class Conflict(WebError):
+    status = 409
+
+
+class TooLarge(WebError):
+    status = 413
+
+
+class Unprocessable(WebError):
+    status = 422
+
+
+class WrongMediaType(WebError):
+    status = 415
+
+
+MAX_ITEMS = 1_000  # rows reported in one answer; the total says how many there were
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    code: {"model": ApiError, "description": text}
+    for code, text in [
+        (400, "Solicitud mal formada"),
+        (401, "Sin credenciales válidas"),
+        (403, "Sin permiso, o sin el código CSRF"),
+        (404, "No existe, o no es visible para quien pregunta"),
+        (409, "La oferta no está en el estado que la operación exige"),
+        (413, "Archivo o cuerpo demasiado grande"),
+        (415, "Tipo de contenido no admitido"),
+        (422, "Datos no válidos, con los errores fila por fila"),
+    ]
+}
+
+
+def input_items(errors: Sequence[InputError], name: str, hidden: str) -> list[ErrorItem]:
+    """The intake's errors, with the temporary path replaced by the uploaded file's name."""
+    return [
+        ErrorItem(
+            archivo=name if e.file.startswith(hidden) else e.file,
+            fila=e.row,
+            columna=e.column,
+            mensaje=e.message,
+        )
+        for e in errors[:MAX_ITEMS]
+    ]
+
+
+VALIDATION_TEXT = {
+    "missing": "falta este campo",
+    "json_invalid": "el JSON está mal formado",
+    "model_attributes_type": "se espera un objeto JSON",
+    "dict_type": "se espera un objeto JSON",
+    "string_type": "se espera texto",
+    "int_type": "se espera un número entero",
+    "int_parsing": "se espera un número entero",
+    "bool_type": "se espera sí o no (true/false)",
+    "bool_parsing": "se espera sí o no (true/false)",
+    "list_type": "se espera una lista",
+    "string_too_long": "el texto es demasiado largo",
+    "string_too_short": "el texto está vacío o es demasiado corto",
+    "literal_error": "valor no admitido",
+    "enum": "valor no admitido",
+    "greater_than": "debe ser mayor",
+    "greater_than_equal": "debe ser mayor o igual",
+    "less_than_equal": "debe ser menor o igual",
+    "extra_forbidden": "campo no admitido",
+}
+
+
+def _validation_items(exc: RequestValidationError) -> list[ErrorItem]:
+    items = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query"))
+        text = VALIDATION_TEXT.get(str(error.get("type")), "valor no válido")
+        items.append(ErrorItem(columna=where or None, mensaje=text))
+    return items[:MAX_ITEMS]
+
+
+def _json(status: int, body: ApiError, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(body.model_dump(), status_code=status, headers=headers)
+
+
+PageError = Callable[[Request, int, str, list[ErrorItem]], Response]
+
+
+def install(app: FastAPI, page_error: PageError, allowed: Callable[[Request], list[str]]) -> None:
+    def is_api(request: Request) -> bool:
+        return request.url.path.startswith("/api/") or request.url.path == "/api"
+
+    async def web_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, WebError)
+        if not is_api(request):
+            if isinstance(exc, NotLoggedIn):
+                return RedirectResponse(f"/entrar?siguiente={request.url.path}", status_code=303)
+            return page_error(request, exc.status, exc.message, exc.items)
+        headers = {"WWW-Authenticate": "Bearer"} if isinstance(exc, NotLoggedIn) else None
+        return _json(
+            exc.status,
+            ApiError(detalle=exc.message, errores=exc.items, total_errores=exc.total),
+            headers,
+        )
+
+    async def invalid(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        items = _validation_items(exc)
+        message = "La solicitud no es válida."
+        if not is_api(request):
+            return page_error(request, 422, message, items)
+        return _json(422, ApiError(detalle=message, errores=items, total_errores=len(items)))
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        texts = {
+            404: "No existe esta dirección.",
+            405: "Método no admitido en esta dirección.",
+            400: "Solicitud mal formada.",
+        }
+        message = texts.get(exc.status_code, "La solicitud no se pudo atender.")
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # every method of the path, whichever router declares it
+            headers["Allow"] = ", ".join(allowed(request))
+        if not is_api(request):
+            response = page_error(request, exc.status_code, message, [])
+            response.headers.update(headers)
+            return response
+        return _json(exc.status_code, ApiError(detalle=message), headers)
+
+    app.add_exception_handler(WebError, web_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(HTTPException, http_error)

@@ -1,0 +1,234 @@
+"""What each role may see of the offers' data: every query that returns acceptances.
+
+Why here: a broker must never read another broker's acceptances, and acceptants' personal
+and financial data (Ley 1581 de 2012) go only to the roles that need them: the broker that
+filed them, the program office that adjudicates, and the auditors. Each function takes the
+principal and filters in the query itself, so no handler can forget it; the public gets
+only aggregate figures and, after publication, its own result by radicado plus ID.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
+from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
+from democratiza.web.auth import BROKER, Principal
+from democratiza.web.errors import NotFound
+
+# What a broker, the office and the auditors see of an acceptance (personal data included).
+ACCEPTANCE_FIELDS = [
+    "radicado",
+    "version",
+    "estado",
+    "referencia",
+    "comisionista",
+    "fecha_radicacion",
+    "tipo_identificacion",
+    "numero_identificacion",
+    "nombre",
+    "categoria",
+    "cantidad",
+    "forma_pago",
+    "patrimonio_liquido",
+    "ingresos_declaracion",
+    "cantidad_permitida",
+    "decision",
+    "regla_limitante",
+    "motivo",
+]
+PAGE = 200
+
+
+def offer_or_404(conn: Connection, code: str) -> StoredOffer:
+    try:
+        return load_offer(conn, code)
+    except OfferError as exc:
+        raise NotFound(str(exc)) from None
+
+
+def _mine(who: Principal) -> Any:
+    """The acceptances a principal may read: a broker's own, or all for office and auditors."""
+    if who.role == BROKER:
+        return acceptances.c.comisionista == who.broker
+    return acceptances.c.id.is_not(None)
+
+
+def plain(value: object) -> object:
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+def list_acceptances(
+    conn: Connection,
+    stored: StoredOffer,
+    who: Principal,
+    after: str | None = None,
+    limit: int = PAGE,
+    broker: str | None = None,
+) -> list[dict[str, object]]:
+    """Current versions, by radicado, ``limit`` at a time after the radicado ``after``."""
+    query = (
+        select(*[acceptances.c[n] for n in ACCEPTANCE_FIELDS])
+        .where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente, _mine(who))
+        .order_by(acceptances.c.radicado)
+        .limit(limit)
+    )
+    if after:
+        query = query.where(acceptances.c.radicado > after)
+    if broker:
+        query = query.where(acceptances.c.comisionista == broker)
+    return [{k: plain(v) for k, v in r.items()} for r in conn.execute(query).mappings()]
+
+
+def acceptances_csv(conn: Connection, stored: StoredOffer, who: Principal) -> bytes:
+    """Every current acceptance a principal may read, as CSV (a broker: its own)."""
+    query = (
+        select(*[acceptances.c[n] for n in ACCEPTANCE_FIELDS])
+        .where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente, _mine(who))
+        .order_by(acceptances.c.radicado)
+    )
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(ACCEPTANCE_FIELDS)
+    for row in conn.execute(query):
+        writer.writerow(["" if v is None else plain(v) for v in row])
+    return buffer.getvalue().encode()
+
+
+def one_acceptance(
+    conn: Connection, stored: StoredOffer, who: Principal, radicado: str
+) -> dict[str, object]:
+    """Every version of one acceptance, newest first; another broker's is 'not found'."""
+    rows = conn.execute(
+        select(*[acceptances.c[n] for n in ACCEPTANCE_FIELDS], acceptances.c.vigente)
+        .where(
+            acceptances.c.oferta_id == stored.id,
+            acceptances.c.radicado == radicado,
+            _mine(who),
+        )
+        .order_by(acceptances.c.version.desc())
+    ).mappings()
+    versions = [{k: plain(v) for k, v in r.items()} for r in rows]
+    if not versions:
+        raise NotFound(f"No hay una aceptación con radicado {radicado} visible para usted.")
+    return {"radicado": radicado, "versiones": versions}
+
+
+def list_batches(conn: Connection, stored: StoredOffer, who: Principal) -> list[dict[str, object]]:
+    query = select(
+        batches.c.id,
+        batches.c.comisionista,
+        batches.c.lote,
+        batches.c.archivo,
+        batches.c.filas,
+        batches.c.recibido_en,
+        batches.c.huella,
+    ).where(batches.c.oferta_id == stored.id)
+    if who.role == BROKER:
+        query = query.where(batches.c.comisionista == who.broker)
+    rows = conn.execute(query.order_by(batches.c.id)).mappings()
+    return [{k: plain(v) for k, v in r.items()} for r in rows]
+
+
+def offer_list(conn: Connection) -> list[dict[str, object]]:
+    rows = conn.execute(
+        select(offers.c.codigo, offers.c.programa, offers.c.estado, offers.c.creada_en).order_by(
+            offers.c.id
+        )
+    ).mappings()
+    return [{k: plain(v) for k, v in r.items()} for r in rows]
+
+
+def lookup_result(
+    conn: Connection, code: str, radicado: str, id_type: str, id_number: str
+) -> dict[str, object]:
+    """The public's own result, after publication, by radicado plus identification."""
+    missing = NotFound(
+        "No hay un resultado publicado con ese radicado e identificación. Verifique los datos."
+    )
+    try:
+        stored = load_offer(conn, code)
+    except OfferError:
+        raise missing from None
+    if stored.state != "publicada":
+        raise NotFound("Los resultados de esta oferta aún no se han publicado.")
+    row = (
+        conn.execute(
+            select(
+                acceptances.c.radicado,
+                acceptances.c.cantidad,
+                acceptances.c.cantidad_permitida,
+                acceptances.c.decision,
+                acceptances.c.regla_limitante,
+                awards.c.cantidad_persona,
+                awards.c.adjudicada,
+            )
+            .join(awards, awards.c.aceptacion_id == acceptances.c.id)
+            .join(adjudications, adjudications.c.id == awards.c.adjudicacion_id)
+            .where(
+                acceptances.c.oferta_id == stored.id,
+                acceptances.c.radicado == radicado.strip(),
+                acceptances.c.vigente,
+                acceptances.c.tipo_identificacion == id_type.strip().upper(),
+                acceptances.c.numero_identificacion == id_number.strip(),
+            )
+        )
+        .mappings()
+        .first()
+    )
+    if row is None:
+        raise missing
+    found = dict(row)
+    rule = found["regla_limitante"]
+    if rule:
+        limit = stored.program.limit(str(rule))
+        found["regla_limitante_nombre"] = limit.name
+    found["oferta"] = code
+    return found
+
+
+def intake_figures(conn: Connection, stored: StoredOffer) -> dict[str, list[dict[str, Any]]]:
+    """The intake dashboard: current acceptances by day, category, broker and binding limit."""
+    a = acceptances.c
+    base = (a.oferta_id == stored.id) & a.vigente
+    day = func.date(a.fecha_radicacion)
+    figures: dict[str, list[dict[str, Any]]] = {}
+    for key, column in [
+        ("por_dia", day),
+        ("por_categoria", a.categoria),
+        ("por_comisionista", a.comisionista),
+        ("por_limite", a.regla_limitante),
+    ]:
+        rows = conn.execute(
+            select(
+                column.label("clave"),
+                func.count().label("aceptaciones"),
+                func.coalesce(func.sum(a.cantidad), 0).label("solicitadas"),
+                func.coalesce(func.sum(a.cantidad_permitida), 0).label("permitidas"),
+            )
+            .where(base)
+            .group_by(column)
+            .order_by(column)
+        ).all()
+        figures[key] = [
+            {
+                "clave": str(r.clave) if r.clave is not None else "ninguno",
+                "aceptaciones": int(r.aceptaciones),
+                "solicitadas": int(r.solicitadas),
+                "permitidas": int(r.permitidas),
+            }
+            for r in rows
+        ]
+    decisions = conn.execute(
+        select(a.decision, func.count()).where(base).group_by(a.decision).order_by(a.decision)
+    ).all()
+    figures["por_decision"] = [
+        {"clave": str(d), "aceptaciones": int(n), "solicitadas": 0, "permitidas": 0}
+        for d, n in decisions
+    ]
+    return figures

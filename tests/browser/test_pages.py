@@ -1,0 +1,161 @@
+"""The pages in a real browser: Debian's Chromium driven by Playwright, never a downloaded one.
+
+The service runs with uvicorn in a thread on a free port of the loopback, on a SQLite file.
+Each test keeps a screenshot of every page it visits in ``salidas/capturas/`` (the run's
+artefacts; ``salidas/`` is not versioned).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine
+
+from democratiza.storage.database import make_engine, migrate
+from democratiza.web.app import create_app
+from democratiza.web.auth import create_user
+from tests.test_web_support import (
+    CHEAP,
+    CODE,
+    PASSWORD,
+    SAMPLE,
+    add_people,
+    file_samples,
+    open_offer,
+    serving,
+)
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).parents[2] / "salidas" / "capturas"
+BATCHES = "oferta-lotes"
+CREDICORP = "Credicorp Capital"
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        "no está /usr/bin/chromium (apt-get install chromium): se omiten las pruebas de navegador",
+        allow_module_level=True,
+    )
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def engine_on_disk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    engine = make_engine(f"sqlite:///{tmp_path_factory.mktemp('web') / 'democratiza.db'}")
+    migrate(engine)
+    add_people(engine)
+    with engine.begin() as conn:
+        create_user(
+            conn, "credicorp", "Credicorp", "comisionista", CREDICORP, PASSWORD, "pruebas", CHEAP
+        )
+    open_offer(engine)
+    file_samples(engine)
+    open_offer(engine, BATCHES)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def server(engine_on_disk: Engine) -> Iterator[str]:
+    with serving(create_app(engine_on_disk)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        launched = p.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"]
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server: str) -> Iterator[Page]:
+    context = browser.new_context(base_url=server, locale="es-CO")
+    yield context.new_page()
+    context.close()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def log_in(page: Page, login: str) -> None:
+    page.goto("/entrar")
+    page.fill("input[name=login]", login)
+    page.fill("input[name=clave]", PASSWORD)
+    page.click("#entrar button")
+    expect(page.locator("header")).to_contain_text("Salir")
+
+
+def test_the_calculator_shows_every_limit_and_the_binding_one(page: Page) -> None:
+    page.goto("/calculadora")
+    shot(page, "01-calculadora")
+    page.select_option("select[name=programa]", "geb-2017")
+    page.select_option("select[name=categoria]", "trabajador_activo")
+    page.fill("input[name=patrimonio_liquido]", "48.000.000")
+    page.fill("input[name=ingresos_declaracion]", "60.000.000")
+    page.click("#calculadora button")
+    result = page.locator("#resultado")
+    expect(result).to_contain_text("Puede comprar hasta 23.785 acciones.")
+    expect(result).to_contain_text("Decreto 706/2017 art. 8.2.1")
+    expect(result.locator("li")).to_have_count(3)
+    shot(page, "02-calculadora-resultado")
+
+
+def test_a_broker_uploads_a_batch_with_errors_and_sees_them(page: Page) -> None:
+    log_in(page, "credicorp")
+    shot(page, "03-comisionista")
+    form = page.locator(f"form[action='/comisionista/ofertas/{BATCHES}/lotes']")
+    form.locator("input[type=file]").set_input_files(
+        str(SAMPLE / "lote-4-credicorp-capital-con-errores.csv")
+    )
+    form.locator("input[name=lote]").fill("L1")
+    form.locator("button").click()
+    expect(page.locator("#fallo")).to_contain_text("El lote tiene 3 error(es); no se guardó nada.")
+    rows = page.locator("#errores tr")
+    expect(rows).to_have_count(4)
+    expect(rows.nth(1)).to_contain_text("categoria")
+    expect(rows.nth(2)).to_contain_text("patrimonio_liquido")
+    expect(rows.nth(3)).to_contain_text("cantidad")
+    shot(page, "04-lote-con-errores")
+    page.goto("/comisionista")
+    form = page.locator(f"form[action='/comisionista/ofertas/{BATCHES}/lotes']")
+    form.locator("input[type=file]").set_input_files(str(SAMPLE / "lote-4-credicorp-capital.csv"))
+    form.locator("input[name=lote]").fill("L1")
+    form.locator("button").click()
+    expect(page.locator("#hecho")).to_contain_text("750 aceptaciones radicadas")
+    expect(page.locator("#filas tr")).to_have_count(751)
+    shot(page, "05-lote-recibido")
+
+
+def test_the_office_closes_and_adjudicates_an_offer(page: Page) -> None:
+    log_in(page, "oficina")
+    page.goto(f"/oficina/ofertas/{CODE}")
+    expect(page.locator("#estado")).to_contain_text("abierta")
+    expect(page.locator("svg.grafica")).to_have_count(4)
+    shot(page, "06-oficina-tablero")
+    page.click("#boton-accion")
+    expect(page.locator("#estado")).to_have_text("cerrada")
+    page.click("#boton-accion")
+    expect(page.locator("#hecho")).to_contain_text(f"Oferta '{CODE}' adjudicada.")
+    shot(page, "07-adjudicacion")
+    page.click(f"a[href='/oficina/ofertas/{CODE}']")
+    expect(page.locator("#estado")).to_have_text("adjudicada")
+    expect(page.locator("#registro")).to_contain_text("Huella de las entradas")
+    shot(page, "08-oferta-adjudicada")
+
+
+def test_an_auditor_verifies_the_log(page: Page) -> None:
+    log_in(page, "auditor")
+    expect(page.locator("#entradas tr").nth(1)).to_be_visible()
+    shot(page, "09-auditoria")
+    page.click("#verificar")
+    expect(page.locator("#verificacion")).to_contain_text("La cadena de auditoría está íntegra")
+    shot(page, "10-auditoria-verificada")
+    expect(page.locator("#entradas")).to_contain_text("lote.recibir")

@@ -1,0 +1,146 @@
+"""Logging in, the lockout, CSRF on every form and cookie-borne request, and API tokens."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, select, update
+
+from democratiza.storage.schema import api_tokens, users
+from democratiza.web.access import SESSION_COOKIE
+from democratiza.web.app import create_app
+from tests.test_web_support import (
+    BROKER_A,
+    CODE,
+    PASSWORD,
+    add_people,
+    bearer,
+    csrf_of,
+    file_samples,
+    log_in,
+    open_offer,
+)
+
+
+@pytest.fixture
+def app_client(engine: Engine) -> Iterator[TestClient]:
+    add_people(engine)
+    with TestClient(create_app(engine)) as client:
+        yield client
+
+
+def attempt(client: TestClient, login: str, password: str) -> tuple[int, str]:
+    token = csrf_of(client, "/entrar")
+    answer = client.post(
+        "/entrar", data={"login": login, "clave": password, "csrf": token}, follow_redirects=False
+    )
+    return answer.status_code, answer.text
+
+
+def test_passwords_and_tokens_are_stored_only_as_hashes(
+    engine: Engine, app_client: TestClient
+) -> None:
+    headers = bearer(engine, BROKER_A)
+    with engine.connect() as conn:
+        stored = conn.execute(select(users.c.hash)).scalars().all()
+        digests = conn.execute(select(api_tokens.c.huella)).scalars().all()
+    assert all(h.startswith("$argon2id$") and PASSWORD not in h for h in stored)
+    token = headers["Authorization"].removeprefix("Bearer ")
+    assert digests and token not in digests[0] and len(digests[0]) == 64
+
+
+def test_login_sends_each_role_home_and_logout_ends_the_session(app_client: TestClient) -> None:
+    status, _ = attempt(app_client, "oficina", "equivocada-123")
+    assert status == 401
+    csrf = log_in(app_client, "comisionista_a")
+    assert app_client.get("/comisionista").status_code == 200
+    cookie = app_client.cookies[SESSION_COOKIE]
+    out = app_client.post("/salir", data={"csrf": csrf}, follow_redirects=False)
+    assert out.status_code == 303
+    # The old cookie no longer opens anything, even if replayed.
+    replay = TestClient(app_client.app, cookies={SESSION_COOKIE: cookie})
+    assert replay.get("/comisionista", follow_redirects=False).status_code == 303
+
+
+def test_five_failures_lock_the_account_for_fifteen_minutes(
+    engine: Engine, app_client: TestClient
+) -> None:
+    for _ in range(4):
+        assert attempt(app_client, "auditor", "no-es-la-clave")[0] == 401
+    status, page = attempt(app_client, "auditor", "no-es-la-clave")
+    assert status == 401 and "bloqueada 15 minutos" in page
+    # Even the right password is refused while locked, with the time it ends.
+    status, page = attempt(app_client, "auditor", PASSWORD)
+    assert status == 401 and "está bloqueada por intentos fallidos hasta las" in page
+    with engine.connect() as conn:
+        until = conn.execute(
+            select(users.c.bloqueado_hasta).where(users.c.login == "auditor")
+        ).scalar_one()
+    assert timedelta(minutes=14) < until - datetime.now() <= timedelta(minutes=15)
+    with engine.begin() as conn:  # fifteen minutes later
+        conn.execute(
+            update(users).where(users.c.login == "auditor").values(bloqueado_hasta=datetime.now())
+        )
+    assert attempt(app_client, "auditor", PASSWORD)[0] == 303
+
+
+def test_unknown_login_gets_the_same_answer_as_a_wrong_password(app_client: TestClient) -> None:
+    unknown = attempt(app_client, "nadie", "lo-que-sea-123")
+    wrong = attempt(app_client, "oficina", "lo-que-sea-123")
+    assert unknown[0] == wrong[0] == 401
+    assert (
+        "Usuario o contraseña incorrectos." in unknown[1]
+        and "Usuario o contraseña incorrectos." in wrong[1]
+    )
+
+
+def test_forms_and_cookie_requests_without_the_csrf_token_are_refused(
+    engine: Engine, app_client: TestClient
+) -> None:
+    open_offer(engine)
+    # Logging in itself: the double-submit token must match the cookie.
+    csrf_of(app_client, "/entrar")
+    forged = app_client.post(
+        "/entrar",
+        data={"login": "oficina", "clave": PASSWORD, "csrf": "otro"},
+        follow_redirects=False,
+    )
+    assert forged.status_code == 403 and "CSRF" in forged.text
+    csrf = log_in(app_client, "oficina")
+    action = {"accion": "cerrar", "motivo": "prueba"}
+    for data in (action, {**action, "csrf": "no-es-el-de-la-sesion"}):
+        refused = app_client.post(f"/oficina/ofertas/{CODE}/acciones", data=data)
+        assert refused.status_code == 403 and "código de seguridad (CSRF)" in refused.text
+    # The API with the session cookie needs the header; nothing changed meanwhile.
+    api = app_client.post(f"/api/ofertas/{CODE}/cerrar", json={"motivo": "prueba"})
+    assert api.status_code == 403 and "CSRF" in api.json()["detalle"]
+    assert app_client.get(f"/api/ofertas/{CODE}").json()["estado"] == "abierta"
+    done = app_client.post(
+        f"/api/ofertas/{CODE}/cerrar", json={"motivo": "prueba"}, headers={"X-CSRF-Token": csrf}
+    )
+    assert done.status_code == 200 and done.json()["estado"] == "cerrada"
+
+
+def test_a_revoked_token_stops_working_at_once(engine: Engine, app_client: TestClient) -> None:
+    open_offer(engine)
+    file_samples(engine)
+    headers = bearer(engine, BROKER_A)
+    listing = f"/api/ofertas/{CODE}/aceptaciones"
+    assert app_client.get(listing, headers=headers).status_code == 200
+    csrf = log_in(app_client, "oficina")
+    with engine.connect() as conn:
+        token_id = conn.execute(select(api_tokens.c.id)).scalar_one()
+    revoked = app_client.post(f"/api/tokens/{token_id}/revocacion", headers={"X-CSRF-Token": csrf})
+    assert revoked.status_code == 200
+    anonymous = TestClient(app_client.app)
+    refused = anonymous.get(listing, headers=headers)
+    assert (
+        refused.status_code == 401
+        and refused.json()["detalle"] == "El token no es válido o fue revocado."
+    )
+    assert refused.headers["www-authenticate"] == "Bearer"
+    again = app_client.post(f"/api/tokens/{token_id}/revocacion", headers={"X-CSRF-Token": csrf})
+    assert again.status_code == 404
