@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from decimal import Decimal
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -71,6 +72,12 @@ def test_schedule_files_and_collateral(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader((tmp_path / "cuadro-amortizacion.csv").open(encoding="utf-8")))
-    assert len(rows) == 60 and rows[-1]["saldo_final"] == "0.00"
+    # 60 months and the totals: capital repaid = $ 10.000.000 + the capitalised interest.
+    *months, totals = rows
+    assert len(months) == 60 and months[-1]["saldo_final"] == totals["saldo_final"] == "0.00"
+    assert Decimal(totals["abono_capital"]) == Decimal("10000000") + Decimal(
+        totals["intereses_capitalizados"]
+    )
+    assert "Totales: abono a capital $ " in result.output
     assert (tmp_path / "cuadro-amortizacion.pdf").read_bytes().startswith(b"%PDF")
     assert "5.000 acciones × $ 2.018 (precio fijo) = $ 10.090.000" in result.output

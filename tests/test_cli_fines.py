@@ -35,14 +35,22 @@ def test_geb_fine_with_default_interest_and_a_partial_payment(tmp_path: Path) ->
         "--pago",
         "2019-02-10=1000000",
         "--salida",
-        str(tmp_path / "multa.csv"),
+        str(tmp_path / "multa"),
     )
     assert code == 0, out
     # 10.000 × $ 2.500 (the greater base) × 75 % (6 months and a day to 12 months, art. 11.1(b))
     assert "10.000 acciones × $ 2.500" in out and "= $ 18.750.000" in out
     assert "a intereses $ 341.995,28; a la multa $ 658.004,72" in out
     assert "Saldo a pagar el 2019-02-20: $ 18.220.779,10" in out
-    assert (tmp_path / "multa.csv").read_text(encoding="utf-8").startswith("fecha,concepto")
+    # --salida is a folder: the statement as CSV and PDF (the contents: test_statements.py).
+    csv_path = tmp_path / "multa" / "estado-cuenta-multa.csv"
+    pdf_path = tmp_path / "multa" / "estado-cuenta-multa.pdf"
+    assert f"Escrito: {csv_path}" in out and f"Escrito: {pdf_path}" in out
+    closing = csv_path.read_text(encoding="utf-8").splitlines()[10]
+    assert closing == "10,saldo,2019-02-20,Saldo a pagar el 2019-02-20" + "," * 14 + (
+        "128783.82,18091995.28,18220779.10"
+    )
+    assert pdf_path.read_bytes().startswith(b"%PDF")
 
 
 def test_a_missing_rate_period_stops_and_names_it() -> None:

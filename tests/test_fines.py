@@ -7,8 +7,6 @@ validation as an official file.
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import date
 from decimal import Decimal, localcontext
 from importlib import resources
@@ -20,7 +18,6 @@ from pydantic import ValidationError
 
 from democratiza.compliance.bands import BandError, band_for, band_windows
 from democratiza.compliance.fines import (
-    CSV_COLUMNS,
     FineAmount,
     FineError,
     FineTerms,
@@ -31,7 +28,6 @@ from democratiza.compliance.fines import (
     fine_statement,
     period_rate,
     round_centavos,
-    statement_csv,
     statement_text,
 )
 from democratiza.compliance.series import (
@@ -458,21 +454,6 @@ def test_statement_text_in_spanish() -> None:
     assert "Saldo a pagar el 2021-10-01: $ 63.422.783,86\n" in text
     assert "Lecturas aplicadas:" in text
     assert text.endswith("Fuentes de las series:\n- ejemplo\n")
-
-
-def test_statement_csv_rows_in_exact_pesos() -> None:
-    st = partial_statement()
-    rows = list(csv.DictReader(io.StringIO(statement_csv(st))))
-    assert tuple(rows[0]) == CSV_COLUMNS
-    assert len(rows) == len(st.rows)
-    payment = next(r for r in rows if r["concepto"] == "Pago")
-    assert (payment["fecha"], payment["pago"], payment["aplicado_intereses"]) == (
-        "2021-09-01",
-        "5000000.00",
-        "5000000.00",
-    )
-    assert payment["saldo_multa"] == "60540000.00"
-    assert rows[-1]["saldo_total"] == f"{Decimal(st.due).scaleb(-2):f}"
 
 
 # --- Central de Seguros: adjusted at the maximum default rate of the payment day ----------

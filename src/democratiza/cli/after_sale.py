@@ -1,8 +1,13 @@
-"""``democratiza pago …`` and ``democratiza tenencia …``: payments, the sale, and events."""
+"""``democratiza pago …`` and ``democratiza tenencia …``: payments, the sale, and events.
+
+``tenencia ineficaz`` flags an acquisition contrary to the real-beneficiary rules (Ley 226
+art. 14 inciso 2) and ``tenencia ver`` shows an award's sale, events and ineffectiveness.
+"""
 
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -11,8 +16,16 @@ from rich.console import Console
 from democratiza.cli.common import centavos_option, refuse
 from democratiza.cli.offers import Code, Db, Who, engine_for
 from democratiza.compliance.fines import FineError
-from democratiza.compliance.holdings import EVENT_KINDS, record_event, record_payment, settle
-from democratiza.money import group
+from democratiza.compliance.holdings import (
+    EVENT_KINDS,
+    flag_ineffective,
+    holding_view,
+    record_event,
+    settle,
+)
+from democratiza.compliance.payment_batches import import_payments, record_payment
+from democratiza.intake.errors import InputRejected
+from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import OfferError
 
 payment_app = typer.Typer(
@@ -26,6 +39,7 @@ holding_app = typer.Typer(
     rich_markup_mode=None,
 )
 console = Console()
+err = Console(stderr=True)
 
 
 def _day(text: str, option: str) -> date:
@@ -59,6 +73,27 @@ def pay_command(
     except OfferError as exc:
         raise refuse(str(exc)) from None
     console.print(f"Pago registrado para {radicado}.")
+
+
+@payment_app.command("importar")
+def import_command(
+    codigo: Code,
+    archivo: Annotated[Path, typer.Argument(help="Pagos en CSV, XLSX o JSON")],
+    lote: Annotated[str, typer.Option(help="Identificador del lote de pagos")],
+    quien: Who = "comisionista",
+    db: Db = None,
+) -> None:
+    """Registra un archivo de pagos (radicado, fecha, monto, forma): todo o nada, una vez."""
+    try:
+        result = import_payments(engine_for(db), codigo, archivo, lote, quien)
+    except InputRejected as exc:
+        err.print(f"[bold red]El archivo tiene {len(exc.errors)} error(es); no se guardó nada:[/]")
+        for e in exc.errors[:200]:
+            err.print(f"  • {e}", highlight=False, markup=False)
+        raise typer.Exit(code=1) from None
+    except OfferError as exc:
+        raise refuse(str(exc)) from None
+    console.print(result.message, highlight=False)
 
 
 @payment_app.command("liquidar")
@@ -116,3 +151,66 @@ def event_command(
             "El estado de cuenta con ajuste, intereses y pagos: democratiza multa calcular.",
             highlight=False,
         )
+
+
+@holding_app.command("ineficaz")
+def ineffective_command(
+    codigo: Code,
+    radicado: Annotated[str, typer.Argument(help="Radicado de la aceptación adjudicada")],
+    fecha: Annotated[str, typer.Option(help="Día en que se determinó la contravención")],
+    motivo: Annotated[
+        str, typer.Option(help="Por qué contraviene las reglas de beneficiario real")
+    ],
+    quien: Who = "oficina del programa",
+    db: Db = None,
+) -> None:
+    """Declara ineficaz una adquisición contraria a las reglas de beneficiario real (Ley 226
+    art. 14 inciso 2)."""
+    try:
+        done = flag_ineffective(
+            engine_for(db), codigo, radicado, _day(fecha, "--fecha"), motivo, quien
+        )
+    except OfferError as exc:
+        raise refuse(str(exc)) from None
+    console.print(done.explain(), highlight=False, markup=False)
+
+
+@holding_app.command("ver")
+def show_command(
+    codigo: Code,
+    radicado: Annotated[str, typer.Argument(help="Radicado de la aceptación adjudicada")],
+    db: Db = None,
+) -> None:
+    """Muestra la venta de una adjudicación, sus eventos y si su adquisición es ineficaz."""
+    try:
+        view = holding_view(engine_for(db), codigo, radicado)
+    except OfferError as exc:
+        raise refuse(str(exc)) from None
+    lines = [f"Radicado {view.radicado}: {group(view.awarded)} acciones adjudicadas."]
+    if view.sale_date is None:
+        lines.append("El periodo de pago no se ha liquidado.")
+    else:
+        lines.append(
+            f"Vendidas (pagadas) el {view.sale_date:%Y-%m-%d}: {group(view.paid)} acciones; "
+            f"resueltas por falta de pago: {group(view.resolved)}."
+        )
+    if not view.events:
+        lines.append("Sin eventos registrados.")
+    for event in view.events:
+        price = (
+            ""
+            if event.consideration is None
+            else f"; contraprestación {pesos(event.consideration)} por acción"
+        )
+        lines.append(
+            f"{event.day:%Y-%m-%d}  {event.label}: {group(event.shares)} acciones{price}; "
+            f"{event.detail} (registró: {event.who})"
+        )
+    flagged = view.ineffective
+    if flagged is not None:
+        lines.append(
+            f"ADQUISICIÓN INEFICAZ desde el {flagged.day:%Y-%m-%d} ({view.citation}): "
+            "sus acciones no figuran en el registro para el depósito."
+        )
+    lines.append(f"Acciones en el registro para el depósito: {group(view.registered)}.")
+    console.print("\n".join(lines), highlight=False, markup=False)

@@ -19,8 +19,6 @@ from democratiza.compliance.credit import (
     amortization_schedule,
     check_credit_line,
     collateral_coverage,
-    schedule_csv,
-    schedule_pdf,
 )
 from democratiza.compliance.series import (
     MissingSeriesValue,
@@ -129,7 +127,9 @@ def schedule_command(
     ] = True,
     acciones: Annotated[int | None, typer.Option(help="Acciones dadas en garantía")] = None,
     precio: Annotated[str | None, typer.Option(help="Precio fijo por acción (garantía)")] = None,
-    salida: Annotated[Path, typer.Option("--salida", "-o", help="Carpeta")] = Path("salidas"),
+    salida: Annotated[
+        Path, typer.Option("--salida", "-o", help="Carpeta donde escribir el cuadro en CSV y PDF")
+    ] = Path("salidas"),
 ) -> None:
     """Cuadro de amortización (CSV y PDF) y, si se dan acciones y precio, su cobertura."""
     try:
@@ -143,9 +143,9 @@ def schedule_command(
         )
     except (CreditError, ValueError) as exc:
         raise refuse(str(exc)) from None
-    salida.mkdir(parents=True, exist_ok=True)
-    (salida / "cuadro-amortizacion.csv").write_text(schedule_csv(schedule), encoding="utf-8")
-    (salida / "cuadro-amortizacion.pdf").write_bytes(schedule_pdf(schedule))
+    from democratiza.reports.statements import write_schedule  # draws: imported when used
+
+    paths = write_schedule(schedule, salida)
     for note in schedule.notes():
         console.print(note, highlight=False)
     if acciones is not None and precio is not None:
@@ -153,5 +153,5 @@ def schedule_command(
             acciones, centavos_option(precio, "--precio"), centavos_option(monto, "--monto")
         )
         console.print(coverage.text, highlight=False)
-    console.print(f"Escrito: {salida / 'cuadro-amortizacion.csv'}", highlight=False)
-    console.print(f"Escrito: {salida / 'cuadro-amortizacion.pdf'}", highlight=False)
+    for path in paths:
+        console.print(f"Escrito: {path}", highlight=False)

@@ -24,7 +24,6 @@ from democratiza.compliance.fines import (
     fine_amount,
     fine_base,
     fine_statement,
-    statement_csv,
     statement_text,
 )
 from democratiza.compliance.series import (
@@ -89,7 +88,12 @@ def compute_command(
         Path | None, typer.Option(help="Serie oficial del interés bancario corriente (CSV)")
     ] = None,
     serie_ipc: Annotated[Path | None, typer.Option(help="Serie oficial del IPC (CSV)")] = None,
-    salida: Annotated[Path | None, typer.Option(help="Escribe el estado de cuenta en CSV")] = None,
+    salida: Annotated[
+        Path | None,
+        typer.Option(
+            "--salida", "-o", help="Carpeta donde escribir el estado de cuenta en CSV y PDF"
+        ),
+    ] = None,
 ) -> None:
     """Calcula la multa y su estado de cuenta (ajuste, intereses de mora y pagos)."""
     try:
@@ -130,6 +134,8 @@ def compute_command(
         raise refuse(str(exc)) from None
     console.print(statement_text(statement), highlight=False, markup=False)
     if salida is not None:
-        salida.parent.mkdir(parents=True, exist_ok=True)
-        salida.write_text(statement_csv(statement), encoding="utf-8")
-        console.print(f"Estado de cuenta escrito en: {salida}", highlight=False)
+        # Matplotlib is imported only when a PDF is asked for.
+        from democratiza.reports.statements import write_fine_statement
+
+        for path in write_fine_statement(statement, terms, salida):
+            console.print(f"Escrito: {path}", highlight=False)

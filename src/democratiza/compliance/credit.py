@@ -489,6 +489,11 @@ class Schedule:
             "y absorbe los residuos del redondeo.",
             "Las fechas son el mismo día de cada mes desde el desembolso (o el último día del "
             "mes si no lo tiene), sin correr a día hábil.",
+            f"Totales: abono a capital {_pesos2(self.principal_paid)} = monto "
+            f"{_pesos2(self.principal)} + intereses capitalizados "
+            f"{_pesos2(self.interest_capitalised)}; cuotas {_pesos2(self.total_paid)} = "
+            f"intereses pagados {_pesos2(self.interest_paid)} + abono a capital "
+            f"{_pesos2(self.principal_paid)}; saldo final {_pesos2(self.closing)}.",
         )
 
 
@@ -714,6 +719,7 @@ _RC: dict[RcKeyType, Any] = {
     "font.size": 10,
     "pdf.fonttype": 42,
     "axes.unicode_minus": False,
+    "text.parse_math": False,  # amounts carry "$": never read as mathtext
 }
 
 

@@ -32,8 +32,6 @@ shown as the total due. A payment that covers the fine's rounded balance settles
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -48,11 +46,12 @@ from decimal import (
     localcontext,
 )
 from fractions import Fraction
+from typing import Literal
 
 from democratiza.compliance.bands import REFERENCE_LABELS, BandMatch
 from democratiza.compliance.series import CpiSeries, MaxLegalRate, percent_text
 from democratiza.money import group, pesos
-from democratiza.programs.schema import FineAdjustment, FineBand, FineBaseKey, Program
+from democratiza.programs.schema import Citation, FineAdjustment, FineBand, FineBaseKey, Program
 
 # Products of finite decimals are exact with enough digits; Inexact traps any rounding.
 EXACT = Context(prec=400, traps=[InvalidOperation, DivisionByZero, Overflow, Inexact])
@@ -104,6 +103,19 @@ class FineTerms:
     reference_label: str  # "fecha de enajenación" / "fecha de adjudicación"
     adjustment: FineAdjustment
     default_interest: bool  # interest at the highest legal rate on top (GEB art. 11)
+    # Where each rule is written ("Decreto 706/2017 art. 11(a)"), for statements.
+    base_citations: tuple[str, ...]  # same order as base_keys
+    band_citations: tuple[str, ...]  # same order as bands
+    adjustment_citation: str
+    interest_citation: str | None
+    payments_citation: str | None
+
+    def band_citation(self, band: FineBand) -> str:
+        """The citation of one of this program's bands."""
+        for own, citation in zip(self.bands, self.band_citations, strict=True):
+            if own == band:
+                return citation
+        raise FineError(f"El tramo del {band.percent} % no es del programa {self.program_id}.")
 
     @classmethod
     def from_program(cls, program: Program) -> FineTerms:
@@ -129,6 +141,10 @@ class FineTerms:
                 f"El programa {program.id} ajusta por IPC pero no dice los intereses de mora "
                 "('multas.intereses_mora'); no se calcula la multa."
             )
+
+        def cite(citation: Citation) -> str:
+            return f"{program.norms[citation.norm].short} {citation.ref}"
+
         return cls(
             program_id=program.id,
             bands=fines.bands,
@@ -137,6 +153,15 @@ class FineTerms:
             reference_label=REFERENCE_LABELS[fines.reference_date],
             adjustment=fines.adjustment_method,
             default_interest=fines.default_interest is not None,
+            base_citations=tuple(cite(b.citation) for b in fines.base_values),
+            band_citations=tuple(cite(b.citation) for b in fines.bands),
+            adjustment_citation=cite(fines.adjustment.citation),
+            interest_citation=(
+                None if fines.default_interest is None else cite(fines.default_interest.citation)
+            ),
+            payments_citation=(
+                None if fines.partial_payments is None else cite(fines.partial_payments.citation)
+            ),
         )
 
 
@@ -247,10 +272,16 @@ class Payment:
     centavos: int
 
 
+# What a step of the account is: the fine imposed, default interest of a rate period, the
+# 1 January CPI adjustment, the adjustment at the payment day's rate, or a payment.
+StepKind = Literal["multa", "intereses", "ajuste_ipc", "ajuste_tasa", "pago"]
+
+
 @dataclass(frozen=True)
 class StatementRow:
     """One step of a fine's account. Money in centavos; the fine's balance is exact."""
 
+    kind: StepKind
     day: date
     concept: str
     days: int | None = None
@@ -310,6 +341,7 @@ def _opening(fine: FineAmount, reference_label: str) -> StatementRow:
     window = fine.band.window
     assert window is not None
     return StatementRow(
+        kind="multa",
         day=fine.band.breach,
         concept=(
             f"Multa por incumplimiento: {fine.explain()} "
@@ -370,6 +402,7 @@ def cpi_rate_statement(
             last = end - timedelta(days=1)
             rows.append(
                 StatementRow(
+                    kind="intereses",
                     day=last,
                     concept=(
                         f"Intereses de mora del {cursor:%Y-%m-%d} al {last:%Y-%m-%d}; "
@@ -395,6 +428,7 @@ def cpi_rate_statement(
                 adjusted = EXACT.multiply(fine_balance, item.factor)
                 rows.append(
                     StatementRow(
+                        kind="ajuste_ipc",
                         day=stop,
                         concept=(
                             f"Ajuste del 1 de enero de {stop.year} por el IPC de {year}: "
@@ -418,6 +452,7 @@ def cpi_rate_statement(
             fine_balance = Decimal(0) if settled else EXACT.subtract(fine_balance, to_fine)
             rows.append(
                 StatementRow(
+                    kind="pago",
                     day=stop,
                     concept="Pago",
                     payment=paid.centavos,
@@ -481,6 +516,7 @@ def payment_day_statement(
     rows = [
         _opening(fine, terms.reference_label),
         StatementRow(
+            kind="ajuste_tasa",
             day=day,
             concept=(
                 f"Ajuste a la tasa máxima moratoria del día del pago, por {days} días desde "
@@ -505,6 +541,7 @@ def payment_day_statement(
             )
         rows.append(
             StatementRow(
+                kind="pago",
                 day=paid.day,
                 concept="Pago",
                 payment=paid.centavos,
@@ -586,52 +623,7 @@ def statement_text(statement: Statement) -> str:
     return "\n".join(lines) + "\n"
 
 
-CSV_COLUMNS = (
-    "fecha",
-    "concepto",
-    "dias",
-    "tasa_pct",
-    "tasa_periodo",
-    "intereses",
-    "ajuste",
-    "pago",
-    "aplicado_intereses",
-    "aplicado_multa",
-    "excedente",
-    "saldo_intereses",
-    "saldo_multa",
-    "saldo_total",
-)
-
-
-def _pesos_cell(centavos: int | Decimal) -> str:
+def exact_pesos_cell(centavos: int | Decimal) -> str:
     """Exact pesos with a dot for decimals (machine-readable): 4540500000 → '45405000.00'."""
     whole, _, decimals = f"{Decimal(centavos).scaleb(-2, EXACT):f}".partition(".")
     return f"{whole}.{decimals.rstrip('0').ljust(2, '0')}"
-
-
-def statement_csv(statement: Statement) -> str:
-    """The account as CSV: one row per step, amounts in exact pesos, rates as written."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for row in statement.rows:
-        writer.writerow(
-            [
-                f"{row.day:%Y-%m-%d}",
-                row.concept,
-                "" if row.days is None else row.days,
-                "" if row.rate_percent is None else f"{row.rate_percent:f}",
-                "" if row.period_rate is None else f"{row.period_rate:f}",
-                _pesos_cell(row.interest),
-                _pesos_cell(row.adjustment),
-                _pesos_cell(row.payment),
-                _pesos_cell(row.to_interest),
-                _pesos_cell(row.to_fine),
-                _pesos_cell(row.excess),
-                _pesos_cell(row.interest_balance),
-                _pesos_cell(row.fine_balance),
-                _pesos_cell(row.balance),
-            ]
-        )
-    return out.getvalue()

@@ -7,20 +7,30 @@
 - An event reported against sold shares within the two years (a sale, giving them in payment,
   another beneficial owner, a subrogation of the credit) opens a fine case: the band by the
   event's date, the base from the acquisition price and the consideration obtained.
+- An acquisition found contrary to the real-beneficiary rules is ineffective ("el negocio será
+  ineficaz", Ley 226 art. 14 inciso 2; GEB Decreto 706/2017 arts. 8.2.6, 9.4 and 11.4). The
+  program office flags it (``flag_ineffective``) as a holding event of kind ``ineficacia``;
+  from then on the award's shares are no longer validly the awardee's, so the paid-shares view
+  (``paid_shares``, which the depository's registry is built from) counts none for it. What is
+  restituted, and how, is the program office's: see docs/multas.md.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 import polars as pl
-from sqlalchemy import Connection, Engine, func, insert, select
+from sqlalchemy import Connection, Engine, Row, case, func, insert, select
 
 from democratiza.compliance.bands import BandMatch, band_for
 from democratiza.compliance.fines import FineAmount, FineTerms, fine_amount, fine_base
+from democratiza.money import group
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
-from democratiza.rules.vocabulary import NATURAL_CATEGORIES
+from democratiza.programs.schema import Program
+from democratiza.stages.lifecycle import second_stage_price
+from democratiza.storage import audit
 from democratiza.storage.database import new_id, read_frame
 from democratiza.storage.schema import (
     acceptances,
@@ -38,6 +48,8 @@ EVENT_KINDS = {
     "subrogacion": "subrogación del crédito",
 }
 AFTER_ADJUDICATION = ("adjudicada", "publicada")
+INEFFECTIVE = "ineficacia"  # the kind of the event that flags an acquisition as ineffective
+LAW_CITATION = "Ley 226 de 1995 art. 14 inciso 2"
 
 
 def _award(conn: Connection, stored: StoredOffer, radicado: str) -> tuple[int, int, str]:
@@ -54,48 +66,6 @@ def _award(conn: Connection, stored: StoredOffer, radicado: str) -> tuple[int, i
     if row is None or row.adjudicada <= 0:
         raise OfferError(f"El radicado {radicado} no tiene acciones adjudicadas.")
     return int(row.id), int(row.adjudicada), str(row.categoria)
-
-
-def record_payment(
-    engine: Engine,
-    offer_code: str,
-    radicado: str,
-    day: date,
-    centavos: int,
-    method: str,
-    who: str,
-) -> None:
-    """A buyer's payment for an award, by a method the program allows to that buyer."""
-    if centavos <= 0:
-        raise OfferError("El pago debe ser positivo.")
-    with engine.begin() as conn:
-        stored = load_offer(conn, offer_code)
-        if stored.state not in AFTER_ADJUDICATION:
-            raise OfferError(f"La oferta '{offer_code}' está {stored.state}; aún no hay qué pagar.")
-        if conn.execute(
-            select(sales.c.aceptacion_id)
-            .join(acceptances, acceptances.c.id == sales.c.aceptacion_id)
-            .where(acceptances.c.oferta_id == stored.id)
-            .limit(1)
-        ).first():
-            raise OfferError("El periodo de pago ya se liquidó; no se reciben más pagos.")
-        acceptance_id, _, category = _award(conn, stored, radicado)
-        allowed = {m.id: m.only_for for m in stored.program.payment_methods}
-        if method not in allowed:
-            raise OfferError(f"La forma de pago '{method}' no está prevista en el programa.")
-        natural = category in NATURAL_CATEGORIES
-        if allowed[method] == "natural" and not natural:
-            raise OfferError(f"La forma de pago '{method}' solo se admite a personas naturales.")
-        conn.execute(
-            insert(payments).values(
-                aceptacion_id=acceptance_id,
-                fecha=day,
-                monto=centavos,
-                forma=method,
-                quien=who,
-                registrado_en=datetime.now(),
-            )
-        )
 
 
 @dataclass(frozen=True)
@@ -153,6 +123,18 @@ def settle(engine: Engine, offer_code: str, sale_date: date, who: str) -> Settle
         conn.execute(
             insert(sales), [{**r, "fecha_enajenacion": sale_date} for r in values.to_dicts()]
         )
+        audit.append(
+            conn,
+            who,
+            "oferta.liquidar",
+            f"ofertas/{stored.id}",
+            None,
+            {
+                "fecha_enajenacion": sale_date,
+                "acciones_pagadas": int(rows["acciones_pagadas"].sum()),
+                "acciones_resueltas": int(rows["acciones_resueltas"].sum()),
+            },
+        )
     return Settlement(
         sale_date,
         int(rows["acciones_pagadas"].sum()),
@@ -188,6 +170,7 @@ def record_event(
         stored = load_offer(conn, offer_code)
         terms = FineTerms.from_program(stored.program)
         acceptance_id, _, _ = _award(conn, stored, radicado)
+        second_stage = second_stage_price(conn, stored.id)
         sale = conn.execute(select(sales).where(sales.c.aceptacion_id == acceptance_id)).first()
         if sale is None or sale.acciones_pagadas == 0:
             raise OfferError(f"El radicado {radicado} no tiene acciones vendidas (pagadas).")
@@ -214,6 +197,21 @@ def record_event(
                 )
             )
         )
+        audit.append(
+            conn,
+            who,
+            "tenencia.evento",
+            f"eventos_tenencia/{event_id}",
+            None,
+            {
+                "oferta": stored.code,
+                "radicado": radicado,
+                "tipo": kind,
+                "fecha": day,
+                "acciones": shares,
+                "contraprestacion": consideration_centavos,
+            },
+        )
     band = band_for(reference, day, terms.bands, terms.reference_label)
     if band.percent is None:
         return FineCase(event_id, band, None)
@@ -222,18 +220,249 @@ def record_event(
         {
             "precio_adquisicion": stored.offer.price_centavos,
             "contraprestacion": consideration_centavos,
-            "precio_segunda_etapa": None,  # the Segunda Etapa is not run yet
+            "precio_segunda_etapa": second_stage,  # None until it is adjudicated
         },
     )
     return FineCase(event_id, band, fine_amount(shares, base, band))
 
 
 def paid_shares(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
-    """radicado → shares paid (and so sold), once the payment period is settled."""
+    """radicado → shares paid (and so sold) and validly held, once the payment period is settled.
+
+    An award flagged ineffective (Ley 226 art. 14 inciso 2) counts 0: its acquisition has no
+    effect, so its shares do not go to the depository's registry as the awardee's.
+    """
+    flagged = (
+        select(holding_events.c.aceptacion_id)
+        .where(holding_events.c.tipo == INEFFECTIVE)
+        .scalar_subquery()
+    )
     return read_frame(
         conn,
-        select(acceptances.c.radicado, sales.c.acciones_pagadas)
+        select(
+            acceptances.c.radicado,
+            case((sales.c.aceptacion_id.in_(flagged), 0), else_=sales.c.acciones_pagadas),
+        )
         .join(sales, sales.c.aceptacion_id == acceptances.c.id)
         .where(acceptances.c.oferta_id == stored.id),
         {"radicado": pl.String(), "acciones_pagadas": pl.Int64()},
+    )
+
+
+# --- ineffective acquisitions (Ley 226 art. 14 inciso 2) ----------------------------------
+
+
+def ineffectiveness_citation(program: Program) -> str:
+    """The law, plus the program's own articles where its text repeats the rule."""
+    own = program.ineffectiveness
+    if own is None:  # the loader checks that its norm is declared
+        return LAW_CITATION
+    return f"{LAW_CITATION}; {program.norms[own.norm].short} {own.ref}"
+
+
+@dataclass(frozen=True)
+class Ineffectiveness:
+    """An acquisition declared ineffective: its shares are not validly the awardee's.
+
+    ``shares`` are the shares the awardee acquired (paid and sold to it); they leave the
+    registry view. ``day`` is the day the contravention was determined ("si en cualquier
+    momento se determina"), which has no time limit.
+    """
+
+    event_id: int
+    radicado: str
+    day: date
+    shares: int
+    sale_date: date
+    reason: str
+    who: str
+    citation: str
+
+    def explain(self) -> str:
+        return (
+            f"La adquisición del radicado {self.radicado} ({group(self.shares)} acciones "
+            f"vendidas el {self.sale_date:%Y-%m-%d}) es ineficaz desde el {self.day:%Y-%m-%d}, "
+            f"por contravenir las reglas sobre el beneficiario o adquirente real "
+            f"({self.citation}). Motivo: {self.reason}. Registrado por: {self.who}. "
+            "Sus acciones dejan de figurar como del adjudicatario en el registro para el "
+            "depósito; la restitución del precio y de las acciones la decide la oficina del "
+            "programa."
+        )
+
+
+def _ineffective_event(conn: Connection, acceptance_id: int) -> Row[Any] | None:
+    return conn.execute(
+        select(holding_events).where(
+            holding_events.c.aceptacion_id == acceptance_id,
+            holding_events.c.tipo == INEFFECTIVE,
+        )
+    ).first()
+
+
+def flag_ineffective(
+    engine: Engine,
+    offer_code: str,
+    radicado: str,
+    day: date,
+    reason: str,
+    who: str,
+) -> Ineffectiveness:
+    """Flag a sold award's acquisition as ineffective (Ley 226 art. 14 inciso 2).
+
+    The acquisition must exist: an award whose shares were paid and sold (before the sale
+    there is no acquisition yet, and unpaid shares were resolved). It is flagged once; the
+    day cannot precede the sale. Every refusal cites the article.
+    """
+    reason = reason.strip()
+    with engine.begin() as conn:
+        stored = load_offer(conn, offer_code)
+        citation = ineffectiveness_citation(stored.program)
+        if not reason:
+            raise OfferError(f"Diga el motivo de la ineficacia ({citation}).")
+        try:
+            acceptance_id, _, _ = _award(conn, stored, radicado)
+        except OfferError as exc:
+            raise OfferError(
+                f"{exc} No hay adquisición que declarar ineficaz ({citation})."
+            ) from None
+        # Lock the acceptance so that two clerks cannot flag it at the same time.
+        conn.execute(
+            select(acceptances.c.id).where(acceptances.c.id == acceptance_id).with_for_update()
+        )
+        sale = conn.execute(select(sales).where(sales.c.aceptacion_id == acceptance_id)).first()
+        if sale is None or sale.acciones_pagadas == 0:
+            raise OfferError(
+                f"El radicado {radicado} no adquirió acciones: "
+                + (
+                    "el periodo de pago no se ha liquidado"
+                    if sale is None
+                    else "no pagó ninguna y su venta se resolvió"
+                )
+                + f"; la ineficacia recae sobre una adquisición hecha ({citation})."
+            )
+        if day < sale.fecha_enajenacion:
+            raise OfferError(
+                f"La ineficacia del {day:%Y-%m-%d} no puede ser anterior a la venta del "
+                f"{sale.fecha_enajenacion:%Y-%m-%d} ({citation})."
+            )
+        earlier = _ineffective_event(conn, acceptance_id)
+        if earlier is not None:
+            raise OfferError(
+                f"La adquisición del radicado {radicado} ya fue declarada ineficaz el "
+                f"{earlier.fecha:%Y-%m-%d} por {earlier.quien} ({citation})."
+            )
+        event_id = new_id(
+            conn.execute(
+                insert(holding_events).values(
+                    aceptacion_id=acceptance_id,
+                    tipo=INEFFECTIVE,
+                    fecha=day,
+                    acciones=sale.acciones_pagadas,
+                    contraprestacion=None,
+                    detalle=reason,
+                    quien=who,
+                    registrado_en=datetime.now(),
+                )
+            )
+        )
+        audit.append(
+            conn,
+            who,
+            "tenencia.ineficacia",
+            f"eventos_tenencia/{event_id}",
+            None,
+            {
+                "oferta": stored.code,
+                "radicado": radicado,
+                "fecha": day,
+                "acciones": int(sale.acciones_pagadas),
+                "motivo": reason,
+                "norma": citation,
+            },
+        )
+    return Ineffectiveness(
+        event_id,
+        radicado,
+        day,
+        int(sale.acciones_pagadas),
+        sale.fecha_enajenacion,
+        reason,
+        who,
+        citation,
+    )
+
+
+@dataclass(frozen=True)
+class HoldingEvent:
+    """One recorded event on an award's shares (``kind`` ``ineficacia`` for ineffectiveness)."""
+
+    event_id: int
+    kind: str
+    day: date
+    shares: int
+    consideration: int | None  # centavos per share
+    detail: str
+    who: str
+
+    @property
+    def label(self) -> str:
+        if self.kind == INEFFECTIVE:
+            return "adquisición ineficaz"
+        return EVENT_KINDS.get(self.kind, self.kind)
+
+
+@dataclass(frozen=True)
+class HoldingView:
+    """An award after the sale: what was sold, the events, and whether it is ineffective."""
+
+    radicado: str
+    awarded: int
+    sale_date: date | None  # None: payment period not settled yet
+    paid: int
+    resolved: int
+    events: tuple[HoldingEvent, ...]
+    citation: str  # of the ineffectiveness rule, for showing it
+
+    @property
+    def ineffective(self) -> HoldingEvent | None:
+        return next((e for e in self.events if e.kind == INEFFECTIVE), None)
+
+    @property
+    def registered(self) -> int:
+        """Shares the registry for the depository carries for this award."""
+        if self.sale_date is None:
+            return self.awarded
+        return 0 if self.ineffective is not None else self.paid
+
+
+def holding_view(engine: Engine, offer_code: str, radicado: str) -> HoldingView:
+    """The award's sale and its events, oldest first."""
+    with engine.connect() as conn:
+        stored = load_offer(conn, offer_code)
+        acceptance_id, awarded, _ = _award(conn, stored, radicado)
+        sale = conn.execute(select(sales).where(sales.c.aceptacion_id == acceptance_id)).first()
+        rows = conn.execute(
+            select(holding_events)
+            .where(holding_events.c.aceptacion_id == acceptance_id)
+            .order_by(holding_events.c.fecha, holding_events.c.id)
+        ).all()
+    return HoldingView(
+        radicado,
+        awarded,
+        None if sale is None else sale.fecha_enajenacion,
+        0 if sale is None else int(sale.acciones_pagadas),
+        0 if sale is None else int(sale.acciones_resueltas),
+        tuple(
+            HoldingEvent(
+                int(r.id),
+                str(r.tipo),
+                r.fecha,
+                int(r.acciones),
+                None if r.contraprestacion is None else int(r.contraprestacion),
+                str(r.detalle),
+                str(r.quien),
+            )
+            for r in rows
+        ),
+        ineffectiveness_citation(stored.program),
     )
