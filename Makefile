@@ -17,6 +17,7 @@ demo: setup
 	$(VENV)/bin/democratiza evaluar --programa geb-2017 examples/aceptaciones-geb-2017.csv \
 		--oferta examples/oferta-geb-2017.yaml --salida salidas
 	bash examples/primera-etapa.sh salidas
+	bash examples/segunda-etapa.sh salidas
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
@@ -30,3 +31,7 @@ bench: setup
 
 docs: setup
 	$(VENV)/bin/democratiza formato > docs/formato-aceptaciones.md
+
+.PHONY: servir
+servir: setup  # the web service on the embedded SQLite (DB=postgresql://… for PostgreSQL)
+	$(VENV)/bin/democratiza servir $(if $(DB),--db $(DB),)

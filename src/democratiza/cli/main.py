@@ -18,6 +18,8 @@ from democratiza.cli.credit import credit_app
 from democratiza.cli.fines import fines_app
 from democratiza.cli.offers import batch_app, offer_app
 from democratiza.cli.program_view import show_program, show_programs
+from democratiza.cli.stages import stage_app
+from democratiza.cli.web import audit_app, serve_command, token_app, user_app
 from democratiza.intake.columns import format_markdown
 from democratiza.intake.errors import InputRejected
 from democratiza.intake.parse import parse
@@ -204,6 +206,11 @@ app.add_typer(fines_app, name="multa")
 app.add_typer(credit_app, name="credito")
 app.add_typer(payment_app, name="pago")
 app.add_typer(holding_app, name="tenencia")
+app.command("servir")(serve_command)
+app.add_typer(user_app, name="usuario")
+app.add_typer(token_app, name="token")
+app.add_typer(audit_app, name="auditoria")
+app.add_typer(stage_app, name="etapa")
 
 
 def main() -> None:

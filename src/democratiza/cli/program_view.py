@@ -141,6 +141,23 @@ def show_program(console: Console, p: Program) -> None:
     for base in p.fines.base_values:
         console.print(f"  Base posible: {base.value} ({c(base.citation)})")
     console.print(f"  Ajuste: {p.fines.adjustment.value} ({c(p.fines.adjustment.citation)})")
+    later = p.later_stages
+    if later is not None:
+        t = Table(title=f"Etapas siguientes: {later.name.value} ({c(later.name.citation)})")
+        t.add_column("Regla")
+        t.add_column("Texto")
+        t.add_column("Cita")
+        rules = [
+            ("Inversionistas", later.investors),
+            ("Precio mínimo", later.minimum_price),
+            ("Desierta", later.void),
+            *([("Etapas subsecuentes", later.later)] if later.later else []),
+        ]
+        for label, text in rules:
+            t.add_row(label, text.value, c(text.citation))
+        console.print(t)
+    else:
+        console.print("Etapas siguientes: el archivo no las define (no se puede crear una).")
     t = Table(title="Disposiciones no modeladas (cobertura)")
     for col in ("Disposición", "Cita", "Razón"):
         t.add_column(col)

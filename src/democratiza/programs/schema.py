@@ -216,6 +216,22 @@ class CreditLines(Model):
     share_collateral: Citation = Field(alias="garantia_acciones")
 
 
+class LaterStages(Model):
+    """What the decree says of the stages after the Primera Etapa (GEB art. 3.2-3.3).
+
+    The figures of each stage (window, minimum order, lot, tranche cap, mechanism) come from
+    the reglamento and the stage's aviso, not the decree: they are the stage's terms
+    (``stages.terms``). Here are the rules those terms must respect, with their articles.
+    """
+
+    name: CitedText = Field(alias="nombre")  # "Segunda Etapa", "Segunda Fase"
+    investors: CitedText = Field(alias="inversionistas")
+    # The minimum price is never below the Primera Etapa's fixed price.
+    minimum_price: CitedText = Field(alias="precio_minimo")
+    void: CitedText = Field(alias="desierta")
+    later: CitedText | None = Field(default=None, alias="subsecuentes")
+
+
 class NotModelled(Model):
     provision: str = Field(alias="disposicion", min_length=1)
     citation: Citation = Field(alias="cita")
@@ -247,6 +263,10 @@ class Program(Model):
     remuneration: RemunerationDefinition | None = Field(default=None, alias="remuneracion_anual")
     window: OfferWindow = Field(alias="ventana")
     credit_lines: CreditLines | None = Field(default=None, alias="lineas_credito")
+    later_stages: LaterStages | None = Field(default=None, alias="etapas_siguientes")
+    # Where the program's own text repeats Ley 226 art. 14 inciso 2: an acquisition contrary
+    # to the real-beneficiary rules is ineffective.
+    ineffectiveness: Citation | None = Field(default=None, alias="ineficacia")
     validity: Validity = Field(alias="validez")
     allocation: Allocation = Field(alias="adjudicacion")
     fines: Fines = Field(alias="multas")

@@ -31,7 +31,7 @@ def slug(text: str) -> str:
     return "-".join(part for part in "".join(keep).split("-") if part)
 
 
-def _write_workbook(frame: pl.DataFrame, path: Path, title: str) -> None:
+def write_workbook(frame: pl.DataFrame, path: Path, title: str) -> None:
     """XLSX with a fixed creation date, so the same data gives the same workbook."""
     from openpyxl import Workbook
 
@@ -55,7 +55,7 @@ def broker_files(done: Adjudication, out_dir: Path) -> list[Path]:
         part = done.results.filter(pl.col("comisionista") == broker).select(BROKER_COLUMNS)
         stem = out_dir / f"adjudicacion-{slug(broker)}"
         part.write_csv(stem.with_suffix(".csv"), datetime_format="%Y-%m-%dT%H:%M:%S")
-        _write_workbook(
+        write_workbook(
             part.with_columns(pl.col("fecha_radicacion").dt.to_string("%Y-%m-%dT%H:%M:%S")),
             stem.with_suffix(".xlsx"),
             "Adjudicación",

@@ -167,3 +167,186 @@ holding_events = Table(
     Column("quien", String(120), nullable=False),
     Column("registrado_en", DateTime, nullable=False),
 )
+
+# The web service (migration 0003): the audit log, people, broker API tokens, sessions and
+# background work. Secrets are never stored: passwords as argon2 hashes, tokens and session
+# cookies as SHA-256.
+
+audit_log = Table(
+    "auditoria",
+    metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=False),  # 1, 2, 3… no gaps
+    Column("cuando", DateTime, nullable=False),
+    Column("quien", String(200), nullable=False),
+    Column("accion", String(60), nullable=False),
+    Column("entidad", String(200), nullable=False),
+    Column("antes", Text),  # canonical JSON
+    Column("despues", Text),  # canonical JSON
+    # A UNIQUE previous hash: two entries can never chain from the same one (no fork).
+    Column("huella_anterior", String(64), nullable=False, unique=True),
+    Column("huella", String(64), nullable=False),
+)
+
+users = Table(
+    "usuarios",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("login", String(80), nullable=False, unique=True),
+    Column("nombre", String(200), nullable=False),
+    Column("rol", String(20), nullable=False),  # oficina, comisionista, auditor
+    Column("comisionista", String(120)),  # the broker a broker's employee acts for
+    Column("hash", String(200), nullable=False),  # argon2id
+    Column("intentos_fallidos", Integer, nullable=False),
+    Column("bloqueado_hasta", DateTime),
+    Column("activo", Boolean, nullable=False),
+    Column("creado_en", DateTime, nullable=False),
+)
+
+api_tokens = Table(
+    "tokens_api",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("comisionista", String(120), nullable=False),
+    Column("huella", String(64), nullable=False, unique=True),  # SHA-256 of the token
+    Column("descripcion", String(200), nullable=False),
+    Column("creado_en", DateTime, nullable=False),
+    Column("creado_por", String(200), nullable=False),
+    Column("revocado_en", DateTime),
+)
+
+sessions = Table(
+    "sesiones",
+    metadata,
+    Column("huella", String(64), primary_key=True),  # SHA-256 of the cookie's value
+    Column("usuario_id", ForeignKey("usuarios.id"), nullable=False, index=True),
+    Column("csrf", String(64), nullable=False),
+    Column("creada_en", DateTime, nullable=False),
+    Column("expira_en", DateTime, nullable=False),
+)
+
+jobs = Table(
+    "trabajos",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("tipo", String(30), nullable=False),  # lote, adjudicacion
+    Column("estado", String(20), nullable=False),  # en_cola, en_curso, terminado, fallido
+    Column("paso", Integer, nullable=False),
+    Column("pasos", Integer, nullable=False),
+    Column("mensaje", Text, nullable=False),
+    Column("resultado", Text),  # JSON, once finished
+    Column("quien", String(200), nullable=False),
+    Column("comisionista", String(120)),  # a broker's job is visible to that broker only
+    Column("creado_en", DateTime, nullable=False),
+    Column("actualizado_en", DateTime, nullable=False),
+)
+
+# --------------------------------------------------------------- Segunda Etapa and later stages
+
+stages = Table(
+    "etapas",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("codigo", String(80), nullable=False, unique=True),
+    Column("oferta_id", ForeignKey("ofertas.id"), nullable=False),  # the Primera Etapa
+    Column("numero", Integer, nullable=False),  # 2 = Segunda Etapa, 3… Etapas Subsecuentes
+    Column("estado", String(20), nullable=False),
+    Column("terminos", Text, nullable=False),  # canonical JSON of the stage's terms
+    Column("acciones", BigInteger, nullable=False),  # shares on offer in this stage
+    Column("precio_minimo", BigInteger, nullable=False),  # centavos per share
+    Column("origen", Text, nullable=False),  # canonical JSON: where the shares come from
+    Column("creada_en", DateTime, nullable=False),
+    UniqueConstraint("oferta_id", "numero", name="uq_etapa_numero"),
+)
+
+stage_events = Table(
+    "eventos_etapa",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("etapa_id", ForeignKey("etapas.id"), nullable=False, index=True),
+    Column("tipo", String(30), nullable=False),  # creacion, transicion, desierta
+    Column("de_estado", String(20)),
+    Column("a_estado", String(20)),
+    Column("quien", String(120), nullable=False),
+    Column("cuando", DateTime, nullable=False),
+    Column("por_que", Text, nullable=False),
+)
+
+order_batches = Table(
+    "lotes_ordenes",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("etapa_id", ForeignKey("etapas.id"), nullable=False),
+    Column("comisionista", String(120), nullable=False),
+    Column("lote", String(120), nullable=False),
+    Column("archivo", String(400), nullable=False),
+    Column("huella", String(64), nullable=False),
+    Column("filas", Integer, nullable=False),
+    Column("recibido_en", DateTime, nullable=False),
+    Column("quien", String(120), nullable=False),
+    UniqueConstraint("etapa_id", "comisionista", "lote", name="uq_lote_ordenes_comisionista"),
+)
+
+orders = Table(
+    "ordenes",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("etapa_id", ForeignKey("etapas.id"), nullable=False),
+    Column("lote_id", ForeignKey("lotes_ordenes.id"), nullable=False),
+    Column("radicado", String(40), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("vigente", Boolean, nullable=False),
+    Column("estado", String(20), nullable=False),  # radicada, corregida, retirada
+    Column("referencia", Text, nullable=False),
+    Column("comisionista", Text, nullable=False),
+    Column("fecha_ingreso", DateTime, nullable=False),  # time of entry: the tie-break
+    Column("tipo_identificacion", Text, nullable=False),
+    Column("numero_identificacion", Text, nullable=False),
+    Column("nombre", Text, nullable=False),
+    Column("tipo_persona", Text, nullable=False),
+    Column("nacionalidad", Text, nullable=False),
+    Column("capacidad_legal", Boolean),
+    Column("precio", BigInteger, nullable=False),  # centavos per share
+    Column("cantidad", BigInteger, nullable=False),
+    Column("cantidad_fraccionaria", Boolean, nullable=False),
+    Column("decision", String(12), nullable=False),  # valida, rechazada
+    Column("motivo", Text),  # why it was refused, or why a version was withdrawn
+    UniqueConstraint("etapa_id", "radicado", "version", name="uq_orden_radicado_version"),
+    Index("ix_ordenes_referencia", "etapa_id", "comisionista", "referencia"),
+)
+
+stage_allocations = Table(
+    "adjudicaciones_etapa",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("etapa_id", ForeignKey("etapas.id"), nullable=False, unique=True),
+    Column("mecanismo", String(40), nullable=False),
+    Column("precio", BigInteger),  # the single clearing price; null when void
+    Column("desierta", Boolean, nullable=False),
+    Column("huella_entradas", String(64), nullable=False),
+    Column("huella_resultado", String(64), nullable=False),
+    Column("registro", Text, nullable=False),  # the record's header (canonical JSON)
+    Column("creada_en", DateTime, nullable=False),
+    Column("quien", String(120), nullable=False),
+)
+
+order_awards = Table(
+    "asignaciones",
+    metadata,
+    Column("adjudicacion_id", ForeignKey("adjudicaciones_etapa.id"), primary_key=True),
+    Column("orden_id", ForeignKey("ordenes.id"), primary_key=True),
+    Column("asignada", BigInteger, nullable=False),
+)
+
+payment_batches = Table(
+    "lotes_pagos",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("oferta_id", ForeignKey("ofertas.id"), nullable=False),
+    Column("lote", String(120), nullable=False),
+    Column("archivo", String(400), nullable=False),
+    Column("huella", String(64), nullable=False),
+    Column("filas", Integer, nullable=False),
+    Column("recibido_en", DateTime, nullable=False),
+    Column("quien", String(120), nullable=False),
+    UniqueConstraint("oferta_id", "lote", name="uq_lote_pagos"),
+)

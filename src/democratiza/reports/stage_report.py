@@ -1,0 +1,262 @@
+"""A stage's files: per broker (CSV and XLSX), the registry, and the report with its book.
+
+The report (HTML and PDF) shows the figures of the stage, how its shares and minimum price
+were reached, the clearing notes, results by broker, and the demand curve: the shares asked
+at each price or above, high to low, with the offer and the clearing point marked. Money
+is printed from exact centavos; the chart only draws.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import os
+import textwrap
+from pathlib import Path
+
+import matplotlib
+import polars as pl
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
+
+from democratiza.money import group, pesos
+from democratiza.reports.exports import slug, write_workbook
+from democratiza.stages.allocate import StageAllocation
+from democratiza.stages.lifecycle import StoredStage
+
+BROKER_COLUMNS = [
+    "radicado",
+    "referencia",
+    "tipo_identificacion",
+    "numero_identificacion",
+    "nombre",
+    "fecha_ingreso",
+    "precio",
+    "cantidad",
+    "decision",
+    "motivo",
+    "asignada",
+    "precio_adjudicacion",
+    "valor_a_pagar",
+]
+RC = {
+    "font.family": "DejaVu Sans",
+    "font.size": 10,
+    "svg.fonttype": "path",
+    "pdf.fonttype": 42,
+    "svg.hashsalt": "democratiza",
+    "axes.unicode_minus": False,
+}
+
+
+def _priced(done: StageAllocation) -> pl.DataFrame:
+    price = done.header["precio"]
+    assert price is None or isinstance(price, int)
+    return done.results.with_columns(
+        pl.lit(price if price is not None else 0, dtype=pl.Int64).alias("precio_adjudicacion"),
+        (pl.col("asignada") * (price or 0)).alias("valor_a_pagar"),
+    )
+
+
+def broker_files(done: StageAllocation, out_dir: Path) -> list[Path]:
+    """Each broker's orders, with the decision at intake, the shares and the sum to pay.
+
+    Prices and sums in centavos, as in every machine-read file of the project.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results = _priced(done)
+    paths = []
+    for broker in sorted(results["comisionista"].unique().to_list()):
+        part = results.filter(pl.col("comisionista") == broker).select(BROKER_COLUMNS)
+        stem = out_dir / f"{slug(done.stage_code)}-{slug(broker)}"
+        part.write_csv(stem.with_suffix(".csv"), datetime_format="%Y-%m-%dT%H:%M:%S%.f")
+        write_workbook(
+            part.with_columns(pl.col("fecha_ingreso").dt.to_string("%Y-%m-%dT%H:%M:%S%.f")),
+            stem.with_suffix(".xlsx"),
+            "Asignación",
+        )
+        paths += [stem.with_suffix(".csv"), stem.with_suffix(".xlsx")]
+    return paths
+
+
+def registry_file(done: StageAllocation, out_dir: Path) -> Path:
+    """For the depository: one line per buyer and broker, shares summed."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    registry = (
+        done.results.filter(pl.col("asignada") > 0)
+        .group_by("tipo_identificacion", "numero_identificacion", "nombre", "comisionista")
+        .agg(pl.col("asignada").sum().alias("acciones"))
+        .sort("tipo_identificacion", "numero_identificacion", "comisionista")
+    )
+    path = out_dir / f"registro-{slug(done.stage_code)}.csv"
+    registry.write_csv(path)
+    return path
+
+
+def _draw_curve(stage: StoredStage, done: StageAllocation, ax: Axes) -> None:
+    curve = done.curve
+    if not curve:
+        ax.text(0.5, 0.5, "Sin órdenes válidas", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        return
+    xs = [0] + [q for _, q in curve]
+    ys = [curve[0][0]] + [p for p, _ in curve]
+    ax.step(xs, [y / 100 for y in ys], where="pre", color="#034e7b", label="Demanda acumulada")
+    ax.axvline(stage.shares, color="#999999", linestyle="--", label="Acciones ofrecidas")
+    ax.axhline(stage.minimum_price / 100, color="#e6550d", linestyle=":", label="Precio mínimo")
+    price, allocated = done.header["precio"], done.header["asignadas"]
+    if isinstance(price, int) and isinstance(allocated, int):
+        ax.plot([allocated], [price / 100], "o", color="#e6550d", label="Punto de corte")
+    ax.set_xlabel("Acciones pedidas a ese precio o más")
+    ax.set_ylabel("Precio por acción (pesos)")
+    ax.xaxis.set_major_formatter(lambda v, _: group(int(v)))
+    ax.yaxis.set_major_formatter(lambda v, _: group(int(v)))
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.legend(frameon=False, fontsize=8)
+
+
+def _figure(stage: StoredStage, done: StageAllocation) -> Figure:
+    fig = Figure(figsize=(7.5, 4.2), layout="constrained")
+    FigureCanvasAgg(fig)
+    _draw_curve(stage, done, fig.add_subplot())
+    return fig
+
+
+def _svg(stage: StoredStage, done: StageAllocation) -> str:
+    buf = io.StringIO()
+    with matplotlib.rc_context(RC):  # type: ignore[arg-type]
+        _figure(stage, done).savefig(buf, format="svg", metadata={"Date": None})
+    text = buf.getvalue()
+    return text[text.index("<svg") :].replace(
+        "<svg ", '<svg role="img" aria-label="Curva de demanda y punto de corte" ', 1
+    )
+
+
+def figures(stage: StoredStage, done: StageAllocation) -> list[tuple[str, str]]:
+    h = done.header
+    price = h["precio"]
+    mechanism = {
+        "subasta_holandesa": "subasta holandesa (precio uniforme)",
+        "construccion_libro": "construcción de libro (precio de corte del vendedor)",
+    }
+    buyers = done.results.filter(pl.col("asignada") > 0)
+    return [
+        ("Etapa", f"{stage.name} ({stage.code}) del programa {stage.program.name}"),
+        ("Viene de", str(stage.origin["de"])),
+        ("Acciones disponibles", group(int(stage.origin["disponibles"]))),
+        ("Acciones ofrecidas en la etapa", group(stage.shares)),
+        ("Mecanismo", mechanism[str(h["mecanismo"])]),
+        ("Precio mínimo", pesos(stage.minimum_price)),
+        (
+            "Orden mínima / lote",
+            f"{group(stage.terms.minimum_order)} / {group(stage.terms.lot)} acciones",
+        ),
+        ("Órdenes válidas", group(int(h["ordenes_validas"]))),  # type: ignore[call-overload]
+        ("Demanda válida", f"{group(int(h['demanda_valida']))} acciones"),  # type: ignore[call-overload]
+        (
+            "Resultado",
+            "desierta: " + str(h["causa"])
+            if h["desierta"]
+            else f"precio {pesos(price)} por acción"
+            if isinstance(price, int)
+            else "-",
+        ),
+        ("Acciones asignadas", group(int(h["asignadas"]))),  # type: ignore[call-overload]
+        (
+            "Compradores",
+            group(
+                buyers.select("tipo_identificacion", "numero_identificacion").n_unique()
+                if buyers.height
+                else 0
+            ),
+        ),
+        ("Huella de las órdenes (SHA-256)", str(h["huella_entradas"])),
+        ("Huella del resultado (SHA-256)", str(h["huella_resultado"])),
+    ]
+
+
+def _by_broker(done: StageAllocation) -> list[tuple[str, str, str, str]]:
+    table = (
+        done.results.group_by("comisionista")
+        .agg(
+            pl.len().alias("ordenes"),
+            (pl.col("decision") == "valida").sum().alias("validas"),
+            pl.col("asignada").sum().alias("asignadas"),
+        )
+        .sort("comisionista")
+    )
+    return [(b, group(n), group(v), group(a)) for b, n, v, a in table.iter_rows()]
+
+
+def render_html(stage: StoredStage, done: StageAllocation) -> str:
+    e = html.escape
+    rows = "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in figures(stage, done))
+    steps = "".join(f"<li>{e(s)}</li>" for s in stage.origin.get("precio_minimo_pasos", []))
+    notes = "".join(f"<li>{e(str(n))}</li>" for n in done.header["notas"])  # type: ignore[attr-defined]
+    brokers = "".join(
+        "<tr>"
+        + "".join(
+            f'<td class="n">{e(c)}</td>' if i else f"<td>{e(c)}</td>" for i, c in enumerate(r)
+        )
+        + "</tr>"
+        for r in _by_broker(done)
+    )
+    return f"""<!DOCTYPE html>
+<html lang="es"><head><meta charset="utf-8"><title>{e(stage.name)} {e(stage.code)}</title>
+<style>body{{font-family:"DejaVu Sans",sans-serif;max-width:60rem;margin:2rem auto;color:#222}}
+th{{text-align:left;padding-right:1rem}} td.n{{text-align:right}} table{{border-collapse:collapse}}
+td,th{{padding:.2rem .5rem;border-bottom:1px solid #ddd}}</style></head><body>
+<h1>{e(stage.name)}: {e(stage.code)}</h1>
+<table>{rows}</table>
+<h2>Curva de demanda</h2>
+<figure>{_svg(stage, done)}<figcaption>Acciones pedidas a cada precio o más, del precio más alto
+al más bajo; la línea discontinua marca las acciones ofrecidas y la punteada el precio
+mínimo.</figcaption></figure>
+<h2>Precio mínimo</h2><ol>{steps}</ol>
+<h2>Cómo se asignó</h2><ul>{notes}</ul>
+<h2>Por comisionista</h2>
+<table><tr><th>Comisionista</th><th>Órdenes</th><th>Válidas</th><th>Acciones asignadas</th></tr>
+{brokers}</table>
+</body></html>
+"""
+
+
+def render_pdf(stage: StoredStage, done: StageAllocation, path: Path) -> None:
+    """One page: the figures and the demand curve. Written atomically."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    metadata = {
+        "Title": f"{stage.name} {stage.code}",
+        "Creator": "democratiza",
+        "CreationDate": None,
+    }
+    try:
+        with matplotlib.rc_context(RC), PdfPages(tmp, metadata=metadata) as pdf:  # type: ignore[arg-type]
+            fig = Figure(figsize=(8.27, 11.69))
+            fig.suptitle(
+                f"{stage.name}: {stage.code}", x=0.07, ha="left", fontsize=15, fontweight="bold"
+            )
+            y = 0.93
+            for key, value in figures(stage, done):
+                fig.text(0.07, y, key, fontsize=9, fontweight="bold")
+                for part in textwrap.wrap(value, 56):
+                    fig.text(0.42, y, part, fontsize=9)
+                    y -= 0.018
+                y -= 0.004
+            _draw_curve(stage, done, fig.add_axes((0.12, 0.06, 0.83, 0.45)))
+            pdf.savefig(fig)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_report(stage: StoredStage, done: StageAllocation, out_dir: Path) -> list[Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    page = out_dir / f"informe-{slug(stage.code)}.html"
+    tmp = page.with_name(f".{page.name}.tmp")
+    tmp.write_text(render_html(stage, done), encoding="utf-8")
+    os.replace(tmp, page)
+    pdf = out_dir / f"informe-{slug(stage.code)}.pdf"
+    render_pdf(stage, done, pdf)
+    return [page, pdf]

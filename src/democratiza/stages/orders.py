@@ -1,0 +1,245 @@
+"""Broker order batches for a stage: the same guarantees as acceptances (``intake.batches``).
+
+- The file is read and typed by the shared intake code; a file with any bad cell is
+  refused whole with its row-by-row report, and nothing is written.
+- Each order is checked against the stage's rules (``order_checks``) at intake: the broker
+  learns at once which orders are refused and why.
+- (stage, broker, broker batch id) is unique: a batch sent again, or by two processes at
+  once, is stored once, and the second send is told so.
+- An order whose broker reference already has a current version is a correction: same
+  radicado, next version; the previous version stays. Withdrawal keeps every version.
+- Only while the stage is open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import polars as pl
+from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from democratiza.intake.batches import StorageError, file_hash, refused_message
+from democratiza.intake.errors import InputError, InputRejected
+from democratiza.intake.parse import parse
+from democratiza.intake.readers import read_table
+from democratiza.intake.receipts import previous_batch
+from democratiza.stages.lifecycle import StoredStage, load_stage
+from democratiza.stages.order_checks import check_orders
+from democratiza.stages.order_format import ORDERS
+from democratiza.stages.terms import StageError
+from democratiza.storage import audit
+from democratiza.storage.bulk import BulkWriteRefused, write_rows
+from democratiza.storage.database import new_id
+from democratiza.storage.schema import order_batches, orders
+
+DECISION_COLUMNS = ["radicado", "referencia", "decision", "motivo"]
+
+
+@dataclass(frozen=True)
+class OrderBatchResult:
+    batch_id: int
+    created: bool  # False when the same batch had already been received
+    rows: int
+    decisions: pl.DataFrame  # DECISION_COLUMNS
+    message: str
+
+
+def _received(
+    conn: Connection, stage: StoredStage, broker: str, batch: str, digest: str, path: Path
+) -> OrderBatchResult | None:
+    row = previous_batch(conn, order_batches, {"etapa_id": stage.id}, broker, batch, digest, path)
+    if row is None:
+        return None
+    decisions = pl.DataFrame(
+        conn.execute(
+            select(*(orders.c[c] for c in DECISION_COLUMNS))
+            .where(orders.c.lote_id == row.id)
+            .order_by(orders.c.radicado)
+        )
+        .mappings()
+        .all(),
+        schema={c: pl.String() for c in DECISION_COLUMNS},
+    )
+    return OrderBatchResult(
+        row.id,
+        False,
+        row.filas,
+        decisions,
+        f"El lote '{batch}' ya se había recibido; no se creó nada nuevo.",
+    )
+
+
+def import_orders(
+    engine: Engine,
+    stage_code: str,
+    path: Path,
+    broker: str,
+    batch: str,
+    who: str,
+    before_commit: Callable[[], None] | None = None,
+) -> OrderBatchResult:
+    """Receive one broker batch of orders. ``before_commit`` lets tests interrupt it."""
+    digest = file_hash(path)
+    with engine.connect() as conn:
+        stage = load_stage(conn, stage_code)
+        done = _received(conn, stage, broker, batch, digest, path)
+        if done:
+            return done
+    if stage.state != "abierta":
+        raise StageError(f"La etapa '{stage_code}' está {stage.state}; no recibe órdenes.")
+    frame = parse(read_table(path), ORDERS)
+    foreign = frame.filter(pl.col("comisionista") != broker)
+    if foreign.height:
+        raise InputRejected(
+            [
+                InputError(
+                    str(path),
+                    row,
+                    "comisionista",
+                    f"la fila es de otro comisionista; el lote es de {broker}",
+                )
+                for row in foreign["fila"]
+            ]
+        )
+    checked = check_orders(stage, frame)
+    try:
+        with engine.begin() as conn:
+            return _store(conn, stage, checked, path, broker, batch, digest, who, before_commit)
+    except IntegrityError as exc:
+        with engine.connect() as conn:
+            done = _received(conn, stage, broker, batch, digest, path)
+        if done is None:
+            raise StorageError(refused_message(str(exc.orig).splitlines()[0])) from None
+        return done
+    except DBAPIError as exc:
+        raise StorageError(refused_message(str(exc.orig).strip().splitlines()[0])) from None
+    except BulkWriteRefused as exc:
+        raise StorageError(refused_message(str(exc))) from None
+
+
+def _store(
+    conn: Connection,
+    stage: StoredStage,
+    checked: pl.DataFrame,
+    path: Path,
+    broker: str,
+    batch: str,
+    digest: str,
+    who: str,
+    before_commit: Callable[[], None] | None,
+) -> OrderBatchResult:
+    batch_id = new_id(
+        conn.execute(
+            insert(order_batches).values(
+                etapa_id=stage.id,
+                comisionista=broker,
+                lote=batch,
+                archivo=path.name,
+                huella=digest,
+                filas=checked.height,
+                recibido_en=datetime.now(),
+                quien=who,
+            )
+        )
+    )
+    current = _current(conn, stage, broker)
+    corrected = current.filter(pl.col("referencia").is_in(checked["referencia"].implode()))
+    ids = corrected["id"].to_list()
+    for start in range(0, len(ids), 5_000):
+        conn.execute(
+            update(orders).where(orders.c.id.in_(ids[start : start + 5_000])).values(vigente=False)
+        )
+    number = pl.int_range(1, pl.len() + 1).cast(pl.String).str.zfill(6)
+    rows = (
+        checked.drop("fila")
+        .join(corrected.drop("id"), on="referencia", how="left", maintain_order="left")
+        .with_columns(
+            pl.lit(stage.id).alias("etapa_id"),
+            pl.lit(batch_id).alias("lote_id"),
+            pl.coalesce("radicado_previo", pl.lit(f"O{batch_id:06d}-") + number).alias("radicado"),
+            (pl.col("version_previa").fill_null(0) + 1).alias("version"),
+            pl.lit(True).alias("vigente"),
+            pl.when(pl.col("version_previa").is_null())
+            .then(pl.lit("radicada"))
+            .otherwise(pl.lit("corregida"))
+            .alias("estado"),
+            pl.col(pl.Enum).cast(pl.String),
+        )
+        .select([c.name for c in orders.columns if c.name != "id"])
+    )
+    write_rows(conn, orders, rows)
+    valid = rows.filter(pl.col("decision") == "valida").height
+    audit.append(
+        conn,
+        who,
+        "ordenes.lote",
+        f"etapas/{stage.code}/lotes/{broker}/{batch}",
+        None,
+        {"archivo": path.name, "huella": digest, "filas": rows.height, "validas": valid},
+    )
+    if before_commit:
+        before_commit()
+    refused = rows.height - valid
+    return OrderBatchResult(
+        batch_id,
+        True,
+        rows.height,
+        rows.select(DECISION_COLUMNS),
+        f"Lote '{batch}' recibido: {rows.height} órdenes radicadas ({valid} válidas, "
+        f"{refused} rechazadas).",
+    )
+
+
+def _current(conn: Connection, stage: StoredStage, broker: str) -> pl.DataFrame:
+    rows = conn.execute(
+        select(orders.c.id, orders.c.referencia, orders.c.radicado, orders.c.version).where(
+            orders.c.etapa_id == stage.id, orders.c.comisionista == broker, orders.c.vigente
+        )
+    ).all()
+    schema = {
+        "id": pl.Int64(),
+        "referencia": pl.String(),
+        "radicado_previo": pl.String(),
+        "version_previa": pl.Int64(),
+    }
+    return pl.DataFrame([tuple(r) for r in rows], schema=schema, orient="row")
+
+
+def withdraw_order(engine: Engine, stage_code: str, radicado: str, who: str, why: str) -> None:
+    """Withdraw an order while the stage is open, keeping every version."""
+    with engine.begin() as conn:
+        stage = load_stage(conn, stage_code)
+        if stage.state != "abierta":
+            raise StageError("Una orden solo se puede retirar mientras la etapa está abierta.")
+        row = (
+            conn.execute(
+                select(orders).where(
+                    orders.c.etapa_id == stage.id, orders.c.radicado == radicado, orders.c.vigente
+                )
+            )
+            .mappings()
+            .first()
+        )
+        if row is None:
+            raise StageError(f"No hay una orden vigente con radicado {radicado}.")
+        conn.execute(update(orders).where(orders.c.id == row["id"]).values(vigente=False))
+        new = {k: v for k, v in row.items() if k != "id"}
+        new.update(
+            version=row["version"] + 1,
+            estado="retirada",
+            decision="rechazada",
+            motivo=f"retirada: {why} ({who})",
+        )
+        conn.execute(insert(orders).values(**new))
+        audit.append(
+            conn,
+            who,
+            "orden.retirar",
+            f"etapas/{stage.code}/ordenes/{radicado}",
+            {"version": row["version"], "estado": row["estado"]},
+            {"version": row["version"] + 1, "estado": "retirada", "motivo": why},
+        )

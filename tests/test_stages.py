@@ -1,0 +1,480 @@
+"""The Segunda Etapa end to end: from what the Primera left, orders, clearing, the next stage.
+
+Worked on the Central de Seguros sample (price $ 1.000), on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+import yaml
+from sqlalchemy import Engine, func, select, text
+from typer.testing import CliRunner
+
+from democratiza.adjudication.record import adjudicate
+from democratiza.cli.main import app
+from democratiza.compliance.holdings import record_event, settle
+from democratiza.compliance.payment_batches import record_payment
+from democratiza.intake.batches import StorageError, import_batch
+from democratiza.intake.errors import InputRejected
+from democratiza.offers.lifecycle import advance, create_offer, load_offer
+from democratiza.stages.allocate import allocate_stage, stored_allocation
+from democratiza.stages.lifecycle import (
+    advance_stage,
+    create_stage,
+    declare_void,
+    load_stage,
+    stage_history,
+)
+from democratiza.stages.orders import import_orders, withdraw_order
+from democratiza.stages.terms import StageError, StageTerms
+from democratiza.storage.schema import acceptances, orders, sales
+
+SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
+PARAMS = yaml.safe_load((SAMPLE / "oferta.yaml").read_text(encoding="utf-8"))
+FIRST = "central"
+PRICE = 100_000  # $ 1.000 in centavos
+OFFERED = 40_000_000
+TERMS: dict[str, Any] = {
+    "mecanismo": "subasta_holandesa",
+    "fecha_aviso": date(2018, 4, 2),
+    "fecha_apertura": date(2018, 4, 3),
+    "fecha_cierre": date(2018, 4, 16),
+    "orden_minima": 5_000,
+    "lote": 100,
+    "fuente": "Reglamento de la Segunda Fase (ilustrativo)",
+}
+
+
+def terms(**changes: Any) -> StageTerms:
+    return StageTerms.model_validate({**TERMS, **changes})
+
+
+@pytest.fixture
+def settled(engine: Engine) -> int:
+    """A Primera Fase adjudicated and settled: one award paid in full, the rest unpaid."""
+    with engine.begin() as conn:
+        stored = create_offer(conn, FIRST, "central-seguros-vida", PARAMS, "oficina", "aviso")
+        advance(conn, stored, "abierta", "oficina", "apertura")
+    import_batch(engine, FIRST, SAMPLE / "lote-1-casa-de-bolsa.csv", "Casa de Bolsa", "L1", "x")
+    with engine.begin() as conn:
+        advance(conn, load_offer(conn, FIRST), "cerrada", "oficina", "cierre")
+    results = adjudicate(engine, FIRST, "bolsa", "adjudicación").results
+    paid = results.filter(pl.col("adjudicada") > 0).sort("radicado").row(0, named=True)
+    record_payment(
+        engine,
+        FIRST,
+        paid["radicado"],
+        date(2018, 3, 10),
+        paid["adjudicada"] * PRICE,
+        "contado",
+        "scb",
+    )
+    settle(engine, FIRST, date(2018, 3, 20), "oficina")
+    return int(paid["adjudicada"])
+
+
+def new_stage(engine: Engine, code: str = "segunda", **changes: Any) -> None:
+    with engine.begin() as conn:
+        stage = create_stage(conn, code, FIRST, terms(**changes), "oficina", "aviso")
+        advance_stage(conn, stage, "abierta", "oficina", "apertura")
+
+
+def order(ref: str, price: str, quantity: str, **changes: str) -> dict[str, str]:
+    row = {
+        "referencia": ref,
+        "comisionista": "Casa de Bolsa",
+        "fecha_ingreso": f"2018-04-05T09:{int(ref[1:]):02d}:00",
+        "tipo_identificacion": "NIT",
+        "numero_identificacion": f"90000{ref[1:]}",
+        "nombre": f"Inversionista {ref}",
+        "tipo_persona": "juridica",
+        "nacionalidad": "colombiana",
+        "capacidad_legal": "si",
+        "precio": price,
+        "cantidad": quantity,
+    }
+    row.update(changes)
+    return row
+
+
+def book(path: Path, rows: list[dict[str, str]]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def close(engine: Engine, code: str = "segunda") -> None:
+    with engine.begin() as conn:
+        advance_stage(conn, load_stage(conn, code), "cerrada", "oficina", "cierre")
+
+
+# ---------------------------------------------------------------------------- the stage
+
+
+def test_segunda_fase_offers_the_shares_not_paid_for(engine: Engine, settled: int) -> None:
+    new_stage(engine)
+    with engine.connect() as conn:
+        stage = load_stage(conn, "segunda")
+    # Everything the Primera Fase did not sell: not awarded, or awarded and not paid.
+    assert stage.shares == OFFERED - settled
+    assert stage.origin["pagadas"] == settled
+    assert stage.origin["disponibles"] == OFFERED - settled
+    assert stage.minimum_price == PRICE  # no figure in the aviso: the Primera Fase price
+    assert stage.name == "Segunda Fase"
+
+
+def test_the_stage_waits_for_the_payments_to_be_settled(engine: Engine) -> None:
+    with engine.begin() as conn:
+        stored = create_offer(conn, FIRST, "central-seguros-vida", PARAMS, "oficina", "aviso")
+        advance(conn, stored, "abierta", "oficina", "apertura")
+    import_batch(engine, FIRST, SAMPLE / "lote-1-casa-de-bolsa.csv", "Casa de Bolsa", "L1", "x")
+    with engine.begin() as conn, pytest.raises(StageError, match="está abierta"):
+        create_stage(conn, "segunda", FIRST, terms(), "oficina", "aviso")
+    with engine.begin() as conn:
+        advance(conn, load_offer(conn, FIRST), "cerrada", "oficina", "cierre")
+    adjudicate(engine, FIRST, "bolsa", "adjudicación")
+    with engine.begin() as conn, pytest.raises(StageError, match="Liquide primero los pagos"):
+        create_stage(conn, "segunda", FIRST, terms(), "oficina", "aviso")
+
+
+def test_a_minimum_price_below_the_first_stage_price_is_refused(
+    engine: Engine, settled: int
+) -> None:
+    with engine.begin() as conn, pytest.raises(StageError, match=r"Ley 226/1995 art\. 10"):
+        create_stage(conn, "segunda", FIRST, terms(precio_minimo="999.99"), "oficina", "aviso")
+    new_stage(engine, precio_minimo="1200.00")
+    with engine.connect() as conn:
+        assert load_stage(conn, "segunda").minimum_price == 120_000
+
+
+def test_cpi_adjustment_every_six_months_from_the_aviso(engine: Engine, settled: int) -> None:
+    # Primera Fase aviso 2017-12-22; a Segunda Fase announced 2019-01-10 has two semesters done
+    # (to 2018-06-22 and to 2018-12-22). $ 1.000 × 1,0203 × 1,0115 = $ 1.032,03345 → up.
+    cpi = [
+        {"semestre": 1, "variacion": "2.03", "fuente": "DANE (ilustrativo)"},
+        {"semestre": 2, "variacion": "1.15", "fuente": "DANE (ilustrativo)"},
+    ]
+    dates: dict[str, Any] = {
+        "fecha_aviso": date(2019, 1, 10),
+        "fecha_apertura": date(2019, 1, 11),
+        "fecha_cierre": date(2019, 1, 25),
+    }
+    with engine.begin() as conn, pytest.raises(StageError, match=r"semestre 2 \(2018-06-22"):
+        create_stage(conn, "s", FIRST, terms(ajuste_ipc=cpi[:1], **dates), "oficina", "aviso")
+    new_stage(engine, ajuste_ipc=cpi, **dates)
+    with engine.connect() as conn:
+        stage = load_stage(conn, "segunda")
+    assert stage.minimum_price == 103_204
+    assert stage.origin["precio_minimo_pasos"][-1] == "Precio mínimo de la etapa: $ 1.032,04."
+
+
+def test_a_tranche_cap_offers_part_and_the_rest_passes_on(engine: Engine, settled: int) -> None:
+    new_stage(engine, tope_porcentaje="12.52")
+    with engine.connect() as conn:
+        stage = load_stage(conn, "segunda")
+    available = OFFERED - settled
+    assert stage.shares == available * 1252 // 10_000
+    with engine.begin() as conn:
+        declare_void(conn, load_stage(conn, "segunda"), "oficina", "sin interesados")
+    new_stage(engine, "tercera")
+    with engine.connect() as conn:
+        third = load_stage(conn, "tercera")
+        history = stage_history(conn, load_stage(conn, "segunda"))
+    assert third.number == 3 and third.name == "Etapa Subsecuente 1"
+    assert third.shares == available  # a void stage sold nothing; its cap held the rest back
+    assert history[-1]["a_estado"] == "desierta"
+    assert history[-1]["por_que"] == "sin interesados (dominio.md §4)"
+
+
+# ---------------------------------------------------------------------------- orders
+
+
+def test_orders_breaking_a_stage_rule_are_kept_as_refused_with_the_reason(
+    engine: Engine, settled: int, tmp_path: Path
+) -> None:
+    new_stage(engine)
+    path = book(
+        tmp_path / "o.csv",
+        [
+            order("O1", "1000.00", "5000"),
+            order("O2", "999.99", "5000"),
+            order("O3", "1100", "4900"),
+            order("O4", "1100", "5000", capacidad_legal="no"),
+            order("O5", "1100", "5000", fecha_ingreso="2018-04-17T08:00"),
+        ],
+    )
+    result = import_orders(engine, "segunda", path, "Casa de Bolsa", "B1", "scb")
+    reasons = dict(result.decisions.select("referencia", "motivo").iter_rows())
+    assert reasons["O1"] is None
+    assert reasons["O2"] == (
+        "precio por debajo del precio mínimo de la etapa, $ 1.000 (Ley 226/1995 art. 10)"
+    )
+    assert reasons["O3"] == (
+        "cantidad por debajo de la orden mínima de 5.000 acciones "
+        "(Reglamento de la Segunda Fase (ilustrativo))"
+    )
+    assert reasons["O4"].startswith("no declara capacidad legal")
+    assert reasons["O5"].startswith("ingresada fuera del plazo de la etapa, del 2018-04-03")
+    assert result.message.endswith("(1 válidas, 4 rechazadas).")
+
+
+def test_a_bad_file_is_refused_whole_and_a_resent_batch_stored_once(
+    engine: Engine, settled: int, tmp_path: Path
+) -> None:
+    new_stage(engine)
+    bad = book(tmp_path / "bad.csv", [order("O1", "1000", "5000"), order("O2", "mil", "5000")])
+    with pytest.raises(InputRejected) as caught:
+        import_orders(engine, "segunda", bad, "Casa de Bolsa", "B1", "scb")
+    assert [(e.row, e.column) for e in caught.value.errors] == [(3, "precio")]
+    good = book(tmp_path / "good.csv", [order("O1", "1000", "5000")])
+    first = import_orders(engine, "segunda", good, "Casa de Bolsa", "B1", "scb")
+    again = import_orders(engine, "segunda", good, "Casa de Bolsa", "B1", "scb")
+    assert first.created and not again.created
+    assert again.decisions.equals(first.decisions)
+    with engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(orders)).scalar_one() == 1
+
+
+def test_a_correction_keeps_the_radicado_and_the_previous_version(
+    engine: Engine, settled: int, tmp_path: Path
+) -> None:
+    new_stage(engine)
+    import_orders(
+        engine,
+        "segunda",
+        book(tmp_path / "a.csv", [order("O1", "1000", "5000")]),
+        "Casa de Bolsa",
+        "B1",
+        "scb",
+    )
+    fixed = import_orders(
+        engine,
+        "segunda",
+        book(tmp_path / "b.csv", [order("O1", "1050", "6000")]),
+        "Casa de Bolsa",
+        "B2",
+        "scb",
+    )
+    radicado = fixed.decisions["radicado"][0]
+    assert radicado == "O000001-000001"
+    withdraw_order(engine, "segunda", radicado, "scb", "el inversionista desistió")
+    with engine.connect() as conn:
+        versions = conn.execute(
+            select(orders.c.version, orders.c.estado, orders.c.precio, orders.c.vigente)
+            .where(orders.c.radicado == radicado)
+            .order_by(orders.c.version)
+        ).all()
+    assert [tuple(v) for v in versions] == [
+        (1, "radicada", 100_000, False),
+        (2, "corregida", 105_000, False),
+        (3, "retirada", 105_000, True),
+    ]
+
+
+def test_the_same_order_batch_sent_twice_at_once_is_stored_once(
+    engine: Engine, settled: int, tmp_path: Path
+) -> None:
+    new_stage(engine)
+    path = book(tmp_path / "o.csv", [order(f"O{i}", "1100", "5000") for i in range(1, 40)])
+
+    def send() -> bool:
+        slow = functools.partial(time.sleep, 1.0)
+        return import_orders(engine, "segunda", path, "Casa de Bolsa", "B1", "s", slow).created
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        created = sorted(pool.map(lambda _: send(), range(2)))
+    assert created == [False, True]
+    with engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(orders)).scalar_one() == 39
+
+
+def test_a_database_that_refuses_an_order_leaves_nothing_of_the_batch(
+    engine: Engine, settled: int, tmp_path: Path
+) -> None:
+    new_stage(engine)
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(
+                text("""CREATE FUNCTION rechazar_orden() RETURNS trigger AS $$
+                BEGIN RAISE EXCEPTION 'disco lleno (simulado)'; END $$ LANGUAGE plpgsql""")
+            )
+            conn.execute(
+                text("""CREATE TRIGGER rechazo BEFORE INSERT ON ordenes FOR EACH ROW
+                WHEN (NEW.referencia = 'O3') EXECUTE FUNCTION rechazar_orden()""")
+            )
+        else:
+            conn.execute(
+                text("""CREATE TRIGGER rechazo BEFORE INSERT ON ordenes
+                WHEN NEW.referencia = 'O3'
+                BEGIN SELECT RAISE(ABORT, 'disco lleno (simulado)'); END""")
+            )
+    path = book(tmp_path / "o.csv", [order(f"O{i}", "1100", "5000") for i in range(1, 6)])
+    with pytest.raises(StorageError, match=r"disco lleno.*no se guardó nada del lote"):
+        import_orders(engine, "segunda", path, "Casa de Bolsa", "B1", "s")
+    with engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(orders)).scalar_one() == 0
+        assert load_stage(conn, "segunda").state == "abierta"
+
+
+# ---------------------------------------------------------------------------- allocation
+
+
+def test_dutch_auction_oversubscribed_prorates_the_margin_in_lots(
+    engine: Engine, settled: int, tmp_path: Path
+) -> None:
+    new_stage(engine, tope_porcentaje="0.05")  # a small tranche: 0,05 % of what is left
+    with engine.connect() as conn:
+        offered = load_stage(conn, "segunda").shares
+    assert offered == 19_999  # ⌊(40.000.000 − paid) × 0,05 %⌋, paid = 2.000 for this sample
+    rows = [
+        order("O1", "1300", "8000"),  # above the price: filled in full
+        order("O2", "1200", "9000"),  # at the price, with O3: prorated in lots of 100
+        order("O3", "1200", "6000"),
+        order("O4", "1100", "20000"),  # below the price: nothing
+    ]
+    import_orders(engine, "segunda", book(tmp_path / "o.csv", rows), "Casa de Bolsa", "B1", "s")
+    close(engine)
+    done = allocate_stage(engine, "segunda", "bolsa", "cierre del libro")
+    awarded = dict(done.results.select("referencia", "asignada").iter_rows())
+    # D(1.300) = 8.000 < 19.999 ≤ D(1.200) = 23.000: the price is $ 1.200. The margin gets
+    # 11.999 shares = 119 lots of the 150 asked: O2 ⌊90 × 119/150⌋ = 71, O3 ⌊60 × 119/150⌋ = 47,
+    # the left-over lot to the larger order (O2).
+    assert done.header["precio"] == 120_000
+    assert awarded == {"O1": 8_000, "O2": 7_200, "O3": 4_700, "O4": 0}
+    assert done.header["asignadas"] == 19_900  # 99 shares, less than a lot, stay unsold
+    with engine.connect() as conn:
+        assert load_stage(conn, "segunda").state == "adjudicada"
+    again = stored_allocation(engine, "segunda")
+    assert again.header == done.header
+    assert again.results.equals(done.results)
+
+
+def test_all_orders_below_the_minimum_leave_the_stage_void(
+    engine: Engine, settled: int, tmp_path: Path
+) -> None:
+    new_stage(engine)
+    rows = [order("O1", "900", "5000"), order("O2", "999", "8000")]
+    import_orders(engine, "segunda", book(tmp_path / "o.csv", rows), "Casa de Bolsa", "B1", "s")
+    close(engine)
+    done = allocate_stage(engine, "segunda", "bolsa", "cierre del libro")
+    assert done.header["desierta"] is True
+    assert done.header["asignadas"] == 0
+    with engine.connect() as conn:
+        stage = load_stage(conn, "segunda")
+        cause = stage_history(conn, stage)[-1]["por_que"]
+    assert stage.state == "desierta"
+    assert cause == "cierre del libro: no hay órdenes (dominio.md §4)"
+    new_stage(engine, "tercera")  # the whole remainder passes to the next stage
+    with engine.connect() as conn:
+        assert load_stage(conn, "tercera").shares == stage.shares
+
+
+def test_book_building_needs_the_sellers_cutoff(
+    engine: Engine, settled: int, tmp_path: Path
+) -> None:
+    new_stage(engine, mecanismo="construccion_libro")
+    rows = [order("O1", "1300", "8000"), order("O2", "1000", "9000")]
+    import_orders(engine, "segunda", book(tmp_path / "o.csv", rows), "Casa de Bolsa", "B1", "s")
+    close(engine)
+    with pytest.raises(StageError, match="indique --precio-corte"):
+        allocate_stage(engine, "segunda", "bolsa", "cierre")
+    with pytest.raises(StageError, match="inferior al precio mínimo"):
+        allocate_stage(engine, "segunda", "bolsa", "cierre", cutoff=99_000)
+    done = allocate_stage(engine, "segunda", "bolsa", "cierre", cutoff=100_000)
+    assert done.header["precio"] == 100_000
+    assert done.header["asignadas"] == 17_000  # undersubscribed: everyone at or above it
+    new_stage(engine, "tercera")
+    with engine.connect() as conn:
+        third = load_stage(conn, "tercera")
+    assert third.origin["asignadas_etapa_anterior"] == 17_000
+    assert third.shares == OFFERED - settled - 17_000
+
+
+def test_the_segunda_fase_price_becomes_a_base_of_the_fines(
+    engine: Engine, settled: int, tmp_path: Path
+) -> None:
+    new_stage(engine, mecanismo="construccion_libro")
+    rows = [order("O1", "1300", "8000"), order("O2", "1250", "9000")]
+    import_orders(engine, "segunda", book(tmp_path / "o.csv", rows), "Casa de Bolsa", "B1", "s")
+    close(engine)
+    allocate_stage(engine, "segunda", "bolsa", "cierre", cutoff=125_000)
+    with engine.connect() as conn:
+        radicado = conn.execute(
+            select(acceptances.c.radicado)
+            .join(sales, sales.c.aceptacion_id == acceptances.c.id)
+            .where(sales.c.acciones_pagadas > 0)
+        ).scalar_one()
+    # A sale of 100 shares in the first six months (Central counts them from the adjudication,
+    # made today), for less than either price: the base is the greatest of the acquisition
+    # price ($ 1.000) and the Segunda Fase price ($ 1.250).
+    soon = date.today() + timedelta(days=30)
+    case = record_event(engine, FIRST, radicado, "venta", soon, 100, 90_000, "venta", "oficina")
+    assert case.fine is not None
+    assert case.fine.base.chosen.key == "precio_segunda_etapa"
+    assert case.fine.base.centavos == 125_000
+
+
+# ---------------------------------------------------------------------------- CLI
+
+
+def test_cli_runs_a_segunda_fase_and_writes_its_files(
+    engine: Engine, settled: int, tmp_path: Path
+) -> None:
+    url = engine.url.render_as_string(hide_password=False)
+    terms_file = tmp_path / "etapa.yaml"
+    terms_file.write_text(yaml.safe_dump({**TERMS, "lote": 100}, allow_unicode=True))
+    orders_file = book(
+        tmp_path / "o.csv", [order("O1", "1250", "5000"), order("O2", "1100", "7000")]
+    )
+    runner = CliRunner()
+
+    def run(*args: str) -> str:
+        result = runner.invoke(app, [*args, "--db", url])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    created = run("etapa", "crear", "segunda", "--oferta", FIRST, "--terminos", str(terms_file))
+    assert "Segunda Fase 'segunda' creada en borrador." in created
+    assert "Precio mínimo: $ 1.000" in created
+    run("etapa", "abrir", "segunda")
+    imported = run(
+        "etapa",
+        "ordenes",
+        "segunda",
+        str(orders_file),
+        "--comisionista",
+        "Casa de Bolsa",
+        "--lote",
+        "B1",
+        "--salida",
+        str(tmp_path / "out"),
+    )
+    assert "2 órdenes radicadas (2 válidas, 0 rechazadas)" in imported
+    run("etapa", "cerrar", "segunda")
+    shown = run("etapa", "libro", "segunda")
+    assert "$ 1.250" in shown and "12.000" in shown
+    allocated = run("etapa", "adjudicar", "segunda")
+    assert "adjudicada a $ 1.000 por acción: 12.000 acciones" in allocated
+    run("etapa", "exportar", "segunda", "--salida", str(tmp_path / "out"))
+    folder = tmp_path / "out" / "segunda"
+    broker = pl.read_csv(folder / "segunda-casa-de-bolsa.csv")
+    assert broker.select("referencia", "asignada", "valor_a_pagar").rows() == [
+        ("O1", 5_000, 500_000_000),
+        ("O2", 7_000, 700_000_000),
+    ]
+    assert pl.read_csv(folder / "registro-segunda.csv")["acciones"].sum() == 12_000
+    page = (folder / "informe-segunda.html").read_text(encoding="utf-8")
+    assert 'aria-label="Curva de demanda y punto de corte"' in page
+    assert "precio $ 1.000 por acción" in page
+    assert (folder / "informe-segunda.pdf").read_bytes().startswith(b"%PDF")
