@@ -76,6 +76,7 @@ def test_each_role_and_no_one_get_exactly_what_the_table_allows(engine: Engine) 
         "trabajo": job,
         "token_id": "999",
         "formato": "html",
+        "etapa": "segunda",
     }
     principals: dict[str, tuple[str, TestClient, dict[str, str]]] = {}
     nobody = TestClient(app)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import date
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func, select
 
-from democratiza.storage.schema import acceptances, batches
+from democratiza.storage.schema import acceptances, batches, orders
 from democratiza.web.access import ACCESS, EVERYONE
 from democratiza.web.app import create_app
 from democratiza.web.auth import BROKER
@@ -239,10 +241,115 @@ AFTER_ADJUDICATION = {
 }
 PUBLIC_WITH_DATA = {"api.resultado": check_resultado_publico}
 
+# ------------------------------------------------------------ a later stage: orders
+
+STAGE = "segunda"
+STAGE_TERMS = {
+    "mecanismo": "subasta_holandesa",
+    "fecha_aviso": "2018-04-02",
+    "fecha_apertura": "2018-04-03",
+    "fecha_cierre": "2018-04-16",
+    "orden_minima": 100,
+    "fuente": "aviso de prueba",
+}
+ORDER_HEADER = (
+    "referencia,comisionista,fecha_ingreso,tipo_identificacion,numero_identificacion,nombre,"
+    "tipo_persona,nacionalidad,capacidad_legal,precio,cantidad"
+)
+
+
+def orders_file(folder: Path, broker: str, reference: str) -> Path:
+    path = folder / f"{reference}.csv"
+    row = f"{reference},{broker},2018-04-05T10:00,NIT,900{len(broker)},Inversora,juridica,"
+    path.write_text(f"{ORDER_HEADER}\n{row}colombiana,si,1100,1000\n", encoding="utf-8")
+    return path
+
+
+def b_order(s: Brokers) -> str:
+    with s.engine.connect() as conn:
+        return str(
+            conn.execute(
+                select(orders.c.radicado).where(orders.c.comisionista == BROKER_B)
+            ).scalar_one()
+        )
+
+
+def b_order_untouched(s: Brokers) -> None:
+    with s.engine.connect() as conn:
+        rows = conn.execute(
+            select(orders.c.version, orders.c.estado).where(orders.c.comisionista == BROKER_B)
+        ).all()
+    assert [tuple(r) for r in rows] == [(1, "radicada")]
+
+
+def clean_orders(s: Brokers, text: str) -> None:
+    assert BROKER_B not in text and b_order(s) not in text
+
+
+def check_etapa_ordenes(s: Brokers) -> None:
+    answer = s.api.get(f"/api/etapas/{STAGE}/ordenes")
+    assert answer.status_code == 200 and [o["comisionista"] for o in answer.json()] == [BROKER_A]
+    clean_orders(s, answer.text)
+
+
+def check_etapa_retirar(s: Brokers) -> None:
+    other = s.api.post(f"/api/etapas/{STAGE}/ordenes/{b_order(s)}/retiro", json={"motivo": "x"})
+    missing = s.api.post(f"/api/etapas/{STAGE}/ordenes/O999999-000001/retiro", json={"motivo": "x"})
+    assert other.status_code == missing.status_code == 404
+    b_order_untouched(s)
+
+
+def check_etapa_subir(s: Brokers, folder: Path) -> None:
+    before = count(s.engine, orders)
+    with orders_file(folder, BROKER_B, "B-2").open("rb") as fh:
+        answer = s.api.post(
+            f"/api/etapas/{STAGE}/lotes", files={"archivo": ("b.csv", fh)}, data={"lote": "X"}
+        )
+    assert answer.status_code == 422
+    assert answer.json()["errores"][0]["mensaje"].startswith("la fila es de otro comisionista")
+    assert count(s.engine, orders) == before
+
+
+def check_etapa_asignacion(s: Brokers) -> None:
+    answer = s.api.get(f"/api/etapas/{STAGE}/asignacion.csv")
+    assert answer.status_code == 200 and answer.text.count("\n") == 2  # header and A's order
+    clean_orders(s, answer.text)
+
+
+def check_pag_etapa(s: Brokers) -> None:
+    answer = s.page.get(f"/comisionista/etapas/{STAGE}")
+    assert answer.status_code == 200 and "A-1" in answer.text
+    clean_orders(s, answer.text)
+
+
+def check_pag_etapa_subir(s: Brokers, folder: Path) -> None:
+    before = count(s.engine, orders)
+    with orders_file(folder, BROKER_B, "B-3").open("rb") as fh:
+        answer = s.page.post(
+            f"/comisionista/etapas/{STAGE}/lotes",
+            files={"archivo": ("b.csv", fh)},
+            data={"lote": "Y", "csrf": s.csrf},
+        )
+    assert answer.status_code == 422 and "la fila es de otro comisionista" in answer.text
+    assert count(s.engine, orders) == before
+
+
+STAGE_WHILE_OPEN = {
+    "api.etapa.ordenes": check_etapa_ordenes,
+    "api.etapa.orden.retirar": check_etapa_retirar,
+    "pag.etapa.comisionista": check_pag_etapa,
+}
+STAGE_AFTER_ALLOCATION = {"api.etapa.asignacion": check_etapa_asignacion}
+STAGE_UPLOADS = {
+    "api.etapa.lote.subir": check_etapa_subir,
+    "pag.etapa.lote.subir": check_pag_etapa_subir,
+}
+
 
 def test_every_broker_route_has_an_isolation_check() -> None:
     broker_routes = {n for n, roles in ACCESS.items() if BROKER in roles and roles != EVERYONE}
     checked = set(WHILE_OPEN) | set(AFTER_ADJUDICATION)
+    checked |= {*STAGE_WHILE_OPEN, *STAGE_AFTER_ALLOCATION, *STAGE_UPLOADS}
     assert checked == broker_routes
 
 
@@ -265,3 +372,53 @@ def test_broker_a_never_reaches_broker_b(engine: Engine) -> None:
             select(func.count()).where(acceptances.c.comisionista == BROKER_A)
         ).scalar_one()
     assert mine == 750  # A's own acceptances were untouched by all of the above
+
+
+def test_broker_a_never_reaches_broker_b_in_a_later_stage(engine: Engine, tmp_path: Path) -> None:
+    add_people(engine)
+    open_offer(engine)
+    file_samples(engine)
+    move(engine, "cerrada")
+    from democratiza.adjudication.record import adjudicate
+    from democratiza.compliance.holdings import settle
+
+    adjudicate(engine, CODE, "bolsa", "adjudicación")
+    settle(engine, CODE, date(2018, 3, 20), "oficina")  # nothing paid: every share returns
+    s = Brokers(engine)
+    office = TestClient(s.app)
+    csrf = log_in(office, "oficina")
+    created = office.post(
+        "/api/etapas",
+        json={"codigo": STAGE, "oferta": CODE, "terminos": STAGE_TERMS},
+        headers={"X-CSRF-Token": csrf},
+    )
+    assert created.status_code == 201, created.text
+    opened = office.post(
+        f"/api/etapas/{STAGE}/abrir", json={"motivo": "apertura"}, headers={"X-CSRF-Token": csrf}
+    )
+    assert opened.json()["estado"] == "abierta"
+    b_token = bearer(engine, BROKER_B)
+    with orders_file(tmp_path, BROKER_B, "B-1").open("rb") as fh:
+        filed = s.api.post(
+            f"/api/etapas/{STAGE}/lotes",
+            files={"archivo": ("b.csv", fh)},
+            data={"lote": "L1"},
+            headers=b_token,
+        )
+    assert filed.status_code == 201, filed.text
+    with orders_file(tmp_path, BROKER_A, "A-1").open("rb") as fh:
+        mine = s.api.post(
+            f"/api/etapas/{STAGE}/lotes", files={"archivo": ("a.csv", fh)}, data={"lote": "L1"}
+        )
+    assert mine.status_code == 201 and mine.json()["creado"] is True
+    for check in STAGE_WHILE_OPEN.values():
+        check(s)
+    for upload in STAGE_UPLOADS.values():
+        upload(s, tmp_path)
+    for step in ("cerrar", "adjudicar"):
+        done = office.post(
+            f"/api/etapas/{STAGE}/{step}", json={"motivo": step}, headers={"X-CSRF-Token": csrf}
+        )
+        assert done.status_code == 200, done.text
+    for check in STAGE_AFTER_ALLOCATION.values():
+        check(s)

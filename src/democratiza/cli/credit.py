@@ -14,20 +14,18 @@ from democratiza.cli.common import centavos_option, refuse
 from democratiza.compliance.credit import (
     CreditError,
     CreditLine,
-    CreditTerms,
     ShareCollateral,
     amortization_schedule,
-    check_credit_line,
+    check_offer_credit_line,
     collateral_coverage,
 )
 from democratiza.compliance.series import (
     MissingSeriesValue,
     SeriesFileError,
     load_official_rates,
-    shipped_rates,
 )
 from democratiza.programs.loader import ProgramFileError, load_program
-from democratiza.programs.parameters import OfferParameterError, make_offer
+from democratiza.programs.parameters import OfferParameterError
 
 credit_app = typer.Typer(
     help="Líneas de crédito para los Destinatarios de las Condiciones Especiales.",
@@ -74,13 +72,7 @@ def check_command(
     collateral: ShareCollateral = garantia  # type: ignore[assignment]
     try:
         program = load_program(programa)
-        overrides = dict(p.split("=", 1) for p in parametro or [])
-        offer = make_offer(program, overrides)
-        shares = offer.values.get("acciones_ofrecidas")
-        if not isinstance(shares, int):
-            raise refuse(
-                "La oferta no tiene acciones_ofrecidas (--parametro acciones_ofrecidas=N)."
-            )
+        overrides = {k: v for k, v in (p.split("=", 1) for p in parametro or [])}
         line = CreditLine(
             entidad,
             centavos_option(monto_disponible, "--monto-disponible"),
@@ -91,14 +83,8 @@ def check_command(
             capitalizar_gracia,
             collateral,
         )
-        ibc = (
-            load_official_rates(serie_ibc, "interes_bancario_corriente")
-            if serie_ibc
-            else shipped_rates("interes_bancario_corriente")
-        )
-        findings = check_credit_line(
-            line, shares * offer.price_centavos, ibc, terms=CreditTerms.from_program(program)
-        )
+        ibc = load_official_rates(serie_ibc, "interes_bancario_corriente") if serie_ibc else None
+        findings = check_offer_credit_line(program, line, overrides, ibc)
     except (
         ProgramFileError,
         OfferParameterError,

@@ -16,14 +16,10 @@ import typer
 from rich.console import Console
 
 from democratiza.cli.common import centavos_option, refuse
-from democratiza.compliance.bands import band_for
+from democratiza.compliance.fine_case import compute_fine
 from democratiza.compliance.fines import (
     FineError,
-    FineTerms,
     Payment,
-    fine_amount,
-    fine_base,
-    fine_statement,
     statement_text,
 )
 from democratiza.compliance.series import (
@@ -32,7 +28,6 @@ from democratiza.compliance.series import (
     SeriesFileError,
     load_official_cpi,
     load_official_rates,
-    shipped_cpi,
     shipped_max_rate,
 )
 from democratiza.programs.loader import ProgramFileError, load_program
@@ -97,28 +92,15 @@ def compute_command(
 ) -> None:
     """Calcula la multa y su estado de cuenta (ajuste, intereses de mora y pagos)."""
     try:
-        terms = FineTerms.from_program(load_program(programa))
+        program = load_program(programa)
         reference = date.fromisoformat(fecha_referencia)
         breach = date.fromisoformat(fecha_incumplimiento)
         until = date.fromisoformat(hasta)
-    except (ProgramFileError, FineError) as exc:
+    except ProgramFileError as exc:
         raise refuse(str(exc)) from None
     except ValueError:
         raise refuse("Las fechas deben ser AAAA-MM-DD.") from None
-    band = band_for(reference, breach, terms.bands, terms.reference_label)
-    if band.percent is None:  # outside every band: no fine, and the reason says why
-        console.print(band.reason, highlight=False)
-        return
     try:
-        base = fine_base(
-            terms,
-            {
-                "precio_adquisicion": _centavos(precio_adquisicion, "--precio-adquisicion"),
-                "contraprestacion": _centavos(contraprestacion, "--contraprestacion"),
-                "precio_segunda_etapa": _centavos(precio_segunda_etapa, "--precio-segunda-etapa"),
-            },
-        )
-        fine = fine_amount(acciones, base, band)
         shipped = shipped_max_rate()
         rates = MaxLegalRate(
             load_official_rates(serie_usura, "usura") if serie_usura else shipped.usura,
@@ -126,12 +108,27 @@ def compute_command(
             if serie_ibc
             else shipped.ibc,
         )
-        cpi = load_official_cpi(serie_ipc) if serie_ipc else shipped_cpi()
-        statement = fine_statement(
-            terms, fine, until, [_payment(p) for p in pago or []], cpi=cpi, rates=rates
+        done = compute_fine(
+            program,
+            reference,
+            breach,
+            acciones,
+            until,
+            {
+                "precio_adquisicion": _centavos(precio_adquisicion, "--precio-adquisicion"),
+                "contraprestacion": _centavos(contraprestacion, "--contraprestacion"),
+                "precio_segunda_etapa": _centavos(precio_segunda_etapa, "--precio-segunda-etapa"),
+            },
+            [_payment(p) for p in pago or []],
+            cpi=load_official_cpi(serie_ipc) if serie_ipc else None,
+            rates=rates,
         )
     except (FineError, SeriesFileError, MissingSeriesValue) as exc:
         raise refuse(str(exc)) from None
+    statement, terms = done.statement, done.terms
+    if statement is None:  # outside every band: no fine, and the reason says why
+        console.print(done.band.reason, highlight=False)
+        return
     console.print(statement_text(statement), highlight=False, markup=False)
     if salida is not None:
         # Matplotlib is imported only when a PDF is asked for.

@@ -41,7 +41,7 @@ from __future__ import annotations
 import csv
 import io
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, localcontext
@@ -63,8 +63,10 @@ from democratiza.compliance.series import (
     certification_period,
     percent_text,
     period_label,
+    shipped_rates,
 )
 from democratiza.money import group, pesos
+from democratiza.programs.parameters import make_offer
 from democratiza.programs.schema import Citation, Program
 
 
@@ -367,6 +369,29 @@ def check_credit_line(
         "Financiación disponible",
     )
     return [financing, *_line_findings(line, ibc, terms)]
+
+
+def check_offer_credit_line(
+    program: Program,
+    line: CreditLine,
+    overrides: Mapping[str, object] | None = None,
+    ibc: RateSeries | None = None,
+) -> list[Finding]:
+    """A line against an offer of ``program`` (its parameters as given) and the law.
+
+    The shares offered come from the offer's parameters; the IBC series is the shipped one
+    unless the program office gives the official full series.
+    """
+    offer = make_offer(program, overrides)
+    shares = offer.values.get("acciones_ofrecidas")
+    if not isinstance(shares, int):
+        raise CreditError("La oferta no tiene acciones_ofrecidas (parámetro de la oferta).")
+    return check_credit_line(
+        line,
+        shares * offer.price_centavos,
+        ibc or shipped_rates("interes_bancario_corriente"),
+        terms=CreditTerms.from_program(program),
+    )
 
 
 def check_credit_lines(

@@ -60,16 +60,31 @@ def _priced(done: StageAllocation) -> pl.DataFrame:
     )
 
 
+def allocation_frame(done: StageAllocation) -> pl.DataFrame:
+    """Every order with its broker, decision, shares, price and sum to pay (centavos)."""
+    return _priced(done).select("comisionista", *BROKER_COLUMNS)
+
+
+def registry_frame(done: StageAllocation) -> pl.DataFrame:
+    """For the depository: one line per buyer and broker, shares summed."""
+    return (
+        done.results.filter(pl.col("asignada") > 0)
+        .group_by("tipo_identificacion", "numero_identificacion", "nombre", "comisionista")
+        .agg(pl.col("asignada").sum().alias("acciones"))
+        .sort("tipo_identificacion", "numero_identificacion", "comisionista")
+    )
+
+
 def broker_files(done: StageAllocation, out_dir: Path) -> list[Path]:
     """Each broker's orders, with the decision at intake, the shares and the sum to pay.
 
     Prices and sums in centavos, as in every machine-read file of the project.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    results = _priced(done)
+    results = allocation_frame(done)
     paths = []
     for broker in sorted(results["comisionista"].unique().to_list()):
-        part = results.filter(pl.col("comisionista") == broker).select(BROKER_COLUMNS)
+        part = results.filter(pl.col("comisionista") == broker).drop("comisionista")
         stem = out_dir / f"{slug(done.stage_code)}-{slug(broker)}"
         part.write_csv(stem.with_suffix(".csv"), datetime_format="%Y-%m-%dT%H:%M:%S%.f")
         write_workbook(
@@ -84,19 +99,22 @@ def broker_files(done: StageAllocation, out_dir: Path) -> list[Path]:
 def registry_file(done: StageAllocation, out_dir: Path) -> Path:
     """For the depository: one line per buyer and broker, shares summed."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    registry = (
-        done.results.filter(pl.col("asignada") > 0)
-        .group_by("tipo_identificacion", "numero_identificacion", "nombre", "comisionista")
-        .agg(pl.col("asignada").sum().alias("acciones"))
-        .sort("tipo_identificacion", "numero_identificacion", "comisionista")
-    )
+    registry = registry_frame(done)
     path = out_dir / f"registro-{slug(done.stage_code)}.csv"
     registry.write_csv(path)
     return path
 
 
-def _draw_curve(stage: StoredStage, done: StageAllocation, ax: Axes) -> None:
-    curve = done.curve
+def _point(done: StageAllocation) -> tuple[int, int] | None:
+    price, allocated = done.header["precio"], done.header["asignadas"]
+    if isinstance(price, int) and isinstance(allocated, int):
+        return price, allocated
+    return None
+
+
+def _draw_curve(
+    stage: StoredStage, curve: list[tuple[int, int]], point: tuple[int, int] | None, ax: Axes
+) -> None:
     if not curve:
         ax.text(0.5, 0.5, "Sin órdenes válidas", ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
@@ -106,9 +124,8 @@ def _draw_curve(stage: StoredStage, done: StageAllocation, ax: Axes) -> None:
     ax.step(xs, [y / 100 for y in ys], where="pre", color="#034e7b", label="Demanda acumulada")
     ax.axvline(stage.shares, color="#999999", linestyle="--", label="Acciones ofrecidas")
     ax.axhline(stage.minimum_price / 100, color="#e6550d", linestyle=":", label="Precio mínimo")
-    price, allocated = done.header["precio"], done.header["asignadas"]
-    if isinstance(price, int) and isinstance(allocated, int):
-        ax.plot([allocated], [price / 100], "o", color="#e6550d", label="Punto de corte")
+    if point is not None:
+        ax.plot([point[1]], [point[0] / 100], "o", color="#e6550d", label="Punto de corte")
     ax.set_xlabel("Acciones pedidas a ese precio o más")
     ax.set_ylabel("Precio por acción (pesos)")
     ax.xaxis.set_major_formatter(lambda v, _: group(int(v)))
@@ -117,17 +134,17 @@ def _draw_curve(stage: StoredStage, done: StageAllocation, ax: Axes) -> None:
     ax.legend(frameon=False, fontsize=8)
 
 
-def _figure(stage: StoredStage, done: StageAllocation) -> Figure:
+def demand_svg(
+    stage: StoredStage, curve: list[tuple[int, int]], point: tuple[int, int] | None = None
+) -> str:
+    """The demand curve as inline SVG (the report, and the office's page while the book is
+    open); ``point`` is the clearing (price, shares allocated) once the stage is allocated."""
     fig = Figure(figsize=(7.5, 4.2), layout="constrained")
     FigureCanvasAgg(fig)
-    _draw_curve(stage, done, fig.add_subplot())
-    return fig
-
-
-def _svg(stage: StoredStage, done: StageAllocation) -> str:
+    _draw_curve(stage, curve, point, fig.add_subplot())
     buf = io.StringIO()
     with matplotlib.rc_context(RC):  # type: ignore[arg-type]
-        _figure(stage, done).savefig(buf, format="svg", metadata={"Date": None})
+        fig.savefig(buf, format="svg", metadata={"Date": None})
     text = buf.getvalue()
     return text[text.index("<svg") :].replace(
         "<svg ", '<svg role="img" aria-label="Curva de demanda y punto de corte" ', 1
@@ -203,6 +220,7 @@ def render_html(stage: StoredStage, done: StageAllocation) -> str:
         + "</tr>"
         for r in _by_broker(done)
     )
+    chart = demand_svg(stage, done.curve, _point(done))
     return f"""<!DOCTYPE html>
 <html lang="es"><head><meta charset="utf-8"><title>{e(stage.name)} {e(stage.code)}</title>
 <style>body{{font-family:"DejaVu Sans",sans-serif;max-width:60rem;margin:2rem auto;color:#222}}
@@ -211,8 +229,8 @@ td,th{{padding:.2rem .5rem;border-bottom:1px solid #ddd}}</style></head><body>
 <h1>{e(stage.name)}: {e(stage.code)}</h1>
 <table>{rows}</table>
 <h2>Curva de demanda</h2>
-<figure>{_svg(stage, done)}<figcaption>Acciones pedidas a cada precio o más, del precio más alto
-al más bajo; la línea discontinua marca las acciones ofrecidas y la punteada el precio
+<figure>{chart}<figcaption>Acciones pedidas a cada precio o más, del precio más alto al
+más bajo; la línea discontinua marca las acciones ofrecidas y la punteada el precio
 mínimo.</figcaption></figure>
 <h2>Precio mínimo</h2><ol>{steps}</ol>
 <h2>Cómo se asignó</h2><ul>{notes}</ul>
@@ -244,7 +262,8 @@ def render_pdf(stage: StoredStage, done: StageAllocation, path: Path) -> None:
                     fig.text(0.42, y, part, fontsize=9)
                     y -= 0.018
                 y -= 0.004
-            _draw_curve(stage, done, fig.add_axes((0.12, 0.06, 0.83, 0.45)))
+            ax = fig.add_axes((0.12, 0.06, 0.83, 0.45))
+            _draw_curve(stage, done.curve, _point(done), ax)
             pdf.savefig(fig)
         os.replace(tmp, path)
     finally:

@@ -21,11 +21,14 @@ from sqlalchemy import Engine
 from starlette.routing import BaseRoute
 
 from democratiza.web import (
+    api_after_sale,
     api_audit,
     api_broker,
     api_office,
     api_public,
+    api_stages,
     errors,
+    pages_later,
     pages_public,
     pages_staff,
 )
@@ -69,8 +72,11 @@ def create_app(engine: Engine, job_workers: int = 2, max_upload: int = MAX_UPLOA
         api_broker.router,
         api_office.router,
         api_audit.router,
+        api_stages.router,
+        api_after_sale.router,
         pages_public.router,
         pages_staff.router,
+        pages_later.router,
     ):
         app.include_router(router)
     static = Path(__file__).parent / "static"

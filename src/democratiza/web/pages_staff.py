@@ -22,6 +22,7 @@ from democratiza.storage.schema import adjudications, api_tokens
 from democratiza.web import catalog, views
 from democratiza.web.access import current, route
 from democratiza.web.api_office import change
+from democratiza.web.api_stages import list_stages
 from democratiza.web.auth import AuthError, create_token, revoke_token
 from democratiza.web.charts import bar_chart
 from democratiza.web.errors import Conflict, Unprocessable
@@ -52,7 +53,7 @@ def broker_home(request: Request) -> Response:
         for offer in catalog.offers(conn):
             stored = views.offer_or_404(conn, offer.codigo)
             rows.append({"oferta": offer, "lotes": views.list_batches(conn, stored, who)})
-    return render(request, "comisionista.html", {"filas": rows})
+    return render(request, "comisionista.html", {"filas": rows, "etapas": list_stages(request)})
 
 
 @route(router, "POST", "/comisionista/ofertas/{codigo}/lotes", "pag.lote.subir")

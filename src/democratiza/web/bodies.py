@@ -1,0 +1,34 @@
+"""Request bodies read strictly, so that the API accepts only what its description says.
+
+Pydantic's lax mode would take 0 for false, "5" for 5 and a number for a date (as a Unix
+timestamp); schemathesis rightly calls that accepting a request the description forbids.
+Dates still come as AAAA-MM-DD text, which strict mode alone would refuse.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict
+
+
+def _text_date(value: object) -> object:
+    """A date comes as AAAA-MM-DD text: a number is not read as a Unix timestamp."""
+    if isinstance(value, date):
+        return value
+    if not isinstance(value, str):
+        raise ValueError("se espera una fecha AAAA-MM-DD")
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise ValueError("se espera una fecha AAAA-MM-DD") from None
+
+
+class Body(BaseModel):
+    """Request bodies are read strictly: 0 is not false, "5" is not 5, 0 is not a date."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+Day = Annotated[date, BeforeValidator(_text_date)]
