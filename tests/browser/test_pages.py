@@ -8,6 +8,7 @@ artefacts; ``salidas/`` is not versioned).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,74 @@ def test_an_auditor_verifies_the_log(page: Page) -> None:
     expect(page.locator("#verificacion")).to_contain_text("La cadena de auditoría está íntegra")
     shot(page, "10-auditoria-verificada")
     expect(page.locator("#entradas")).to_contain_text("lote.recibir")
+
+
+def test_the_office_runs_a_segunda_fase_and_a_broker_files_orders(
+    page: Page, engine_on_disk: Engine, browser: Browser, server: str, tmp_path: Path
+) -> None:
+    from democratiza.adjudication.record import adjudicate
+    from democratiza.compliance.holdings import settle
+    from democratiza.offers.lifecycle import advance, load_offer
+
+    with engine_on_disk.begin() as conn:  # whatever the tests above left: adjudicated
+        stored = load_offer(conn, CODE)
+        if stored.state == "abierta":
+            advance(conn, stored, "cerrada", "oficina", "cierre")
+    with engine_on_disk.connect() as conn:
+        if load_offer(conn, CODE).state == "cerrada":
+            adjudicate(engine_on_disk, CODE, "bolsa", "adjudicación")
+    settle(engine_on_disk, CODE, date(2018, 3, 20), "oficina")  # nothing paid: all return
+    log_in(page, "oficina")
+    page.goto("/oficina/etapas")
+    form = page.locator("#nueva-etapa")
+    form.locator("input[name=codigo]").fill("segunda")
+    form.locator("select[name=oferta]").select_option(CODE)
+    for name, value in [
+        ("fecha_aviso", "2018-04-02"),
+        ("fecha_apertura", "2018-04-03"),
+        ("fecha_cierre", "2018-04-16"),
+        ("orden_minima", "1000"),
+        ("lote", "100"),
+        ("fuente", "aviso de prueba"),
+    ]:
+        form.locator(f"input[name={name}]").fill(value)
+    form.locator("button").click()
+    expect(page.locator("h1")).to_contain_text("Segunda Fase: segunda")
+    expect(page.locator("#cifras")).to_contain_text("40.000.000")
+    page.locator("#accion-etapa button").click()
+    expect(page.locator("#estado")).to_have_text("abierta")
+    shot(page, "11-segunda-fase")
+
+    broker = browser.new_context(base_url=server, locale="es-CO")
+    broker_page = broker.new_page()
+    log_in(broker_page, "comisionista_a")
+    broker_page.goto("/comisionista/etapas/segunda")
+    orders = tmp_path / "ordenes.csv"
+    orders.write_text(
+        "referencia,comisionista,fecha_ingreso,tipo_identificacion,numero_identificacion,nombre,"
+        "tipo_persona,nacionalidad,capacidad_legal,precio,cantidad\n"
+        "O-1,Casa de Bolsa,2018-04-05T10:00,NIT,900100,Inversora,juridica,colombiana,si,"
+        "1100,5000\n"
+        "O-2,Casa de Bolsa,2018-04-05T10:05,CC,1020,Ana,natural,colombiana,si,900,5000\n",
+        encoding="utf-8",
+    )
+    upload = broker_page.locator("#subir-ordenes")
+    upload.locator("input[type=file]").set_input_files(str(orders))
+    upload.locator("input[name=lote]").fill("B1")
+    upload.locator("button").click()
+    rows = broker_page.locator("#ordenes tr")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(2)).to_contain_text("precio por debajo del precio mínimo")
+    shot(broker_page, "12-ordenes-comisionista")
+    broker.close()
+
+    page.reload()
+    page.locator("select[name=accion]").select_option("cerrar")
+    page.locator("#accion-etapa button").click()
+    expect(page.locator("#estado")).to_have_text("cerrada")
+    page.locator("select[name=accion]").select_option("adjudicar")
+    page.locator("#accion-etapa button").click()
+    expect(page.locator("#estado")).to_have_text("adjudicada")
+    expect(page.locator("#registro-etapa")).to_contain_text("precio $ 1.000 por acción")
+    expect(page.locator("svg[aria-label='Curva de demanda y punto de corte']")).to_have_count(1)
+    shot(page, "13-segunda-fase-adjudicada")

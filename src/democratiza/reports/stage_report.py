@@ -20,6 +20,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from democratiza.money import group, pesos
 from democratiza.reports.exports import slug, write_workbook
@@ -128,6 +129,7 @@ def _draw_curve(
         ax.plot([point[1]], [point[0] / 100], "o", color="#e6550d", label="Punto de corte")
     ax.set_xlabel("Acciones pedidas a ese precio o más")
     ax.set_ylabel("Precio por acción (pesos)")
+    ax.xaxis.set_major_locator(MaxNLocator(5, integer=True))  # long numbers: few ticks
     ax.xaxis.set_major_formatter(lambda v, _: group(int(v)))
     ax.yaxis.set_major_formatter(lambda v, _: group(int(v)))
     ax.spines[["top", "right"]].set_visible(False)
