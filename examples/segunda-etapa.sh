@@ -2,7 +2,9 @@
 # After the Primera Fase of examples/primera-etapa.sh (same database): the brokers' payments,
 # the settlement (unpaid awards are resolved and return), and a Segunda Fase by Dutch auction
 # over the shares left: two brokers' order books (some orders refused with their reason, one
-# batch resent), the clearing with a pro-rata at the margin, and the stage's files.
+# batch resent), the clearing with a pro-rata at the margin, and the stage's files; then a
+# sale within the two years (a fine case whose base is the Segunda Fase price), an
+# ineffective acquisition, and a fine statement as CSV and PDF.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 D=.venv/bin/democratiza
@@ -28,3 +30,16 @@ $D etapa adjudicar $E
 $D etapa publicar $E
 $D etapa exportar $E --salida "$OUT"
 $D etapa ver $E
+echo "--- Después de la venta: un adjudicatario vende antes de dos años (caso de multa; la base"
+echo "    toma el precio de la Segunda Fase) y otra adquisición resulta ineficaz"
+# Central cuenta los tramos desde la adjudicación, que en este ejemplo ocurre hoy.
+SOON=$(date -d "+40 days" +%F)
+$D tenencia evento $C 000001-000002 --tipo venta --fecha "$SOON" --acciones 1000 \
+    --contraprestacion 1050 --detalle "venta en bolsa informada por el depósito"
+$D tenencia ineficaz $C 000001-000003 --fecha "$SOON" \
+    --motivo "se estableció que actuó por cuenta de un tercero (beneficiario real)"
+$D tenencia ver $C 000001-000003
+echo "--- El estado de cuenta de una multa (ejemplo de GEB con sus series de 2018-2019), en CSV y PDF:"
+$D multa calcular -p geb-2017 --fecha-referencia 2018-04-02 --fecha-incumplimiento 2019-01-15 \
+    --acciones 10000 --hasta 2019-02-20 --precio-adquisicion 2018 --contraprestacion 2500 \
+    --pago 2019-02-10=1000000 --salida "$OUT/multa-ejemplo"
