@@ -7,7 +7,7 @@ the largest quantity the program could ever give unless a quantity is given.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated
@@ -15,11 +15,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from democratiza.intake.columns import MAX_SHARES
 from democratiza.money import MoneyError, to_centavos
-from democratiza.rules.engine import CompiledProgram, frame_from_rows
-from democratiza.rules.explain import Explainer
-from democratiza.rules.vocabulary import CATEGORIES, UNDERTAKINGS
+from democratiza.rules.calculator import Question, ask
+from democratiza.rules.vocabulary import CATEGORIES
 
 console = Console()
 
@@ -105,58 +103,40 @@ def calculator_command(
     if categoria not in CATEGORIES:
         raise typer.BadParameter(f"categoría desconocida '{categoria}'", param_hint="--categoria")
     joined = date.fromisoformat(fecha_ingreso_directivo) if fecha_ingreso_directivo else None
-    # The certificate the program expects for the category (none for legal persons).
-    listed = offer.program.category(categoria)
-    status = listed.employer_status if listed else None
-    row: dict[str, object] = {
-        "referencia": "calculadora",
-        "comisionista": "-",
-        "fecha_radicacion": datetime.now(),
-        "tipo_identificacion": "CC",
-        "numero_identificacion": "-",
-        "nombre": "-",
-        "categoria": categoria,
-        "cantidad": cantidad if cantidad is not None else MAX_SHARES,
-        "forma_pago": forma_pago,
-        "obligado_declarar": obligado_declarar,
-        "extranjero": extranjero,
-        "estado_certificado": status,
-        "fecha_certificado": date.today(),
-        "patrimonio_liquido": _cents("patrimonio-liquido", patrimonio_liquido),
-        "ingresos_declaracion": _cents("ingresos", ingresos),
-        "ingresos_certificado": _cents("ingresos-certificado", ingresos_certificado),
-        "ingresos_usd": _cents("ingresos-usd", ingresos_usd),
-        "directivo": directivo,
-        "fecha_ingreso_directivo": joined,
-        "remuneracion_anual": _cents("remuneracion-anual", remuneracion_anual),
-        "salario_mensual": _cents("salario-mensual", salario_mensual),
-        "meses_en_cargo": meses_en_cargo,
-        "activos_totales": _cents("activos", activos),
-        "pasivos_totales": _cents("pasivos", pasivos),
-        "superavit_valorizacion": _cents("superavit", superavit),
-        "ingresos_estados_financieros": _cents(
-            "ingresos-estados-financieros", ingresos_estados_financieros
-        ),
-        "limite_inversion": _cents("limite-inversion", limite_inversion),
-        **dict.fromkeys(UNDERTAKINGS, True),
-    }
-    frame = frame_from_rows([row])
-    compiled = CompiledProgram(offer)
+    question = Question(
+        category=categoria,
+        quantity=cantidad,
+        files_tax_return=obligado_declarar,
+        foreigner=extranjero,
+        manager=directivo,
+        manager_since=joined,
+        months_in_post=meses_en_cargo,
+        payment=forma_pago,
+        amounts={
+            "patrimonio_liquido": _cents("patrimonio-liquido", patrimonio_liquido),
+            "ingresos_declaracion": _cents("ingresos", ingresos),
+            "ingresos_certificado": _cents("ingresos-certificado", ingresos_certificado),
+            "ingresos_usd": _cents("ingresos-usd", ingresos_usd),
+            "remuneracion_anual": _cents("remuneracion-anual", remuneracion_anual),
+            "salario_mensual": _cents("salario-mensual", salario_mensual),
+            "activos_totales": _cents("activos", activos),
+            "pasivos_totales": _cents("pasivos", pasivos),
+            "superavit_valorizacion": _cents("superavit", superavit),
+            "ingresos_estados_financieros": _cents(
+                "ingresos-estados-financieros", ingresos_estados_financieros
+            ),
+            "limite_inversion": _cents("limite-inversion", limite_inversion),
+        },
+    )
     try:
-        result = compiled.evaluate(frame)
+        answer = ask(offer, question)
     except OfferParameterError as exc:
         raise fail(exc.messages, "No se puede calcular con esta oferta:") from None
-    explanation = next(Explainer(compiled).explain_all(result, frame))
-    permitted = result["cantidad_permitida"][0]
-    if cantidad is None and explanation.decision != "rechazada":
-        console.print(f"[bold]Puede comprar hasta {permitted:,} acciones.[/]".replace(",", "."))
-        if result["regla_limitante"][0] is not None:
-            rule = offer.program.limit(result["regla_limitante"][0])
-            console.print(
-                f"Límite que determina el máximo: {rule.id}: {rule.name}", highlight=False
-            )
-    else:
-        console.print(f"[bold]{explanation.summary}[/]", highlight=False)
+    explanation = answer.explanation
+    console.print(f"[bold]{answer.headline}[/]", highlight=False)
+    if cantidad is None and explanation.decision != "rechazada" and answer.binding is not None:
+        rule = answer.binding
+        console.print(f"Límite que determina el máximo: {rule.id}: {rule.name}", highlight=False)
     for cause in explanation.causes:
         console.print(f"  ✗ {cause}", highlight=False)
     console.print("Límites aplicables:")

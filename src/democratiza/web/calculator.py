@@ -10,7 +10,7 @@ adjudication. Like ``democratiza calcular``, it builds one acceptance and runs t
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from pydantic import BaseModel, Field
@@ -18,24 +18,11 @@ from pydantic import BaseModel, Field
 from democratiza.intake.columns import MAX_PESOS, MAX_SHARES
 from democratiza.money import MoneyError, to_centavos
 from democratiza.programs.parameters import Offer, OfferParameterError
-from democratiza.rules.engine import CompiledProgram, frame_from_rows
-from democratiza.rules.explain import Explainer, cite
-from democratiza.rules.vocabulary import CATEGORIES, UNDERTAKINGS, Category
+from democratiza.rules.calculator import MONEY_FIELDS, Question, ask
+from democratiza.rules.explain import cite
+from democratiza.rules.vocabulary import CATEGORIES, Category
 from democratiza.web.errors import ErrorItem, Unprocessable
 
-MONEY_FIELDS = (
-    "patrimonio_liquido",
-    "ingresos_declaracion",
-    "ingresos_certificado",
-    "ingresos_usd",
-    "remuneracion_anual",
-    "salario_mensual",
-    "activos_totales",
-    "pasivos_totales",
-    "superavit_valorizacion",
-    "ingresos_estados_financieros",
-    "limite_inversion",
-)
 COLOMBIAN = re.compile(r"^\d{1,3}(\.\d{3})+(,\d+)?$|^\d+,\d+$")
 
 
@@ -105,48 +92,30 @@ def calculate(offer: Offer, data: CalculatorInput) -> CalculatorResult:
             "La categoría no existe.",
             [ErrorItem(columna="categoria", mensaje=f"categoría desconocida '{data.categoria}'")],
         )
-    listed = offer.program.category(data.categoria)
-    row: dict[str, object] = {
-        "referencia": "calculadora",
-        "comisionista": "-",
-        "fecha_radicacion": datetime.now(),
-        "tipo_identificacion": "CC",
-        "numero_identificacion": "-",
-        "nombre": "-",
-        "categoria": data.categoria,
-        "cantidad": data.cantidad if data.cantidad is not None else MAX_SHARES,
-        "forma_pago": data.forma_pago,
-        "obligado_declarar": data.obligado_declarar,
-        "extranjero": data.extranjero,
-        "estado_certificado": listed.employer_status if listed else None,
-        "fecha_certificado": date.today(),
-        "directivo": data.directivo,
-        "fecha_ingreso_directivo": data.fecha_ingreso_directivo,
-        "meses_en_cargo": data.meses_en_cargo,
-        **{name: centavos(getattr(data, name), name) for name in MONEY_FIELDS},
-        **dict.fromkeys(UNDERTAKINGS, True),
-    }
-    frame = frame_from_rows([row])
-    compiled = CompiledProgram(offer)
+    question = Question(
+        category=data.categoria,
+        quantity=data.cantidad,
+        files_tax_return=data.obligado_declarar,
+        foreigner=data.extranjero,
+        manager=data.directivo,
+        manager_since=data.fecha_ingreso_directivo,
+        months_in_post=data.meses_en_cargo,
+        payment=data.forma_pago,
+        amounts={name: centavos(getattr(data, name), name) for name in MONEY_FIELDS},
+    )
     try:
-        result = compiled.evaluate(frame)
+        answer = ask(offer, question)
     except OfferParameterError as exc:
         raise Unprocessable(
             "No se puede calcular con esta oferta.",
             [ErrorItem(mensaje=m) for m in exc.messages],
         ) from None
-    explanation = next(Explainer(compiled).explain_all(result, frame))
-    permitted = int(result["cantidad_permitida"][0])
-    rule_id = result["regla_limitante"][0]
-    rule = offer.program.limit(rule_id) if rule_id is not None else None
-    summary = explanation.summary
-    if data.cantidad is None and explanation.decision != "rechazada":
-        summary = f"Puede comprar hasta {permitted:,} acciones.".replace(",", ".")
+    explanation, rule = answer.explanation, answer.binding
     return CalculatorResult(
         programa=offer.program.id,
         decision=explanation.decision,
-        cantidad_permitida=permitted,
-        resumen=summary,
+        cantidad_permitida=answer.permitted,
+        resumen=answer.headline,
         regla_limitante=rule.id if rule else None,
         regla_limitante_nombre=rule.name if rule else None,
         regla_limitante_cita=cite(offer.program, rule.citation) if rule else None,
