@@ -55,7 +55,7 @@ from democratiza.web.errors import (
     NotFound,
     Unprocessable,
     file_responses,
-    input_items,
+    rejected_file,
 )
 from democratiza.web.filing import save_upload
 from democratiza.web.views import offer_or_404, plain
@@ -90,12 +90,7 @@ def upload_payments(
     try:
         result = import_payments(request.app.state.engine, codigo, path, lote, current(request).who)
     except InputRejected as exc:
-        items = input_items(exc.errors, shown, str(path.parent))
-        raise Unprocessable(
-            f"El archivo tiene {len(exc.errors)} error(es); no se guardó nada.",
-            items,
-            len(exc.errors),
-        ) from None
+        raise rejected_file(exc, shown, str(path.parent), "El archivo") from None
     except OfferError as exc:
         raise _refused(exc) from None
     finally:

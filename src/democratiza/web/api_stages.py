@@ -57,7 +57,7 @@ from democratiza.web.errors import (
     NotFound,
     Unprocessable,
     file_responses,
-    input_items,
+    rejected_file,
 )
 from democratiza.web.filing import save_upload
 from democratiza.web.views import plain
@@ -321,10 +321,7 @@ def upload_orders(
     try:
         result = import_orders(request.app.state.engine, etapa, path, who.broker, lote, who.who)
     except InputRejected as exc:
-        items = input_items(exc.errors, shown, str(path.parent))
-        raise Unprocessable(
-            f"El lote tiene {len(exc.errors)} error(es); no se guardó nada.", items, len(exc.errors)
-        ) from None
+        raise rejected_file(exc, shown, str(path.parent)) from None
     except StageError as exc:
         raise _refused(exc) from None
     except StorageError as exc:

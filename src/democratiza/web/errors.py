@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
-from democratiza.intake.errors import InputError
+from democratiza.intake.errors import InputError, InputRejected
 
 
 class ErrorItem(BaseModel):
@@ -105,6 +105,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 def file_responses(*media: str) -> dict[int | str, dict[str, Any]]:
     """The 200 answer of a route that returns a file, in each of these media types."""
+
     def schema(m: str) -> dict[str, str]:
         return {"type": "object"} if m == "application/json" else {"type": "string"}
 
@@ -123,6 +124,16 @@ def input_items(errors: Sequence[InputError], name: str, hidden: str) -> list[Er
         )
         for e in errors[:MAX_ITEMS]
     ]
+
+
+def rejected_file(exc: InputRejected, name: str, hidden: str, what: str = "El lote") -> WebError:
+    """A refused upload (422): every row's error under the uploaded file's name."""
+    count = len(exc.errors)
+    return Unprocessable(
+        f"{what} tiene {count} error(es); no se guardó nada.",
+        input_items(exc.errors, name, hidden),
+        count,
+    )
 
 
 VALIDATION_TEXT = {

@@ -14,12 +14,13 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
+from democratiza.rules.calculator import MONEY_FIELDS
 from democratiza.rules.vocabulary import CATEGORIES
 from democratiza.web import catalog
 from democratiza.web.access import SESSION_COOKIE, current, route
 from democratiza.web.api_public import resolve_offer
 from democratiza.web.auth import check_password, close_session, open_session, session_principal
-from democratiza.web.calculator import MONEY_FIELDS, CalculatorInput, calculate
+from democratiza.web.calculator import CalculatorInput, calculate
 from democratiza.web.errors import ErrorItem, WebError
 from democratiza.web.templating import HOME, render
 from democratiza.web.views import lookup_result, offer_or_404
