@@ -374,7 +374,11 @@ def test_all_orders_below_the_minimum_leave_the_stage_void(
         stage = load_stage(conn, "segunda")
         cause = stage_history(conn, stage)[-1]["por_que"]
     assert stage.state == "desierta"
-    assert cause == "cierre del libro: no hay órdenes (dominio.md §4)"
+    assert cause == (
+        "cierre del libro: no hay órdenes válidas: las 2 recibidas se rechazaron al radicarlas "
+        "(por debajo del precio mínimo o de la orden mínima, fuera del plazo o sin capacidad "
+        "legal declarada) (dominio.md §4)"
+    )
     new_stage(engine, "tercera")  # the whole remainder passes to the next stage
     with engine.connect() as conn:
         assert load_stage(conn, "tercera").shares == stage.shares

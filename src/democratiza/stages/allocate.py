@@ -21,7 +21,7 @@ import polars as pl
 from sqlalchemy import Connection, Engine, insert, select
 
 from democratiza.money import pesos
-from democratiza.stages.clearing import clear, demand_curve
+from democratiza.stages.clearing import NO_ORDERS, clear, demand_curve
 from democratiza.stages.lifecycle import StoredStage, advance_stage, declare_void, load_stage
 from democratiza.stages.terms import StageError
 from democratiza.storage import audit
@@ -129,12 +129,23 @@ def compute(stage: StoredStage, book: pl.DataFrame, cutoff: int | None) -> Stage
         "precio": result.price,
         "asignadas": result.total,
         "desierta": result.void,
-        "causa": result.reason,
+        "causa": _cause(result.reason, book.height - valid.height),
         "notas": list(result.notes),
         "huella_entradas": hashlib.sha256(_csv(valid.select(BOOK_COLUMNS))).hexdigest(),
         "huella_resultado": hashlib.sha256(_csv(results)).hexdigest(),
     }
     return StageAllocation(stage.code, header, results, demand_curve(prices, quantities))
+
+
+def _cause(reason: str | None, refused: int) -> str | None:
+    """Why the stage is void; an empty book because every order was refused says so."""
+    if reason == NO_ORDERS and refused:
+        return (
+            f"no hay órdenes válidas: las {refused} recibidas se rechazaron al radicarlas "
+            "(por debajo del precio mínimo o de la orden mínima, fuera del plazo o sin "
+            "capacidad legal declarada)"
+        )
+    return reason
 
 
 def allocate_stage(
