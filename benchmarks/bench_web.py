@@ -1,15 +1,25 @@
 """Benchmark of the web service on PostgreSQL: brokers filing at once over HTTP (loopback).
 
 ``python benchmarks/bench_web.py [--segundos 60] [--clientes 50] [--lotes 5] [--filas 10000]
-[--procesos 2] [--admin-url postgresql://postgres@127.0.0.1:5432/postgres]``
+[--procesos 2] [--admin-url postgresql://postgres@127.0.0.1:5432/postgres]
+[--base democratiza_bench] [--piso] [--directo]``
 
-Recreates the database ``democratiza_bench``, opens an offer of Central de Seguros de Vida,
-gives each client its own broker and API token, starts ``democratiza servir`` with uvicorn
-workers, and for the given seconds runs ``--clientes`` brokers filing single acceptances
-(POST /api/ofertas/{codigo}/aceptaciones) and ``--lotes`` brokers uploading batches of
-``--filas`` rows (POST /api/ofertas/{codigo}/lotes), each as fast as answers come back.
-Prints throughput, p50/p99 latency, errors, and then counts the rows in the database: every
-acknowledged acceptance must be there exactly once (lost / duplicated).
+Recreates the database ``--base`` (``democratiza_bench``), opens an offer of Central de
+Seguros de Vida, gives each client its own broker and API token, starts ``democratiza
+servir`` with uvicorn workers, and for the given seconds runs ``--clientes`` brokers filing
+single acceptances (POST /api/ofertas/{codigo}/aceptaciones) and ``--lotes`` brokers
+uploading batches of ``--filas`` rows (POST /api/ofertas/{codigo}/lotes), each as fast as
+answers come back. Prints throughput, p50/p99 latency, errors, and then counts the rows in
+the database: every acknowledged acceptance must be there exactly once (lost / duplicated).
+
+Single acceptances filed at the same moment are grouped by the intake (``intake.singles``):
+the figures include that grouping, as a broker would see it.
+
+``--piso`` measures the service's own floor instead: the same single-acceptance requests
+(token checked, body read) with a body the API refuses before the intake (422), so the
+difference with a normal run is what the intake costs. ``--directo`` measures the intake
+alone: one thread per client filing single acceptances through ``intake.singles`` in this
+process, without HTTP (and without batches).
 
 The load generator runs on the same two cores as the server: the figures are a floor.
 """
@@ -23,6 +33,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +47,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).parent))
 from generate import generate
 
+from democratiza.intake.singles import file_single, single_filing
 from democratiza.offers.lifecycle import advance, create_offer
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.auth import create_token
@@ -58,6 +70,7 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     acknowledged_rows: int = 0
+    answered: int = 0  # requests answered as expected
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -79,15 +92,22 @@ def rows_for(broker: str, n: int, seed: int) -> pl.DataFrame:
 
 
 async def single_client(
-    client: httpx.AsyncClient, number: int, rows: list[dict[str, Any]], until: float, tally: Tally
+    client: httpx.AsyncClient,
+    number: int,
+    rows: list[dict[str, Any]],
+    until: float,
+    tally: Tally,
+    floor: bool = False,
 ) -> None:
     for i, row in enumerate(rows):
         if time.monotonic() >= until:
             return
-        body = {
+        body: dict[str, Any] = {
             "lote": f"u{number}-{i}",
             "aceptacion": {k: v for k, v in row.items() if v is not None},
         }
+        if floor:
+            body["aceptacion"] = "no es un objeto"  # refused by validation, before the intake
         start = time.perf_counter()
         try:
             answer = await client.post(f"/api/ofertas/{CODE}/aceptaciones", json=body)
@@ -95,8 +115,11 @@ async def single_client(
             tally.error(type(exc).__name__)
             continue
         tally.latencies.append(time.perf_counter() - start)
-        if answer.status_code == 201 and answer.json()["creado"]:
+        if floor and answer.status_code == 422:
+            tally.answered += 1
+        elif answer.status_code == 201 and answer.json()["creado"]:
             tally.acknowledged_rows += 1
+            tally.answered += 1
         else:
             tally.error(f"HTTP {answer.status_code}")
 
@@ -146,7 +169,10 @@ async def run_load(
     one, many = Tally(), Tally()
     start = time.monotonic()
     until = start + args.segundos
-    tasks = [single_client(clients[i], i, singles[i], until, one) for i in range(args.clientes)]
+    tasks = [
+        single_client(clients[i], i, singles[i], until, one, args.piso)
+        for i in range(args.clientes)
+    ]
     tasks += [
         batch_client(clients[args.clientes + j], templates[j], args.filas, until, many)
         for j in range(args.lotes)
@@ -156,6 +182,46 @@ async def run_load(
     for c in clients:
         await c.aclose()
     return one, many, elapsed
+
+
+def run_direct(
+    url: str, brokers: list[str], singles: list[list[dict[str, Any]]], seconds: float
+) -> tuple[Tally, Tally, float]:
+    """The intake alone: one thread per client filing through ``intake.singles``, no HTTP."""
+    engine = make_engine(url)
+    one, lock = Tally(), threading.Lock()
+    until = time.monotonic() + seconds
+
+    def client(number: int) -> None:
+        for i, row in enumerate(singles[number]):
+            if time.monotonic() >= until:
+                return
+            acceptance = {k: v for k, v in row.items() if v is not None}
+            filing = single_filing(CODE, acceptance, brokers[number], f"u{number}-{i}", "banco")
+            start = time.perf_counter()
+            try:
+                result = file_single(engine, filing)
+            except Exception as exc:  # counted, as an HTTP error would be
+                with lock:
+                    one.error(type(exc).__name__)
+                continue
+            with lock:
+                one.latencies.append(time.perf_counter() - start)
+                if result.created:
+                    one.acknowledged_rows += 1
+                    one.answered += 1
+                else:
+                    one.error("no creada")
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(len(singles))]
+    start = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - start
+    engine.dispose()
+    return one, Tally(), elapsed
 
 
 def start_server(url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
@@ -193,9 +259,20 @@ def main() -> None:
     parser.add_argument("--procesos", type=int, default=2)
     parser.add_argument("--puerto", type=int, default=8765)
     parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--base", default="democratiza_bench", help="base que se recrea")
+    parser.add_argument(
+        "--directo",
+        action="store_true",
+        help="solo el ingreso: aceptaciones sueltas sin HTTP (sin lotes), un hilo por cliente",
+    )
+    parser.add_argument(
+        "--piso",
+        action="store_true",
+        help="solo el servicio: solicitudes rechazadas por validación antes del ingreso",
+    )
     args = parser.parse_args()
 
-    url = recreate(args.admin_url, "democratiza_bench")
+    url = recreate(args.admin_url, args.base)
     engine = make_engine(url)
     migrate(engine)
     brokers = [f"Comisionista {i:02d}" for i in range(args.clientes + args.lotes)]
@@ -215,14 +292,17 @@ def main() -> None:
         frame.write_csv(buffer)
         templates.append(buffer.getvalue())
 
-    server = start_server(url, args.puerto, args.procesos)
-    try:
-        one, many, elapsed = asyncio.run(
-            run_load(f"http://127.0.0.1:{args.puerto}", tokens, singles, templates, args)
-        )
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+    if args.directo:
+        one, many, elapsed = run_direct(url, brokers, singles, args.segundos)
+    else:
+        server = start_server(url, args.puerto, args.procesos)
+        try:
+            one, many, elapsed = asyncio.run(
+                run_load(f"http://127.0.0.1:{args.puerto}", tokens, singles, templates, args)
+            )
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
 
     with psycopg.connect(url) as conn:
         stored_rows = conn.execute("SELECT count(*) FROM aceptaciones").fetchone()[0]  # type: ignore[index]
@@ -232,13 +312,15 @@ def main() -> None:
         ).fetchone()[0]  # type: ignore[index]
         chain = conn.execute("SELECT count(*) FROM auditoria").fetchone()[0]  # type: ignore[index]
     expected = one.acknowledged_rows + many.acknowledged_rows
-    print(
-        f"Duración: {elapsed:.1f} s; {args.procesos} procesos de uvicorn; PostgreSQL por loopback"
-    )
+    how = f"{args.procesos} procesos de uvicorn"
+    if args.directo:
+        how = "sin HTTP, un hilo por cliente"
+    print(f"Duración: {elapsed:.1f} s; {how}; PostgreSQL por loopback")
     p50, p99 = percentile(one.latencies, 50) * 1000, percentile(one.latencies, 99) * 1000
+    what = "Solicitudes rechazadas antes del ingreso (--piso)" if args.piso else "Aceptaciones"
     print(
-        f"Aceptaciones individuales ({args.clientes} clientes): {len(one.latencies)} respuestas, "
-        f"{one.acknowledged_rows / elapsed:.1f} por segundo; p50 {p50:.0f} ms, p99 {p99:.0f} ms; "
+        f"{what} individuales ({args.clientes} clientes): {len(one.latencies)} respuestas, "
+        f"{one.answered / elapsed:.1f} por segundo; p50 {p50:.0f} ms, p99 {p99:.0f} ms; "
         f"errores: {one.errors or 0}"
     )
     b50, b99 = percentile(many.latencies, 50), percentile(many.latencies, 99)

@@ -13,11 +13,12 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 from sqlalchemy import Connection, Engine, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -29,12 +30,14 @@ from democratiza.intake.receipts import previous_batch
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.engine import CompiledProgram
+from democratiza.rules.explain import Explanation
 from democratiza.storage import audit
 from democratiza.storage.bulk import BulkWriteRefused, write_rows
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import acceptances, batches
 
 LOOKUP_CHUNK = 5_000  # ids per UPDATE, below SQLite's limit of bound parameters
+FEW_KEYS = 1_000  # up to this many references are looked up one by one in the index
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,29 @@ class BatchResult:
     message: str
     # For a batch received now: what the engine decided, to explain row by row to the broker.
     evaluated: tuple[CompiledProgram, pl.DataFrame, pl.DataFrame] | None = None
+    # Already rendered, per row (None for an accepted row), when the rows were explained
+    # together with others (single acceptances filed at the same moment).
+    explanations: tuple[Explanation | None, ...] | None = None
+
+
+_COMPILED: dict[tuple[int, int, tuple[tuple[str, object], ...]], CompiledProgram] = {}
+_COMPILED_MAX = 64
+
+
+def compiled_program(stored: StoredOffer) -> CompiledProgram:
+    """The offer's compiled rules, reused while the offer's parameters stay the same.
+
+    Why: a compiled program keeps its checks and bases once built; an offer receives many
+    batches (and many single acceptances), and its parameters change only by interruption,
+    which gives a new key here. Programs are immutable and cached by ``load_program``.
+    """
+    key = (stored.id, id(stored.program), tuple(sorted(stored.offer.values.items())))
+    compiled = _COMPILED.get(key)
+    if compiled is None or compiled.offer.program is not stored.program:
+        if len(_COMPILED) >= _COMPILED_MAX:
+            _COMPILED.clear()
+        compiled = _COMPILED[key] = CompiledProgram(stored.offer)
+    return compiled
 
 
 def file_hash(path: Path) -> str:
@@ -56,10 +82,11 @@ def file_hash(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _already_received(
-    conn: Connection, offer_id: int, broker: str, batch: str, digest: str, path: Path
+def already_received(
+    conn: Connection, offer_id: int, broker: str, batch: str, digest: str, source: Path | str
 ) -> BatchResult | None:
-    row = previous_batch(conn, batches, {"oferta_id": offer_id}, broker, batch, digest, path)
+    """The stored answer to a batch sent again (``None`` if new; other bytes refused)."""
+    row = previous_batch(conn, batches, {"oferta_id": offer_id}, broker, batch, digest, source)
     if row is None:
         return None
     decisions = pl.DataFrame(
@@ -98,7 +125,7 @@ def import_batch(
     digest = file_hash(path)
     with engine.connect() as conn:
         stored = load_offer(conn, offer_code)
-        done = _already_received(conn, stored.id, broker, batch, digest, path)
+        done = already_received(conn, stored.id, broker, batch, digest, path)
         if done:
             return done
     if stored.state != "abierta":
@@ -117,21 +144,20 @@ def import_batch(
                 for row in foreign["fila"]
             ]
         )
-    compiled = CompiledProgram(stored.offer)
+    compiled = compiled_program(stored)
     try:
         results = compiled.evaluate(frame)
     except OfferParameterError as exc:
         raise OfferError("\n".join(exc.messages)) from None
     try:
         with engine.begin() as conn:
-            stored_batch = _store(
-                conn, stored, frame, results, path, broker, batch, digest, who, before_commit
-            )
+            received = Decided(broker, batch, path.name, digest, who, frame, results)
+            stored_batch = store_batches(conn, stored, [received], before_commit)[0]
         return replace(stored_batch, evaluated=(compiled, results, frame))
     except IntegrityError as exc:
         # Another process stored the same batch between our check and our insert.
         with engine.connect() as conn:
-            done = _already_received(conn, stored.id, broker, batch, digest, path)
+            done = already_received(conn, stored.id, broker, batch, digest, path)
         if done is None:
             raise StorageError(_refused(exc)) from None
         return done
@@ -155,39 +181,67 @@ def refused_message(reason: str) -> str:
     )
 
 
-def _store(
+@dataclass(frozen=True)
+class Decided:
+    """One batch ready to be stored: its rows typed and the engine's decision for each."""
+
+    broker: str
+    batch: str  # the broker's own batch id
+    file_name: str
+    digest: str  # SHA-256 of the batch as sent: a resend with the same bytes is recognised
+    who: str  # who filed it (audit log)
+    frame: pl.DataFrame  # typed rows (``intake.parse``), all of this broker
+    results: pl.DataFrame  # ``CompiledProgram.evaluate(frame)``
+
+
+def store_batches(
     conn: Connection,
     stored: StoredOffer,
-    frame: pl.DataFrame,
-    results: pl.DataFrame,
-    path: Path,
-    broker: str,
-    batch: str,
-    digest: str,
-    who: str,
-    before_commit: Callable[[], None] | None,
-) -> BatchResult:
+    decided: Sequence[Decided],
+    before_commit: Callable[[], None] | None = None,
+) -> list[BatchResult]:
+    """Write batches in the caller's transaction: each its ``lotes`` row, rows and audit entry.
+
+    Why several at once: single acceptances filed at the same moment are stored together
+    (one transaction, one bulk write) while each stays its own batch, with its own id,
+    radicados and audit entry, exactly as if it had been stored alone. The caller commits;
+    if anything fails, nothing of any of them is written.
+    """
     now = datetime.now()
-    batch_id = new_id(
-        conn.execute(
-            insert(batches).values(
-                oferta_id=stored.id,
-                comisionista=broker,
-                lote=batch,
-                archivo=path.name,
-                huella=digest,
-                filas=frame.height,
-                recibido_en=now,
-                quien=who,
-            )
+    entries = [
+        {
+            "oferta_id": stored.id,
+            "comisionista": d.broker,
+            "lote": d.batch,
+            "archivo": d.file_name,
+            "huella": d.digest,
+            "filas": d.frame.height,
+            "recibido_en": now,
+            "quien": d.who,
+        }
+        for d in decided
+    ]
+    if len(entries) == 1:
+        batch_ids = [new_id(conn.execute(insert(batches).values(**entries[0])))]
+    else:
+        inserted = conn.execute(
+            insert(batches).returning(batches.c.id, sort_by_parameter_order=True), entries
         )
-    )
-    current = _current_versions(conn, stored.id, broker, frame["referencia"].to_list())
+        batch_ids = [int(row.id) for row in inserted]
+    sizes = [d.frame.height for d in decided]
+    frame = pl.concat([d.frame for d in decided]) if len(decided) > 1 else decided[0].frame
+    results = pl.concat([d.results for d in decided]) if len(decided) > 1 else decided[0].results
+    current = _current_versions(conn, stored.id, frame.select("comisionista", "referencia"))
     for start in range(0, current.height, LOOKUP_CHUNK):
         ids = current["id"].slice(start, LOOKUP_CHUNK).to_list()
         conn.execute(update(acceptances).where(acceptances.c.id.in_(ids)).values(vigente=False))
-    number = pl.int_range(1, pl.len() + 1).cast(pl.String).str.zfill(6)
-    decided = results.select(
+    # Radicados are <batch>-<row within the batch>.
+    starts = np.repeat(np.cumsum([0, *sizes[:-1]]), sizes)
+    within = pl.Series("_n", np.arange(frame.height) - starts + 1, dtype=pl.Int64)
+    batch_of_row = pl.Series("lote_id", np.repeat(batch_ids, sizes), dtype=pl.Int64)
+    number = within.cast(pl.String).str.zfill(6)
+    prefix = batch_of_row.cast(pl.String).str.zfill(6)
+    decided_columns = results.select(
         "cantidad_permitida",
         "limite_minimo",
         pl.col("decision").cast(pl.String),
@@ -195,12 +249,17 @@ def _store(
         pl.col("causas").cast(pl.Int64),
     )
     rows = (
-        pl.concat([frame.drop("fila"), decided], how="horizontal")
-        .join(current.drop("id"), on="referencia", how="left", maintain_order="left")
+        pl.concat([frame.drop("fila"), decided_columns], how="horizontal")
+        .join(
+            current.drop("id"),
+            on=["comisionista", "referencia"],
+            how="left",
+            maintain_order="left",
+        )
         .with_columns(
             pl.lit(stored.id).alias("oferta_id"),
-            pl.lit(batch_id).alias("lote_id"),
-            pl.coalesce("radicado_previo", pl.lit(f"{batch_id:06d}-") + number).alias("radicado"),
+            batch_of_row,
+            pl.coalesce("radicado_previo", pl.lit(prefix + "-" + number)).alias("radicado"),
             (pl.col("version_previa").fill_null(0) + 1).alias("version"),
             pl.lit(True).alias("vigente"),
             pl.when(pl.col("version_previa").is_null())
@@ -216,60 +275,80 @@ def _store(
         write_rows(conn, acceptances, rows)
     except BulkWriteRefused as exc:
         raise StorageError(refused_message(str(exc))) from None
-    audit.append(
-        conn,
-        who,
-        "lote.recibir",
-        f"lotes/{batch_id}",
-        None,
-        {
-            "oferta": stored.code,
-            "comisionista": broker,
-            "lote": batch,
-            "huella": digest,
-            "filas": frame.height,
-            "correcciones": current.height,
-        },
-    )
+    corrected = rows.filter(pl.col("version") > 1)["lote_id"].to_list()
+    audit_entries = [
+        audit.Change(
+            d.who,
+            "lote.recibir",
+            f"lotes/{batch_id}",
+            None,
+            {
+                "oferta": stored.code,
+                "comisionista": d.broker,
+                "lote": d.batch,
+                "huella": d.digest,
+                "filas": size,
+                "correcciones": corrected.count(batch_id),
+            },
+        )
+        for d, batch_id, size in zip(decided, batch_ids, sizes, strict=True)
+    ]
+    audit.append_many(conn, audit_entries)
+    answered = rows.select("radicado", "referencia", "decision", "cantidad_permitida")
+    answers = []
+    offset = 0
+    for d, batch_id, size in zip(decided, batch_ids, sizes, strict=True):
+        answers.append(
+            BatchResult(
+                batch_id,
+                True,
+                size,
+                answered.slice(offset, size),
+                f"Lote '{d.batch}' recibido: {size} aceptaciones radicadas.",
+            )
+        )
+        offset += size
     if before_commit:
         before_commit()
-    return BatchResult(
-        batch_id,
-        True,
-        frame.height,
-        rows.select("radicado", "referencia", "decision", "cantidad_permitida"),
-        f"Lote '{batch}' recibido: {frame.height} aceptaciones radicadas.",
-    )
+    return answers
 
 
-def _current_versions(
-    conn: Connection, offer_id: int, broker: str, references: list[str]
-) -> pl.DataFrame:
-    """The broker's current acceptances with these references (the rows being corrected).
+def _current_versions(conn: Connection, offer_id: int, keys: pl.DataFrame) -> pl.DataFrame:
+    """The current acceptances with these (broker, reference) keys: the rows being corrected.
 
-    One range scan of the broker's current acceptances (index on offer, broker, reference),
-    matched in memory: cheaper than sending every reference of a large batch to the server.
+    A few keys (single acceptances filed together) are looked up by the index on offer,
+    broker and reference; a large batch scans its broker's current acceptances in one range
+    of that index and matches in memory, cheaper than sending every reference to the server.
     """
+    brokers = keys["comisionista"].unique().to_list()
+    references = keys["referencia"].unique().to_list()
+    conditions = [
+        acceptances.c.oferta_id == offer_id,
+        acceptances.c.comisionista.in_(brokers),
+        acceptances.c.vigente,
+    ]
+    if len(references) <= FEW_KEYS:
+        conditions.append(acceptances.c.referencia.in_(references))
     rows = conn.execute(
         select(
             acceptances.c.id,
+            acceptances.c.comisionista,
             acceptances.c.referencia,
             acceptances.c.radicado,
             acceptances.c.version,
-        ).where(
-            acceptances.c.oferta_id == offer_id,
-            acceptances.c.comisionista == broker,
-            acceptances.c.vigente,
-        )
+        ).where(*conditions)
     ).all()
     schema = {
         "id": pl.Int64(),
+        "comisionista": pl.String(),
         "referencia": pl.String(),
         "radicado_previo": pl.String(),
         "version_previa": pl.Int64(),
     }
     current = pl.DataFrame([tuple(r) for r in rows], schema=schema, orient="row")
-    return current.filter(pl.col("referencia").is_in(references))
+    if current.is_empty():  # the usual case for new acceptances: nothing to match
+        return current
+    return current.join(keys.unique(), on=["comisionista", "referencia"], how="semi")
 
 
 def withdraw(engine: Engine, offer_code: str, radicado: str, who: str, why: str) -> None:

@@ -7,7 +7,8 @@ digits, so no amount ever passes through a float.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import polars as pl
 
@@ -31,8 +32,7 @@ DECIMAL = r"^(\d+)(?:\.(\d+))?$"
 Parsed = tuple[pl.Expr, pl.Expr]
 
 
-def _money(col: pl.Expr, maximum: int, unit: str) -> Parsed:
-    parts = col.str.extract_groups(DECIMAL)
+def _money(col: pl.Expr, parts: pl.Expr, maximum: int, unit: str) -> Parsed:
     whole, frac = parts.struct.field("1"), parts.struct.field("2").fill_null("")
     ok = whole.is_not_null() & (frac.str.len_chars() <= 2) & (whole.str.len_chars() <= 16)
     cents = whole.cast(pl.Int64, strict=False) * 100 + frac.str.pad_end(2, "0").cast(
@@ -56,8 +56,7 @@ def _money(col: pl.Expr, maximum: int, unit: str) -> Parsed:
     return value, error
 
 
-def _quantity(col: pl.Expr) -> Parsed:
-    parts = col.str.extract_groups(DECIMAL)
+def _quantity(col: pl.Expr, parts: pl.Expr) -> Parsed:
     whole = parts.struct.field("1")
     value = whole.cast(pl.Int64, strict=False)
     error = (
@@ -130,46 +129,74 @@ def _text(column: Column, codes: tuple[str, ...] | None) -> Parsed:
     return value, pl.coalesce(errors)
 
 
-PARSERS: dict[str, Callable[[pl.Expr], Parsed]] = {
-    "pesos": lambda c: _money(c, MAX_PESOS, "pesos"),
-    "dolares": lambda c: _money(c, MAX_DOLLARS, "dólares"),
-    "cantidad": _quantity,
-    "entero": _integer,
-    "si_no": _flag,
-    "fecha": _date,
-    "fecha_hora": _datetime,
+# Each parser gets the column and, for decimal kinds, its ``DECIMAL`` groups (see ``_plan``).
+PARSERS: dict[str, Callable[[pl.Expr, pl.Expr], Parsed]] = {
+    "pesos": lambda c, parts: _money(c, parts, MAX_PESOS, "pesos"),
+    "dolares": lambda c, parts: _money(c, parts, MAX_DOLLARS, "dólares"),
+    "cantidad": lambda c, parts: _quantity(c, parts),
+    "entero": lambda c, _: _integer(c),
+    "si_no": lambda c, _: _flag(c),
+    "fecha": lambda c, _: _date(c),
+    "fecha_hora": lambda c, _: _datetime(c),
 }
+DECIMAL_KINDS = ("pesos", "dolares", "cantidad")
 
 
-def _column_errors(raw: RawTable, fmt: FileFormat) -> list[InputError]:
-    names = [c for c in raw.frame.columns if c != "fila"]
+def _parts(name: str) -> str:
+    return f"_partes_{name}"
+
+
+def column_errors(source: str, names: Sequence[str], fmt: FileFormat) -> list[InputError]:
+    """Unknown columns and missing required ones (reported on the header, row 1)."""
+    names = [c for c in names if c != "fila"]
     known = fmt.by_name
-    errors = [InputError(raw.source, 1, n, "columna desconocida") for n in names if n not in known]
+    errors = [InputError(source, 1, n, "columna desconocida") for n in names if n not in known]
     errors += [
-        InputError(raw.source, 1, c.name, "falta esta columna obligatoria")
+        InputError(source, 1, c.name, "falta esta columna obligatoria")
         for c in fmt.columns
         if c.required and c.name not in names
     ]
     return errors
 
 
-def parse(raw: RawTable, fmt: FileFormat = ACCEPTANCES) -> pl.DataFrame:
-    """Typed rows (``fmt.typed_schema()``), or ``InputRejected`` with every error."""
-    errors = _column_errors(raw, fmt)
-    if errors:
-        raise InputRejected(errors)
-    frame = raw.frame.with_columns(
-        pl.lit(None, dtype=pl.String).alias(c.name)
-        for c in fmt.columns
-        if c.name not in raw.frame.columns
-    )
+@dataclass(frozen=True)
+class _Plan:
+    """A format's parsing expressions: built once, reused for every file of that format.
+
+    Why cached: building the few hundred Polars expressions costs milliseconds of Python,
+    as much as typing a small file; a single acceptance filed over HTTP should not pay it.
+    Expressions are immutable, so sharing them between threads is safe.
+    """
+
+    schema: dict[str, pl.DataType]
+    groups: list[pl.Expr]  # each decimal column's DECIMAL groups, matched once
+    values: list[pl.Expr]
+    messages: list[pl.Expr]
+    extra: list[pl.Expr]
+    repeated: pl.Expr
+    flags: list[pl.Expr]  # one boolean column per check: is something wrong there?
+
+
+_PLANS: dict[int, tuple[FileFormat, _Plan]] = {}
+
+
+def _plan(fmt: FileFormat) -> _Plan:
+    cached = _PLANS.get(id(fmt))
+    if cached is not None and cached[0] is fmt:
+        return cached[1]
     schema = fmt.typed_schema()
+    groups = [
+        pl.col(c.name).str.extract_groups(DECIMAL).alias(_parts(c.name))
+        for c in fmt.columns
+        if c.kind in DECIMAL_KINDS
+    ]
     values, messages = [], []
     for column in fmt.columns:
         if column.kind == "texto":
             value, error = _text(column, fmt.codes.get(column.name))
         else:
-            value, error = PARSERS[column.kind](pl.col(column.name))
+            parser = PARSERS[column.kind]
+            value, error = parser(pl.col(column.name), pl.col(_parts(column.name)))
         values.append(value.cast(schema[column.name]).alias(column.name))
         messages.append(error.alias(column.name))
     extra = []
@@ -177,19 +204,56 @@ def parse(raw: RawTable, fmt: FileFormat = ACCEPTANCES) -> pl.DataFrame:
         fraction = pl.col("cantidad").str.extract(DECIMAL, 2).str.strip_chars_end("0") != ""
         extra.append(fraction.fill_null(False).alias("cantidad_fraccionaria"))
     repeated = pl.col(fmt.key).is_duplicated() if fmt.key else pl.lit(False)
-    # One boolean per row says whether anything is wrong; the Spanish messages are built only
-    # for the rows that have errors, so a clean million-row file carries no message columns.
-    typed = frame.select(
-        "fila",
-        *values,
-        *extra,
-        (pl.any_horizontal(m.is_not_null() for m in messages) | repeated).alias("_bad"),
+    flags = [m.is_not_null().alias(f"_malo_{i}") for i, m in enumerate(messages)]
+    flags.append(repeated.alias("_malo_repetida"))
+    plan = _Plan(schema, groups, values, messages, extra, repeated, flags)
+    _PLANS[id(fmt)] = (fmt, plan)
+    return plan
+
+
+def parse(raw: RawTable, fmt: FileFormat = ACCEPTANCES) -> pl.DataFrame:
+    """Typed rows (``fmt.typed_schema()``), or ``InputRejected`` with every error."""
+    typed, errors = parse_rows(raw, fmt)
+    if errors:
+        raise InputRejected(errors)
+    return typed
+
+
+def parse_rows(
+    raw: RawTable, fmt: FileFormat = ACCEPTANCES
+) -> tuple[pl.DataFrame, list[InputError]]:
+    """The good rows typed, and every error of the bad rows (by row, as people see them).
+
+    Why both: a file is refused whole (``parse``), but a group of single acceptances filed
+    at once is typed together and each bad one is refused alone, with exactly the errors it
+    would have had on its own. Column errors concern the whole table and are raised.
+    """
+    errors = column_errors(raw.source, raw.frame.columns, fmt)
+    if errors:
+        raise InputRejected(errors)
+    plan = _plan(fmt)
+    frame = raw.frame.with_columns(
+        pl.lit(None, dtype=pl.String).alias(c.name)
+        for c in fmt.columns
+        if c.name not in raw.frame.columns
     )
-    bad = frame.filter(typed["_bad"])
-    if bad.height:
-        duplicated = frame.filter(repeated)[fmt.key] if fmt.key else pl.Series([], dtype=pl.String)
-        raise InputRejected(_collect(raw.source, bad, messages, duplicated, fmt))
-    return typed.select(list(schema))
+    # The decimal columns' regex groups are matched once, in a column of their own: every
+    # value and message of such a column reads them (matching them again in each expression
+    # made typing even a single row cost milliseconds of planning).
+    if plan.groups:
+        frame = frame.with_columns(plan.groups)
+    # One boolean per check and row says whether anything is wrong (cheaper to plan than one
+    # expression over all the checks); the Spanish messages are built only for the rows
+    # that have errors, so a clean million-row file carries no message columns.
+    typed = frame.select("fila", *plan.values, *plan.extra, *plan.flags)
+    wrong = typed.select(pl.any_horizontal(f.meta.output_name() for f in plan.flags))
+    is_bad = wrong.to_series()
+    bad = frame.filter(is_bad)
+    if not bad.height:
+        return typed.select(list(plan.schema)), []
+    duplicated = frame.filter(plan.repeated)[fmt.key] if fmt.key else pl.Series([], dtype=pl.String)
+    found = _collect(raw.source, bad, plan.messages, duplicated, fmt)
+    return typed.filter(~is_bad).select(list(plan.schema)), found
 
 
 def _collect(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -158,10 +159,31 @@ def read_json(path: Path) -> RawTable:
     ]
     if errors:
         raise InputRejected(errors)
-    names = list(dict.fromkeys(k for item in data for k in item))
-    rows = [[_cell_text(item.get(k)) for k in names] for item in data]
+    return read_records(source, data)
+
+
+def read_records(source: str, items: Sequence[Mapping[str, object]]) -> RawTable:
+    """Acceptances already decoded from JSON (objects), as the text table ``parse`` reads.
+
+    Why separate from ``read_json``: single acceptances filed over HTTP arrive decoded; they
+    go through this very conversion without a round trip through a file.
+    """
+    names = list(dict.fromkeys(k for item in items for k in item))
+    rows = [[_cell_text(item.get(k)) for k in names] for item in items]
     frame = pl.DataFrame(rows, schema=dict.fromkeys(names, pl.String), orient="row")
     return _with_rows(source, frame, first_row=1)
+
+
+def cell_key(value: object) -> str | None:
+    """A cell as ``read_records`` leaves it (text, stripped, blank as missing), for grouping.
+
+    Python strips every character Polars strips (and a few control characters more), so two
+    cells Polars would read as equal always have equal keys here.
+    """
+    text = _cell_text(value)
+    if text is None:
+        return None
+    return text.strip() or None
 
 
 READERS = {".csv": read_csv, ".xlsx": read_xlsx, ".json": read_json}

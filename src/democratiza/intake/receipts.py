@@ -22,7 +22,7 @@ def previous_batch(
     broker: str,
     batch: str,
     digest: str,
-    path: Path,
+    path: Path | str,
 ) -> Row[Any, Any, Any] | None:
     """The stored batch (``id``, ``filas``) with this name, or ``None``; other bytes refused."""
     row = conn.execute(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -63,6 +63,60 @@ def entry_hash(
     return hashlib.sha256(f"{previous}\n{body}".encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class Change:
+    """One change to record: who, what, on which entity, before and after."""
+
+    who: str
+    action: str
+    entity: str
+    before: Mapping[str, Any] | None
+    after: Mapping[str, Any] | None
+
+
+def append_many(conn: Connection, changes: Sequence[Change]) -> list[int]:
+    """Record changes in the caller's transaction, chained in order; returns their numbers.
+
+    The chain's lock (PostgreSQL: an advisory transaction lock, so two writers never fork
+    the chain) and the read of the last entry are taken once for all the changes: a group of
+    single acceptances pays three round trips instead of three each. The chain is exactly
+    what appending them one by one would give.
+    """
+    if not changes:
+        return []
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
+    last = conn.execute(
+        select(audit_log.c.id, audit_log.c.huella).order_by(audit_log.c.id.desc()).limit(1)
+    ).first()
+    entry_id, previous = (1, GENESIS) if last is None else (int(last.id) + 1, str(last.huella))
+    values, numbers = [], []
+    for change in changes:
+        # Whole microseconds survive both databases' DateTime unchanged.
+        when = datetime.now()
+        before, after = canonical(change.before), canonical(change.after)
+        digest = entry_hash(
+            previous, entry_id, when, change.who, change.action, change.entity, before, after
+        )
+        values.append(
+            {
+                "id": entry_id,
+                "cuando": when,
+                "quien": change.who,
+                "accion": change.action,
+                "entidad": change.entity,
+                "antes": before,
+                "despues": after,
+                "huella_anterior": previous,
+                "huella": digest,
+            }
+        )
+        numbers.append(entry_id)
+        entry_id, previous = entry_id + 1, digest
+    conn.execute(insert(audit_log), values)
+    return numbers
+
+
 def append(
     conn: Connection,
     who: str,
@@ -72,31 +126,7 @@ def append(
     after: Mapping[str, Any] | None,
 ) -> int:
     """Record one change in the caller's transaction; returns the entry's number."""
-    if conn.dialect.name == "postgresql":
-        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
-    last = conn.execute(
-        select(audit_log.c.id, audit_log.c.huella).order_by(audit_log.c.id.desc()).limit(1)
-    ).first()
-    entry_id, previous = (1, GENESIS) if last is None else (int(last.id) + 1, str(last.huella))
-    # Whole microseconds survive both databases' DateTime unchanged.
-    when = datetime.now()
-    before_text, after_text = canonical(before), canonical(after)
-    conn.execute(
-        insert(audit_log).values(
-            id=entry_id,
-            cuando=when,
-            quien=who,
-            accion=action,
-            entidad=entity,
-            antes=before_text,
-            despues=after_text,
-            huella_anterior=previous,
-            huella=entry_hash(
-                previous, entry_id, when, who, action, entity, before_text, after_text
-            ),
-        )
-    )
-    return entry_id
+    return append_many(conn, [Change(who, action, entity, before, after)])[0]
 
 
 @dataclass(frozen=True)

@@ -63,9 +63,10 @@ def upload_batch(
 
 
 @route(router, "POST", "/ofertas/{codigo}/aceptaciones", "api.aceptacion.radicar", status_code=201)
-def file_acceptance(codigo: str, data: OneAcceptance, request: Request) -> BatchAnswer:
+async def file_acceptance(codigo: str, data: OneAcceptance, request: Request) -> BatchAnswer:
     """Radica una sola aceptación (un lote de una); el mismo contenido dos veces, una vez."""
-    answer = file_one(
+    # The gate has already identified the broker: ``current`` reads it without the database.
+    answer = await file_one(
         request.app.state.engine, codigo, dict(data.aceptacion), data.lote, current(request)
     )
     return BatchAnswer(**answer)

@@ -1,30 +1,33 @@
-"""Brokers' filings over HTTP, through the very same ``intake.batches.import_batch``.
+"""Brokers' filings over HTTP, through the very same intake as files from the command line.
 
-Why: the all-or-nothing, once-only, evaluated-at-intake guarantees live in ``import_batch``;
-the web adds only what HTTP needs: the upload is streamed to a private temporary folder
-under its own (sanitised) name with a size limit, the batch is filed as the authenticated
-broker (never a name the client sends), and the answer is JSON, row by row, with the
-intake's errors under the uploaded file's name.
+Why: the all-or-nothing, once-only, evaluated-at-intake guarantees live in ``import_batch``
+(files) and ``intake.singles`` (single acceptances, grouped with others filed at the same
+moment, each still its own one-row batch); the web adds only what HTTP needs: the upload
+is streamed to a private temporary folder under its own (sanitised) name with a size
+limit, the batch is filed as the authenticated broker (never a name the client sends), and
+the answer is JSON, row by row, with the intake's errors under the uploaded file's name.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+import asyncio
 import shutil
 import tempfile
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-import polars as pl
 from fastapi import UploadFile
 from sqlalchemy import Engine
 
 from democratiza.intake.batches import BatchResult, StorageError, import_batch
 from democratiza.intake.errors import InputRejected
+from democratiza.intake.singles import intake_for, single_filing
 from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.exports import slug
-from democratiza.rules.explain import Explainer
+from democratiza.rules.explain import Explainer, Explanation
 from democratiza.web.auth import Principal
 from democratiza.web.errors import (
     MAX_ITEMS,
@@ -39,6 +42,11 @@ from democratiza.web.errors import (
 FORMATS = (".csv", ".xlsx", ".json")
 MAX_UPLOAD = 64 * 1024 * 1024  # bytes; about 250.000 rows of CSV
 BLOCK = 1 << 20
+SINGLE_SOURCE = "aceptación"  # the file name a single acceptance's errors give
+# Batches typed and decided at once in this process. Why one: Polars already spreads one
+# batch over every core, so a second one at the same time only makes both slower, and
+# starves the single acceptances (which need a few milliseconds of CPU each, now).
+BATCHES_AT_ONCE = threading.BoundedSemaphore(1)
 
 
 def upload_name(filename: str | None) -> tuple[str, str]:
@@ -74,57 +82,84 @@ def file_batch(
 ) -> dict[str, Any]:
     """File one batch as the authenticated broker; errors become ``WebError`` with rows."""
     assert who.broker is not None, "only brokers file"
+    broker = who.broker
+
+    def file() -> BatchResult:
+        with BATCHES_AT_ONCE:
+            return import_batch(engine, code, path, broker, batch, who.who)
+
     try:
-        result = import_batch(engine, code, path, who.broker, batch, who.who)
-    except InputRejected as exc:
-        items = input_items(exc.errors, shown, str(path.parent))
-        raise Unprocessable(
-            f"El lote tiene {len(exc.errors)} error(es); no se guardó nada.", items, len(exc.errors)
-        ) from None
-    except OfferError as exc:
-        if str(exc).startswith("No existe la oferta"):
-            raise NotFound(str(exc)) from None
-        raise Conflict(str(exc)) from None
-    except StorageError as exc:
-        raise Conflict(str(exc)) from None
+        return _answer(file, shown, str(path.parent))
     finally:
         shutil.rmtree(path.parent, ignore_errors=True)
+
+
+def _answer(file: Callable[[], BatchResult], shown: str, hidden: str) -> dict[str, Any]:
+    """The filing's JSON answer; the intake's refusals as the API's errors."""
+    try:
+        result = file()
+    except (InputRejected, OfferError, StorageError) as exc:
+        raise _web_error(exc, shown, hidden) from None
     return batch_answer(result)
+
+
+def _web_error(
+    exc: InputRejected | OfferError | StorageError, shown: str, hidden: str
+) -> Exception:
+    """The intake's refusal as the API's error (422 with the rows, 404 or 409)."""
+    if isinstance(exc, InputRejected):
+        items = input_items(exc.errors, shown, hidden)
+        return Unprocessable(
+            f"El lote tiene {len(exc.errors)} error(es); no se guardó nada.", items, len(exc.errors)
+        )
+    if isinstance(exc, OfferError) and str(exc).startswith("No existe la oferta"):
+        return NotFound(str(exc))
+    return Conflict(str(exc))
 
 
 def batch_answer(result: BatchResult) -> dict[str, Any]:
     """The batch's rows with decision and radicado; the first rows not accepted, explained."""
     decisions = result.decisions
-    counts = decisions.group_by("decision").len().sort("decision")
-    explained: list[str | None] = [None] * decisions.height
-    if result.evaluated is not None:
+    counts = Counter(decisions["decision"].to_list())
+    explanations: Iterable[Explanation | None] = ()
+    if result.explanations is not None:
+        explanations = result.explanations
+    elif result.evaluated is not None:
         compiled, results, frame = result.evaluated
-        explainer = Explainer(compiled)
-        shown = 0
-        for i, explanation in enumerate(explainer.explain_all(results, frame)):
-            if explanation.decision != "aceptada" and shown < MAX_ITEMS:
-                explained[i] = " ".join(explanation.lines()[:4])
-                shown += 1
-    rows = decisions.with_columns(pl.Series("explicacion", explained, dtype=pl.String))
+        explanations = Explainer(compiled).explain_all(results, frame)
+    explained: list[str | None] = [None] * decisions.height
+    shown = 0
+    for i, explanation in enumerate(explanations):
+        if explanation is not None and explanation.decision != "aceptada" and shown < MAX_ITEMS:
+            explained[i] = " ".join(explanation.lines()[:4])
+            shown += 1
+    rows = decisions.to_dicts()
+    for row, text in zip(rows, explained, strict=True):
+        row["explicacion"] = text
     return {
         "detalle": result.message,
         "creado": result.created,
         "lote_id": result.batch_id,
         "filas": result.rows,
-        "por_decision": {str(d): int(n) for d, n in counts.iter_rows()},
-        "resultado": rows.to_dicts(),
+        "por_decision": {str(d): n for d, n in sorted(counts.items())},
+        "resultado": rows,
     }
 
 
-def file_one(
+async def file_one(
     engine: Engine, code: str, acceptance: dict[str, Any], batch: str | None, who: Principal
 ) -> dict[str, Any]:
-    """One acceptance as a batch of one; the same content sent twice is filed once."""
+    """One acceptance as a batch of one; the same content sent twice is filed once.
+
+    Filed through ``intake.singles``: acceptances filed at the same moment are typed,
+    decided and stored together, each still its own batch with its own answer. The request
+    waits for its own answer without holding a worker thread (the work is done by the
+    intake's collecting thread), so many brokers can wait at once.
+    """
     assert who.broker is not None, "only brokers file"
-    acceptance = {"comisionista": who.broker, **acceptance}
-    text = json.dumps({"aceptaciones": [acceptance]}, ensure_ascii=False, sort_keys=True)
-    batch = batch or "web-" + hashlib.sha256(text.encode()).hexdigest()[:24]
-    folder = Path(tempfile.mkdtemp(prefix="democratiza-"))
-    path = folder / "aceptacion.json"
-    path.write_text(text, encoding="utf-8")
-    return file_batch(engine, code, path, "aceptación", batch, who)
+    filing = single_filing(code, acceptance, who.broker, batch, who.who, SINGLE_SOURCE)
+    try:
+        result = await asyncio.wrap_future(intake_for(engine).submit(filing))
+    except (InputRejected, OfferError, StorageError) as exc:
+        raise _web_error(exc, SINGLE_SOURCE, SINGLE_SOURCE) from None
+    return batch_answer(result)

@@ -1,0 +1,490 @@
+"""Single acceptances filed at the same moment are typed, decided and stored together.
+
+Why (group commit): typing and deciding acceptances costs the same few milliseconds of
+Polars planning for one row as for a thousand, so filing each single acceptance as its own
+one-row batch spends almost all its time planning. Filings that arrive within a few
+milliseconds of each other for the same offer are therefore collected, typed in one frame
+by ``intake.parse`` and decided in one call of the very same ``CompiledProgram.evaluate``
+that decides a million-row batch (no rule is written twice), and stored in one
+transaction. Nothing else changes for the broker; each filing keeps:
+
+- its own batch (a ``lotes`` row with its own id, name and hash): a filing sent again is
+  recognised and answered from what was stored, exactly as a resent batch;
+- its own radicado (``<batch>-000001``) and its own audit entry;
+- its own answer: a bad filing is refused alone with the errors it would have had on its
+  own (row 1 of its own file), and the others of its group are not affected;
+- once-only storage: if the group's transaction fails (say another process took one
+  filing's batch id meanwhile), the group is stored again one filing at a time, each in
+  its own transaction, so no filing is lost or stored twice.
+
+Two filings that could interfere in one frame (the same batch id of a broker, or the same
+reference, which the format requires to be unique in a file) never share a group: the
+later one waits for the next group, which then sees the first as stored.
+
+Each caller waits on its own ``Future``; one collecting thread per engine and process does
+the work, and stops after a while without filings (it is restarted by the next one).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+import polars as pl
+from sqlalchemy import Connection, Engine, select
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from democratiza.intake.batches import (
+    BatchResult,
+    Decided,
+    StorageError,
+    already_received,
+    compiled_program,
+    refused_message,
+    store_batches,
+)
+from democratiza.intake.columns import ACCEPTANCES
+from democratiza.intake.errors import InputError, InputRejected
+from democratiza.intake.parse import column_errors, parse_rows
+from democratiza.intake.readers import cell_key, read_records
+from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
+from democratiza.programs.parameters import OfferParameterError
+from democratiza.rules.engine import CompiledProgram
+from democratiza.rules.explain import Explainer, Explanation
+from democratiza.storage.schema import batches
+
+FILE_NAME = "aceptacion.json"  # the ``archivo`` of a single filing's batch, as before grouping
+GROUP_WINDOW = 0.025  # seconds the oldest waiting filing may wait for others to join it
+GROUP_QUIET = 0.003  # ...but the group closes as soon as no filing came for this long
+GROUP_ROWS = 500  # filings per group at most
+IDLE_SECONDS = 30.0  # the collecting thread stops after this long without filings
+
+
+@dataclass(frozen=True)
+class SingleFiling:
+    """One acceptance filed alone by a broker, with the identity it keeps in any group."""
+
+    offer_code: str
+    broker: str
+    batch: str  # the broker's batch id (given, or derived from the content)
+    acceptance: Mapping[str, Any]  # the row as filed, ``comisionista`` included
+    digest: str  # SHA-256 of the canonical text: a resend of the same content is recognised
+    who: str  # who files (audit log)
+    source: str  # the name this filing's errors carry
+
+
+def single_filing(
+    offer_code: str,
+    acceptance: Mapping[str, Any],
+    broker: str,
+    batch: str | None,
+    who: str,
+    source: str = FILE_NAME,
+) -> SingleFiling:
+    """A filing as a one-row batch: its canonical text gives its hash and its default id.
+
+    The text (and so the hash and the default batch id) is the same one single filings
+    have always had, so a filing resent across versions is still recognised. The row is
+    the broker's, unless the client names another broker, which is then refused.
+    """
+    row = {"comisionista": broker, **acceptance}
+    text = json.dumps({"aceptaciones": [row]}, ensure_ascii=False, sort_keys=True)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    batch = batch or "web-" + digest[:24]
+    return SingleFiling(offer_code, broker, batch, row, digest, who, source)
+
+
+Outcome = BatchResult | Exception
+T = TypeVar("T")
+
+
+def process_group(engine: Engine, filings: Sequence[SingleFiling]) -> list[Outcome]:
+    """Decide and store filings of one offer together; one outcome per filing, in order.
+
+    An outcome is the filing's ``BatchResult`` or the exception that refuses it
+    (``InputRejected``, ``OfferError`` or ``StorageError``), exactly as ``import_batch``
+    would have answered the filing alone. Filings that would interfere (see
+    ``_without_conflicts``) are processed in a later round, after the earlier ones.
+    """
+    assert len({f.offer_code for f in filings}) == 1, "a group is of one offer"
+    outcomes: list[Outcome | None] = [None] * len(filings)
+    remaining = list(range(len(filings)))
+    while remaining:
+        now, remaining = _without_conflicts(remaining, lambda i: filings[i], len(remaining))
+        for i, outcome in zip(now, _process_once(engine, [filings[i] for i in now]), strict=True):
+            outcomes[i] = outcome
+    return [o for o in outcomes if o is not None]
+
+
+def _process_once(engine: Engine, filings: Sequence[SingleFiling]) -> list[Outcome]:
+    """``process_group`` for filings that do not interfere with each other."""
+    outcomes: dict[int, Outcome] = {}
+    try:
+        with engine.connect() as conn:
+            stored = load_offer(conn, filings[0].offer_code)
+            _answer_resent(conn, stored, filings, outcomes)
+    except OfferError as exc:
+        # One exception per filing: each is raised in its own caller's thread.
+        return [OfferError(str(exc)) for _ in filings]
+    if stored.state != "abierta":
+        closed = f"La oferta '{stored.code}' está {stored.state}; no recibe aceptaciones."
+        for i in range(len(filings)):
+            outcomes.setdefault(i, OfferError(closed))
+    pending = [i for i in range(len(filings)) if i not in outcomes]
+    if pending:
+        typed, owners = _typed(filings, pending, outcomes)
+        if owners:
+            compiled = compiled_program(stored)
+            rows, results, decided = _decided(compiled, typed, owners, outcomes)
+            if decided:
+                explained = _explained(compiled, results, rows)
+                _store(
+                    engine, stored, filings, (compiled, rows, results, explained), decided, outcomes
+                )
+    return [outcomes[i] for i in range(len(filings))]
+
+
+def _answer_resent(
+    conn: Connection,
+    stored: StoredOffer,
+    filings: Sequence[SingleFiling],
+    outcomes: dict[int, Outcome],
+) -> None:
+    """Filings whose batch id is already stored: answered as a resent batch (or refused)."""
+    found = conn.execute(
+        select(batches.c.comisionista, batches.c.lote).where(
+            batches.c.oferta_id == stored.id,
+            batches.c.lote.in_(sorted({f.batch for f in filings})),
+        )
+    ).all()
+    known = {(r.comisionista, r.lote) for r in found}
+    for i, f in enumerate(filings):
+        if (f.broker, f.batch) in known:
+            try:
+                done = already_received(conn, stored.id, f.broker, f.batch, f.digest, f.source)
+            except InputRejected as exc:
+                outcomes[i] = exc
+                continue
+            if done is not None:
+                outcomes[i] = done
+
+
+def _typed(
+    filings: Sequence[SingleFiling], pending: list[int], outcomes: dict[int, Outcome]
+) -> tuple[pl.DataFrame, list[int]]:
+    """The pending filings typed in one frame; each bad one refused with its own errors.
+
+    Returns the typed rows (row 1 each, as alone) and, per row, the filing it belongs to.
+    """
+    columns_ok = []
+    for i in pending:
+        f = filings[i]
+        names = list(f.acceptance)
+        errors = column_errors(f.source, names, ACCEPTANCES)
+        if "fila" in names:  # the row number is the reader's, never a column of the file
+            errors.append(InputError(f.source, 1, "fila", "columna desconocida"))
+        if errors:
+            outcomes[i] = InputRejected(errors)
+        else:
+            columns_ok.append(i)
+    if not columns_ok:
+        return pl.DataFrame(), []
+    raw = read_records("", [filings[i].acceptance for i in columns_ok])
+    typed, errors = parse_rows(raw, ACCEPTANCES)
+    by_row: dict[int, list[InputError]] = {}
+    for e in errors:
+        assert e.row is not None, "cell errors name their row"
+        by_row.setdefault(e.row, []).append(e)
+    for row, found in by_row.items():
+        f_index = columns_ok[row - 1]
+        source = filings[f_index].source
+        outcomes[f_index] = InputRejected(
+            [InputError(source, 1, e.column, e.message) for e in found]
+        )
+    owners = [columns_ok[row - 1] for row in typed["fila"].to_list()]
+    foreign = []
+    for k, (i, broker) in enumerate(zip(owners, typed["comisionista"].to_list(), strict=True)):
+        f = filings[i]
+        if broker != f.broker:
+            outcomes[i] = InputRejected(
+                [
+                    InputError(
+                        f.source,
+                        1,
+                        "comisionista",
+                        f"la fila es de otro comisionista; el lote es de {f.broker}",
+                    )
+                ]
+            )
+            foreign.append(k)
+    if foreign:
+        keep = pl.Series([k not in foreign for k in range(typed.height)])
+        typed = typed.filter(keep)
+        owners = [i for k, i in enumerate(owners) if k not in foreign]
+    # Every filing is row 1 of its own one-row batch, as when filed alone.
+    return typed.with_columns(pl.lit(1, dtype=pl.Int64).alias("fila")), owners
+
+
+def _decided(
+    compiled: CompiledProgram,
+    typed: pl.DataFrame,
+    owners: list[int],
+    outcomes: dict[int, Outcome],
+) -> tuple[pl.DataFrame, pl.DataFrame, list[int]]:
+    """The engine's decisions for the typed rows, in one call for the group.
+
+    Returns (typed rows, their decisions, their filings). An offer parameter missing for
+    some row refuses the whole call; then each row is decided alone, so that only the
+    filings that need the missing parameter are refused.
+    """
+    try:
+        return typed, compiled.evaluate(typed), owners
+    except OfferParameterError:
+        pass
+    results, kept = [], []
+    for k, i in enumerate(owners):
+        try:
+            results.append(compiled.evaluate(typed.slice(k, 1)))
+        except OfferParameterError as exc:
+            outcomes[i] = OfferError("\n".join(exc.messages))
+            continue
+        kept.append(k)
+    if not kept:
+        return typed.clear(), pl.DataFrame(), []
+    rows = typed[kept]
+    return rows, pl.concat(results), [owners[k] for k in kept]
+
+
+def _explained(
+    compiled: CompiledProgram, results: pl.DataFrame, rows: pl.DataFrame
+) -> list[Explanation | None]:
+    """Each row's explanation if it was not accepted (what the broker is told), else None.
+
+    Rendered once for the group: the explainer's per-call cost is not paid per filing.
+    """
+    refused = results["decision"].cast(pl.String) != "aceptada"
+    explained: list[Explanation | None] = [None] * results.height
+    if refused.any():
+        positions = refused.arg_true().to_list()
+        explainer = Explainer(compiled)
+        found = explainer.explain_all(results[positions], rows[positions])
+        for k, explanation in zip(positions, found, strict=True):
+            explained[k] = explanation
+    return explained
+
+
+Evaluated = tuple[CompiledProgram, pl.DataFrame, pl.DataFrame, list[Explanation | None]]
+
+
+def _store(
+    engine: Engine,
+    stored: StoredOffer,
+    filings: Sequence[SingleFiling],
+    evaluated: Evaluated,
+    owners: list[int],
+    outcomes: dict[int, Outcome],
+) -> None:
+    """One transaction for the group; if it fails, one transaction per filing."""
+    compiled, typed, results, explained = evaluated
+    decided = [
+        Decided(
+            filings[i].broker,
+            filings[i].batch,
+            FILE_NAME,
+            filings[i].digest,
+            filings[i].who,
+            typed.slice(k, 1),
+            results.slice(k, 1),
+        )
+        for k, i in enumerate(owners)
+    ]
+    try:
+        with engine.begin() as conn:
+            answers = store_batches(conn, stored, decided)
+    except (DBAPIError, StorageError):
+        # Stored one by one: each filing gets its own answer (stored, resent or refused).
+        for k, (d, i) in enumerate(zip(decided, owners, strict=True)):
+            alone = _store_alone(engine, stored, d, filings[i].source)
+            outcomes[i] = _with_evaluation(alone, compiled, d, explained[k])
+        return
+    for k, (d, i, answer) in enumerate(zip(decided, owners, answers, strict=True)):
+        outcomes[i] = _with_evaluation(answer, compiled, d, explained[k])
+
+
+def _with_evaluation(
+    outcome: Outcome, compiled: CompiledProgram, d: Decided, explanation: Explanation | None
+) -> Outcome:
+    """A newly stored filing's result carries its evaluation, as ``import_batch``'s does."""
+    if isinstance(outcome, Exception) or not outcome.created:
+        return outcome
+    return replace(outcome, evaluated=(compiled, d.results, d.frame), explanations=(explanation,))
+
+
+def _store_alone(engine: Engine, stored: StoredOffer, d: Decided, source: str) -> Outcome:
+    """One filing in its own transaction, answered as ``import_batch`` answers a batch."""
+    try:
+        with engine.begin() as conn:
+            return store_batches(conn, stored, [d])[0]
+    except StorageError as exc:
+        return exc
+    except IntegrityError as exc:
+        try:
+            with engine.connect() as conn:
+                done = already_received(conn, stored.id, d.broker, d.batch, d.digest, source)
+        except InputRejected as refused:
+            return refused
+        return done if done is not None else StorageError(_refused(exc))
+    except DBAPIError as exc:
+        return StorageError(_refused(exc))
+
+
+def _refused(exc: DBAPIError) -> str:
+    reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+    return refused_message(reason)
+
+
+@dataclass(frozen=True)
+class _Waiting:
+    filing: SingleFiling
+    future: Future[BatchResult]
+    since: float  # time.monotonic() when filed
+
+
+def _filing_of(waiting: _Waiting) -> SingleFiling:
+    return waiting.filing
+
+
+class SingleIntake:
+    """Collects single filings for one engine and processes them in groups, in one thread.
+
+    A group closes when no filing has come for ``quiet`` seconds, when its oldest filing
+    has waited ``window`` seconds, or when it has ``max_rows`` filings; filings that arrive
+    while a group is being stored make up the next one, so under load groups grow by
+    themselves, and a lone filing waits only ``quiet``.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        window: float = GROUP_WINDOW,
+        max_rows: int = GROUP_ROWS,
+        quiet: float = GROUP_QUIET,
+    ) -> None:
+        self.engine = engine
+        self.window = window
+        self.quiet = quiet
+        self.max_rows = max_rows
+        self._waiting: list[_Waiting] = []
+        self._ready = threading.Condition()
+        self._worker: threading.Thread | None = None
+
+    def submit(self, filing: SingleFiling) -> Future[BatchResult]:
+        """Queue one filing; its ``Future`` gets its ``BatchResult`` or its refusal."""
+        future: Future[BatchResult] = Future()
+        with self._ready:
+            self._waiting.append(_Waiting(filing, future, time.monotonic()))
+            if self._worker is None or not self._worker.is_alive():
+                self._worker = threading.Thread(
+                    target=self._run, name="aceptaciones-sueltas", daemon=True
+                )
+                self._worker.start()
+            elif len(self._waiting) in (1, self.max_rows):
+                self._ready.notify()
+        return future
+
+    def _run(self) -> None:
+        while (group := self._next_group()) is not None:
+            by_offer: dict[str, list[_Waiting]] = {}
+            for waiting in group:
+                by_offer.setdefault(waiting.filing.offer_code, []).append(waiting)
+            for members in by_offer.values():
+                self._process(members)
+
+    def _process(self, members: list[_Waiting]) -> None:
+        try:
+            outcomes = process_group(self.engine, [m.filing for m in members])
+        except Exception as exc:  # an unexpected failure answers every caller, never hangs one
+            outcomes = [exc] * len(members)
+        except BaseException as exc:  # the thread is ending: still nobody waits forever
+            for member in members:
+                member.future.set_exception(exc)
+            raise
+        for member, outcome in zip(members, outcomes, strict=True):
+            if isinstance(outcome, Exception):
+                member.future.set_exception(outcome)
+            else:
+                member.future.set_result(outcome)
+
+    def _next_group(self) -> list[_Waiting] | None:
+        """The next group (``None`` after a long idle time: the thread then ends)."""
+        with self._ready:
+            idle_until = time.monotonic() + IDLE_SECONDS
+            while not self._waiting:
+                left = idle_until - time.monotonic()
+                if left <= 0:
+                    self._worker = None
+                    return None
+                self._ready.wait(left)
+            # Wait while filings keep coming (answers to a group come back as a burst of
+            # new filings), but never past the oldest one's window.
+            deadline = self._waiting[0].since + self.window
+            while len(self._waiting) < self.max_rows:
+                now = time.monotonic()
+                until = min(deadline, self._waiting[-1].since + self.quiet)
+                if until <= now:
+                    break
+                self._ready.wait(until - now)
+            group, later = _without_conflicts(self._waiting, _filing_of, self.max_rows)
+            self._waiting = later
+            return group
+
+
+def _without_conflicts(
+    items: list[T], filing_of: Callable[[T], SingleFiling], max_rows: int
+) -> tuple[list[T], list[T]]:
+    """(group, the rest): the group never holds two filings that would interfere.
+
+    Those are two with the same batch id of the same broker (the second must be answered
+    as a resend) or the same reference in the same offer (references are unique in a file,
+    and a second filing of a reference corrects the first, so it must see it stored).
+    """
+    group: list[T] = []
+    later: list[T] = []
+    batches_seen: set[tuple[str, str, str]] = set()
+    references_seen: set[tuple[str, str | None]] = set()
+    for item in items:
+        f = filing_of(item)
+        batch_key = (f.offer_code, f.broker, f.batch)
+        reference_key = (f.offer_code, cell_key(f.acceptance.get("referencia")))
+        if len(group) >= max_rows or batch_key in batches_seen or reference_key in references_seen:
+            later.append(item)
+            continue
+        batches_seen.add(batch_key)
+        references_seen.add(reference_key)
+        group.append(item)
+    return group, later
+
+
+_INTAKES: weakref.WeakKeyDictionary[Engine, SingleIntake] = weakref.WeakKeyDictionary()
+_INTAKES_LOCK = threading.Lock()
+
+
+def intake_for(engine: Engine) -> SingleIntake:
+    """The engine's collector of single filings (one per engine and process)."""
+    with _INTAKES_LOCK:
+        intake = _INTAKES.get(engine)
+        if intake is None:
+            intake = _INTAKES[engine] = SingleIntake(engine)
+        return intake
+
+
+def file_single(engine: Engine, filing: SingleFiling) -> BatchResult:
+    """File one acceptance and wait for its answer (raises what ``import_batch`` raises)."""
+    return intake_for(engine).submit(filing).result()
