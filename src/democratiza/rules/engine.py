@@ -120,6 +120,15 @@ class CompiledProgram:
     def evaluate(self, frame: pl.DataFrame) -> pl.DataFrame:
         """Decide every acceptance of ``frame`` (columns as ``intake.columns.typed_schema``)."""
         self.required_parameters(frame)
+        lazy = frame.lazy()
+        for step in self._plan:
+            lazy = lazy.with_columns(step)
+        return lazy.select(self._outputs).collect()
+
+    @cached_property
+    def _plan(self) -> tuple[list[pl.Expr], ...]:
+        """The evaluation's expressions, built once per program and offer (they do not depend
+        on the rows): a single acceptance is not charged for building them again."""
         rules = self.offer.program.limits
         checks = self.checks
         limit_cols = [limit_column(r) for r in rules]
@@ -132,7 +141,6 @@ class CompiledProgram:
         for i, check in enumerate(checks):
             if check.fails is not None:
                 stage1.append(check.fails.fill_null(True).alias(f"_c{i}"))
-        lazy = frame.lazy().with_columns(stage1)
 
         # A limit that applies but came out null lacks the figure it is a multiple of.
         bit = {c.code: i for i, c in enumerate(checks)}
@@ -151,26 +159,20 @@ class CompiledProgram:
                 for rule, col in zip(rules, limit_cols, strict=True)
             ]
         )
-        lazy = lazy.with_columns(
-            *missing,
-            least.alias("_limite_minimo"),
-            binding.alias("_limitante"),
-        )
+        stage2 = [*missing, least.alias("_limite_minimo"), binding.alias("_limitante")]
         permitted = pl.min_horizontal(pl.col("cantidad"), pl.col("_limite_minimo")).clip(
             lower_bound=0
         )
-        lazy = lazy.with_columns(permitted.alias("cantidad_permitida"))
+        stage3 = [permitted.alias("cantidad_permitida")]
         zero = f"_c{bit['cantidad_permitida_cero']}"
-        lazy = lazy.with_columns(
-            ((pl.col("cantidad_permitida") == 0) & (pl.col("cantidad") > 0)).alias(zero)
-        )
+        stage4 = [((pl.col("cantidad_permitida") == 0) & (pl.col("cantidad") > 0)).alias(zero)]
         causes = pl.sum_horizontal(
             [
                 pl.col(f"_c{i}").cast(pl.UInt64) * pl.lit(1 << i, dtype=pl.UInt64)
                 for i in range(len(checks))
             ]
         )
-        lazy = lazy.with_columns(causes.alias("causas"))
+        stage5 = [causes.alias("causas")]
         rejected = pl.col("causas") != 0
         reduced = pl.col("cantidad_permitida") < pl.col("cantidad")
         decision = (
@@ -181,7 +183,7 @@ class CompiledProgram:
             .otherwise(pl.lit("aceptada"))
             .cast(DECISIONS)
         )
-        lazy = lazy.with_columns(
+        stage6 = [
             decision.alias("decision"),
             pl.when(rejected)
             .then(0)
@@ -191,9 +193,13 @@ class CompiledProgram:
             pl.when((reduced & ~rejected) | pl.col(zero))
             .then(pl.col("_limitante"))
             .alias("regla_limitante"),
-        )
-        sources = [source_column(r) for r in rules if r.base]
-        return lazy.select(
+        ]
+        return stage1, stage2, stage3, stage4, stage5, stage6
+
+    @cached_property
+    def _outputs(self) -> list[pl.Expr | str]:
+        rules = self.offer.program.limits
+        return [
             *IDENTITY_COLUMNS,
             "forma_pago",
             "estado_certificado",
@@ -203,9 +209,9 @@ class CompiledProgram:
             "decision",
             "regla_limitante",
             "causas",
-            *limit_cols,
-            *sources,
-        ).collect()
+            *(limit_column(r) for r in rules),
+            *(source_column(r) for r in rules if r.base),
+        ]
 
 
 def frame_from_rows(rows: list[dict[str, object]]) -> pl.DataFrame:
