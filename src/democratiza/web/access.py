@@ -195,6 +195,8 @@ def gate(name: str) -> Callable[[Request], Awaitable[Principal]]:
             raise NotAllowed()
         if request.method not in SAFE_METHODS:
             await _check_csrf(request, who)
+            address = request.client.host if request.client else "desconocida"
+            request.app.state.throttle.attempt(name, address)
         return who
 
     return check

@@ -35,6 +35,7 @@ from democratiza.web import (
 from democratiza.web.filing import MAX_UPLOAD
 from democratiza.web.jobs import JobRunner
 from democratiza.web.templating import error_page
+from democratiza.web.throttle import Throttle
 
 MAX_BODY = 1024 * 1024  # any request but an upload: 1 MiB
 UPLOAD_SUFFIX = "/lotes"
@@ -66,6 +67,7 @@ def create_app(engine: Engine, job_workers: int = 2, max_upload: int = MAX_UPLOA
     )
     app.state.engine = engine
     app.state.jobs = runner
+    app.state.throttle = Throttle()
     errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))
     for router in (
         api_public.router,

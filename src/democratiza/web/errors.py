@@ -86,6 +86,10 @@ class WrongMediaType(WebError):
     status = 415
 
 
+class TooManyRequests(WebError):
+    status = 429
+
+
 MAX_ITEMS = 1_000  # rows reported in one answer; the total says how many there were
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -99,6 +103,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (413, "Archivo o cuerpo demasiado grande"),
         (415, "Tipo de contenido no admitido"),
         (422, "Datos no válidos, con los errores fila por fila"),
+        (429, "Demasiados intentos desde la misma dirección"),
     ]
 }
 

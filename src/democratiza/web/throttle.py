@@ -1,0 +1,51 @@
+"""A limit on attempts per client address, for the doors someone could try by brute force.
+
+Why: the per-account lockout stops guessing one person's password, but not trying many
+logins from one place, nor guessing a stranger's result by radicado and identification
+(personal data, Ley 1581 de 2012). Each guarded route belongs to a group; a client address
+may make ``limit`` attempts per group in any ``window`` seconds, then gets 429 with the
+wait in Spanish. In memory, per process: with several processes the limit is per process.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+
+from democratiza.web.errors import TooManyRequests
+
+# Route name → group: the login page, and the public lookup of a result (API and page).
+GUARDED = {
+    "pag.entrar.enviar": "entrar",
+    "api.resultado": "resultado",
+    "pag.resultado.consultar": "resultado",
+}
+
+
+class Throttle:
+    def __init__(
+        self, limit: int = 20, window: float = 60.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.limit, self.window, self.clock = limit, window, clock
+        self._seen: dict[tuple[str, str], deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def attempt(self, route_name: str, address: str) -> None:
+        """Count one attempt; refuse (429) when the address has used up its window."""
+        group = GUARDED.get(route_name)
+        if group is None:
+            return
+        now = self.clock()
+        with self._lock:
+            seen = self._seen.setdefault((group, address), deque())
+            while seen and now - seen[0] >= self.window:
+                seen.popleft()
+            if len(seen) >= self.limit:
+                wait = max(1, math.ceil(self.window - (now - seen[0])))
+                raise TooManyRequests(
+                    f"Demasiados intentos desde esta dirección; espere {wait} segundos."
+                )
+            seen.append(now)
