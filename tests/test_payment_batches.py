@@ -97,7 +97,8 @@ def test_a_file_with_any_bad_row_is_refused_whole_naming_each(
         (
             4,
             "forma",
-            "esta forma de pago solo se admite a personas naturales (Ley 226 art. 11 num. 4)",
+            "la forma de pago cesantias solo se admite a personas naturales "
+            "(Ley 226/1995 art. 11 num. 4)",  # Central's file cites the law
         ),
         (5, "monto", "el pago debe ser positivo"),
     ]

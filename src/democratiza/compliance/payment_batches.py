@@ -8,7 +8,7 @@ bad row named by file, row and column, when:
 
 - a radicado has no current award in the offer;
 - the program does not provide the method, or the method is cesantías for a legal person
-  (only natural persons, Ley 226 art. 11 num. 4 and the program's ``formas_de_pago``);
+  (only natural persons where the program's ``formas_de_pago`` says so, with its citation);
 - an amount is not positive.
 
 (offer, batch id) is unique: the same batch sent again stores nothing and says so; the same
@@ -32,6 +32,7 @@ from democratiza.intake.parse import parse
 from democratiza.intake.readers import read_table
 from democratiza.money import pesos
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
+from democratiza.rules.explain import cite
 from democratiza.rules.vocabulary import NATURAL_CATEGORIES, PAYMENT_METHODS
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows
@@ -77,8 +78,8 @@ def _awards(engine: Engine, stored: StoredOffer) -> pl.DataFrame:
 
 
 def _row_errors(path: Path, stored: StoredOffer, frame: pl.DataFrame) -> list[InputError]:
-    allowed = {m.id: m.only_for for m in stored.program.payment_methods}
-    natural_only = [m for m, only in allowed.items() if only == "natural"]
+    program = stored.program
+    natural = pl.col("categoria").is_in(sorted(NATURAL_CATEGORIES))
     checks = [
         (
             pl.col("aceptacion_id").is_null(),
@@ -86,15 +87,20 @@ def _row_errors(path: Path, stored: StoredOffer, frame: pl.DataFrame) -> list[In
             "el radicado no tiene acciones adjudicadas",
         ),
         (
-            ~pl.col("forma").is_in(list(allowed)),
+            ~pl.col("forma").is_in([m.id for m in program.payment_methods]),
             "forma",
             "forma de pago no prevista en el programa",
         ),
-        (
-            pl.col("forma").is_in(natural_only)
-            & ~pl.col("categoria").is_in(sorted(NATURAL_CATEGORIES)),
-            "forma",
-            "esta forma de pago solo se admite a personas naturales (Ley 226 art. 11 num. 4)",
+        # A method the program file reserves to natural persons, with the file's citation.
+        *(
+            (
+                (pl.col("forma") == m.id) & ~natural,
+                "forma",
+                f"la forma de pago {m.id} solo se admite a personas naturales "
+                f"({cite(program, m.citation)})",
+            )
+            for m in program.payment_methods
+            if m.only_for == "natural"
         ),
         (pl.col("monto") <= 0, "monto", "el pago debe ser positivo"),
     ]
