@@ -15,7 +15,6 @@ from democratiza.adjudication.record import adjudicate, stored_adjudication
 from democratiza.calendar import add_months
 from democratiza.cli.main import app
 from democratiza.compliance.holdings import (
-    LAW_CITATION,
     flag_ineffective,
     holding_view,
     paid_shares,
@@ -182,7 +181,7 @@ def test_an_ineffective_acquisition_leaves_the_registry(
 ) -> None:
     radicado, shares, other = pay_and_settle(engine, adjudicated)
     # Before the sale there is no acquisition to declare ineffective.
-    with pytest.raises(OfferError, match=r"no se ha liquidado.*\(Ley 226 de 1995 art\. 14"):
+    with pytest.raises(OfferError, match=r"no se ha liquidado.*\(Ley 226/1995 art\. 14 inciso 2\)"):
         flag_ineffective(engine, CODE, radicado, date(2018, 3, 25), "testaferro", "oficina")
     settle(engine, CODE, date(2018, 3, 20), "oficina")
     with pytest.raises(OfferError, match=r"no tiene acciones adjudicadas.*art\. 14 inciso 2"):
@@ -208,7 +207,7 @@ def test_an_ineffective_acquisition_leaves_the_registry(
     assert (done.shares, done.sale_date, done.citation) == (
         shares,
         date(2018, 3, 20),
-        LAW_CITATION,  # Central de Seguros' text does not repeat the rule: only the law
+        "Ley 226/1995 art. 14 inciso 2",  # Central's text does not repeat it: the law only
     )
     assert "es ineficaz desde el 2019-06-03" in done.explain()
     with pytest.raises(OfferError, match="ya fue declarada ineficaz el 2019-06-03 por oficina"):
@@ -282,7 +281,7 @@ def test_geb_cites_its_own_articles_and_the_cli_shows_the_flag(
         "el beneficiario real es otra persona",
     )
     assert code == 0, out
-    citation = "Ley 226 de 1995 art. 14 inciso 2; Decreto 706/2017 arts. 8.2.6, 9.4 y 11.4"
+    citation = "Ley 226/1995 art. 14 inciso 2; Decreto 706/2017 arts. 8.2.6, 9.4 y 11.4"
     assert "es ineficaz desde el 2018-09-14, por contravenir" in out and citation in out
     code, out = run("ineficaz", "geb", award["radicado"], "--fecha", "2018-09-15", "--motivo", "x")
     assert code == 1 and "ya fue declarada ineficaz el 2018-09-14" in out and citation in out
@@ -294,3 +293,13 @@ def test_geb_cites_its_own_articles_and_the_cli_shows_the_flag(
     ) in out
     assert f"ADQUISICIÓN INEFICAZ desde el 2018-09-14 ({citation})" in out
     assert "Acciones en el registro para el depósito: 0." in out
+
+
+def test_a_program_file_without_the_ineffectiveness_citation_cannot_flag_one() -> None:
+    from democratiza.compliance.holdings import ineffectiveness_citation
+    from democratiza.programs.loader import load_program
+
+    bare = load_program("ebsa").model_copy(update={"ineffectiveness": ()})
+    with pytest.raises(OfferError, match="no trae la sección ineficacia"):
+        ineffectiveness_citation(bare)
+    assert ineffectiveness_citation(load_program("ebsa")) == "Ley 226/1995 art. 14 inciso 2"

@@ -29,6 +29,7 @@ from democratiza.compliance.fines import FineAmount, FineTerms, fine_amount, fin
 from democratiza.money import group
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.schema import Program
+from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import second_stage_price
 from democratiza.storage import audit
 from democratiza.storage.database import new_id, read_frame
@@ -49,7 +50,6 @@ EVENT_KINDS = {
 }
 AFTER_ADJUDICATION = ("adjudicada", "publicada")
 INEFFECTIVE = "ineficacia"  # the kind of the event that flags an acquisition as ineffective
-LAW_CITATION = "Ley 226 de 1995 art. 14 inciso 2"
 
 
 def _award(conn: Connection, stored: StoredOffer, radicado: str) -> tuple[int, int, str]:
@@ -253,11 +253,14 @@ def paid_shares(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
 
 
 def ineffectiveness_citation(program: Program) -> str:
-    """The law, plus the program's own articles where its text repeats the rule."""
-    own = program.ineffectiveness
-    if own is None:  # the loader checks that its norm is declared
-        return LAW_CITATION
-    return f"{LAW_CITATION}; {program.norms[own.norm].short} {own.ref}"
+    """The articles the program file gives for the rule (``ineficacia``): the law, and the
+    program's own where its text repeats it."""
+    if not program.ineffectiveness:
+        raise OfferError(
+            f"El programa {program.id} no trae la sección ineficacia: sin su cita no se "
+            "declara ineficaz una adquisición."
+        )
+    return "; ".join(cite(program, c) for c in program.ineffectiveness)
 
 
 @dataclass(frozen=True)

@@ -264,9 +264,9 @@ class Program(Model):
     window: OfferWindow = Field(alias="ventana")
     credit_lines: CreditLines | None = Field(default=None, alias="lineas_credito")
     later_stages: LaterStages | None = Field(default=None, alias="etapas_siguientes")
-    # Where the program's own text repeats Ley 226 art. 14 inciso 2: an acquisition contrary
-    # to the real-beneficiary rules is ineffective.
-    ineffectiveness: Citation | None = Field(default=None, alias="ineficacia")
+    # An acquisition contrary to the real-beneficiary rules is ineffective: Ley 226 art. 14
+    # inciso 2, and the program's own articles where its text repeats the rule.
+    ineffectiveness: tuple[Citation, ...] = Field(default=(), alias="ineficacia")
     validity: Validity = Field(alias="validez")
     allocation: Allocation = Field(alias="adjudicacion")
     fines: Fines = Field(alias="multas")
