@@ -23,10 +23,9 @@ import polars as pl
 from sqlalchemy import Connection, Engine, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from democratiza.intake.errors import InputError, InputRejected
 from democratiza.intake.parse import parse
 from democratiza.intake.readers import read_table
-from democratiza.intake.receipts import previous_batch
+from democratiza.intake.receipts import previous_batch, refuse_foreign_rows
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.engine import CompiledProgram
@@ -35,6 +34,7 @@ from democratiza.storage import audit
 from democratiza.storage.bulk import BulkWriteRefused, write_rows
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import acceptances, batches
+from democratiza.storage.versions import supersede
 
 LOOKUP_CHUNK = 5_000  # ids per UPDATE, below SQLite's limit of bound parameters
 FEW_KEYS = 1_000  # up to this many references are looked up one by one in the index
@@ -131,19 +131,7 @@ def import_batch(
     if stored.state != "abierta":
         raise OfferError(f"La oferta '{offer_code}' está {stored.state}; no recibe aceptaciones.")
     frame = parse(read_table(path))
-    foreign = frame.filter(pl.col("comisionista") != broker)
-    if foreign.height:
-        raise InputRejected(
-            [
-                InputError(
-                    str(path),
-                    row,
-                    "comisionista",
-                    f"la fila es de otro comisionista; el lote es de {broker}",
-                )
-                for row in foreign["fila"]
-            ]
-        )
+    refuse_foreign_rows(frame, broker, str(path))
     compiled = compiled_program(stored)
     try:
         results = compiled.evaluate(frame)
@@ -372,22 +360,20 @@ def withdraw(engine: Engine, offer_code: str, radicado: str, who: str, why: str)
         )
         if row is None:
             raise OfferError(f"No hay una aceptación vigente con radicado {radicado}.")
-        conn.execute(update(acceptances).where(acceptances.c.id == row["id"]).values(vigente=False))
-        new = {k: v for k, v in row.items() if k != "id"}
-        new.update(
-            version=row["version"] + 1,
+        supersede(
+            conn,
+            acceptances,
+            row,
             estado="retirada",
-            vigente=True,
             cantidad_permitida=0,
             decision="rechazada",
             motivo=f"{why} ({who})",
         )
-        conn.execute(insert(acceptances).values(**new))
         audit.append(
             conn,
             who,
             "aceptacion.retirar",
             f"ofertas/{stored.id}/aceptaciones/{radicado}",
             {"version": row["version"], "estado": row["estado"]},
-            {"version": new["version"], "estado": "retirada", "motivo": why},
+            {"version": row["version"] + 1, "estado": "retirada", "motivo": why},
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 from sqlalchemy import Connection, Row, Table, select
 
 from democratiza.intake.errors import InputError, InputRejected
@@ -45,3 +46,17 @@ def previous_batch(
             ]
         )
     return row
+
+
+def foreign_row(source: str, row: int, broker: str) -> InputError:
+    """A row that names another broker than the one whose batch it came in."""
+    return InputError(
+        source, row, "comisionista", f"la fila es de otro comisionista; el lote es de {broker}"
+    )
+
+
+def refuse_foreign_rows(frame: pl.DataFrame, broker: str, source: str) -> None:
+    """A broker files only its own rows: any other broker's row refuses the whole batch."""
+    foreign = frame.filter(pl.col("comisionista") != broker)
+    if foreign.height:
+        raise InputRejected([foreign_row(source, row, broker) for row in foreign["fila"]])

@@ -54,6 +54,7 @@ from democratiza.intake.columns import ACCEPTANCES
 from democratiza.intake.errors import InputError, InputRejected
 from democratiza.intake.parse import column_errors, parse_rows
 from democratiza.intake.readers import cell_key, read_records
+from democratiza.intake.receipts import foreign_row
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.engine import CompiledProgram
@@ -213,16 +214,7 @@ def _typed(
     for k, (i, broker) in enumerate(zip(owners, typed["comisionista"].to_list(), strict=True)):
         f = filings[i]
         if broker != f.broker:
-            outcomes[i] = InputRejected(
-                [
-                    InputError(
-                        f.source,
-                        1,
-                        "comisionista",
-                        f"la fila es de otro comisionista; el lote es de {f.broker}",
-                    )
-                ]
-            )
+            outcomes[i] = InputRejected([foreign_row(f.source, 1, f.broker)])
             foreign.append(k)
     if foreign:
         keep = pl.Series([k not in foreign for k in range(typed.height)])

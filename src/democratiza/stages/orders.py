@@ -23,10 +23,9 @@ from sqlalchemy import Connection, Engine, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from democratiza.intake.batches import StorageError, file_hash, refused_message
-from democratiza.intake.errors import InputError, InputRejected
 from democratiza.intake.parse import parse
 from democratiza.intake.readers import read_table
-from democratiza.intake.receipts import previous_batch
+from democratiza.intake.receipts import previous_batch, refuse_foreign_rows
 from democratiza.stages.lifecycle import StoredStage, load_stage
 from democratiza.stages.order_checks import check_orders
 from democratiza.stages.order_format import ORDERS
@@ -35,6 +34,7 @@ from democratiza.storage import audit
 from democratiza.storage.bulk import BulkWriteRefused, write_rows
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import order_batches, orders
+from democratiza.storage.versions import supersede
 
 DECISION_COLUMNS = ["radicado", "referencia", "decision", "motivo"]
 
@@ -92,19 +92,7 @@ def import_orders(
     if stage.state != "abierta":
         raise StageError(f"La etapa '{stage_code}' está {stage.state}; no recibe órdenes.")
     frame = parse(read_table(path), ORDERS)
-    foreign = frame.filter(pl.col("comisionista") != broker)
-    if foreign.height:
-        raise InputRejected(
-            [
-                InputError(
-                    str(path),
-                    row,
-                    "comisionista",
-                    f"la fila es de otro comisionista; el lote es de {broker}",
-                )
-                for row in foreign["fila"]
-            ]
-        )
+    refuse_foreign_rows(frame, broker, str(path))
     checked = check_orders(stage, frame)
     try:
         with engine.begin() as conn:
@@ -226,15 +214,14 @@ def withdraw_order(engine: Engine, stage_code: str, radicado: str, who: str, why
         )
         if row is None:
             raise StageError(f"No hay una orden vigente con radicado {radicado}.")
-        conn.execute(update(orders).where(orders.c.id == row["id"]).values(vigente=False))
-        new = {k: v for k, v in row.items() if k != "id"}
-        new.update(
-            version=row["version"] + 1,
+        supersede(
+            conn,
+            orders,
+            row,
             estado="retirada",
             decision="rechazada",
             motivo=f"retirada: {why} ({who})",
         )
-        conn.execute(insert(orders).values(**new))
         audit.append(
             conn,
             who,

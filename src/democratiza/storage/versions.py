@@ -1,0 +1,20 @@
+"""Rows that are never changed in place: a change is a new version, the old one is kept.
+
+Acceptances and orders are irrevocable once filed: a correction or a withdrawal makes the
+current version history (``vigente`` false) and stores the next one; auditors read all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import Connection, Table, insert, update
+
+
+def supersede(conn: Connection, table: Table, current: Mapping[Any, Any], **changes: Any) -> None:
+    """Store the next version of ``current`` (a whole row, with its id) with ``changes``."""
+    conn.execute(update(table).where(table.c.id == current["id"]).values(vigente=False))
+    following = {k: v for k, v in current.items() if k != "id"}
+    following.update(version=current["version"] + 1, vigente=True, **changes)
+    conn.execute(insert(table).values(**following))
