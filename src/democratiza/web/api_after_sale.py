@@ -51,10 +51,10 @@ from democratiza.web.bodies import Body, Day
 from democratiza.web.catalog import program_or_404
 from democratiza.web.errors import (
     ERROR_RESPONSES,
-    Conflict,
     NotFound,
     Unprocessable,
     file_responses,
+    refused,
     rejected_file,
 )
 from democratiza.web.filing import save_upload
@@ -65,11 +65,6 @@ Centavos = Annotated[int, Field(ge=1, le=10**15, description="Centavos")]
 Percent = Annotated[
     str, Field(pattern=r"^\d{1,3}(\.\d{1,6})?$", description="Porcentaje, p. ej. 18.5")
 ]
-
-
-def _refused(exc: OfferError) -> Exception:
-    text = str(exc)
-    return NotFound(text) if text.startswith("No existe") else Conflict(text)
 
 
 def _offer(request: Request, codigo: str) -> None:
@@ -92,7 +87,7 @@ def upload_payments(
     except InputRejected as exc:
         raise rejected_file(exc, shown, str(path.parent), "El archivo") from None
     except OfferError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     finally:
         shutil.rmtree(path.parent, ignore_errors=True)
     return {
@@ -116,7 +111,7 @@ def settle_payments(codigo: str, data: SettlementData, request: Request) -> dict
             request.app.state.engine, codigo, data.fecha_enajenacion, current(request).who
         )
     except OfferError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     return {
         "fecha_enajenacion": done.sale_date.isoformat(),
         "acciones_pagadas": done.paid_shares,
@@ -190,7 +185,7 @@ def holding_event(codigo: str, radicado: str, data: EventData, request: Request)
             current(request).who,
         )
     except OfferError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     fine = case.fine
     return {
         "evento": case.event_id,
@@ -233,7 +228,7 @@ def ineffective(
             current(request).who,
         )
     except OfferError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     return {"detalle": f"Adquisición {radicado} declarada ineficaz."}
 
 

@@ -29,7 +29,7 @@ from democratiza.storage.schema import adjudications, api_tokens
 from democratiza.web import catalog, downloads, views
 from democratiza.web.access import current, route
 from democratiza.web.auth import AuthError, create_token, revoke_token
-from democratiza.web.errors import ERROR_RESPONSES, Conflict, NotFound, Unprocessable
+from democratiza.web.errors import ERROR_RESPONSES, Conflict, NotFound, Unprocessable, refused
 
 router = APIRouter(prefix="/api", tags=["oficina del programa"], responses=ERROR_RESPONSES)
 
@@ -81,9 +81,7 @@ def change(engine: Engine, code: str, target: str, who: str, why: str) -> State:
             with engine.begin() as conn:
                 advance(conn, load_offer(conn, code), target, who, why)
     except OfferError as exc:
-        if str(exc).startswith("No existe la oferta"):
-            raise NotFound(str(exc)) from None
-        raise Conflict(str(exc)) from None
+        raise refused(exc) from None
     return State(codigo=code, estado=target, detalle=f"Oferta '{code}': {target}.")
 
 

@@ -57,6 +57,7 @@ from democratiza.web.errors import (
     NotFound,
     Unprocessable,
     file_responses,
+    refused,
     rejected_file,
 )
 from democratiza.web.filing import save_upload
@@ -127,11 +128,6 @@ def stage_or_404(conn: Connection, code: str) -> StoredStage:
         raise NotFound(str(exc)) from None
 
 
-def _refused(exc: StageError | OfferError) -> Exception:
-    text = str(exc)
-    return NotFound(text) if text.startswith("No existe") else Conflict(text)
-
-
 @route(router, "GET", "/etapas", "api.etapas")
 def list_stages(request: Request) -> list[StageView]:
     """Las etapas siguientes de todas las ofertas (aviso público)."""
@@ -164,7 +160,7 @@ def new_stage(data: NewStage, request: Request) -> StageView:
                 conn, data.codigo, data.oferta, terms, current(request).who, data.motivo
             )
     except (StageError, OfferError) as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     return stage_view(stage)
 
 
@@ -178,7 +174,7 @@ def change(engine: Engine, code: str, target: str, who: str, why: str) -> StageV
             else:
                 stage = advance_stage(conn, stage, target, who, why)
     except StageError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     return stage_view(stage)
 
 
@@ -215,7 +211,7 @@ def allocate(etapa: str, data: Allocation, request: Request) -> dict[str, Any]:
     try:
         done = allocate_stage(engine, etapa, current(request).who, data.motivo, data.precio_corte)
     except StageError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     return done.header
 
 
@@ -323,7 +319,7 @@ def upload_orders(
     except InputRejected as exc:
         raise rejected_file(exc, shown, str(path.parent)) from None
     except StageError as exc:
-        raise _refused(exc) from None
+        raise refused(exc) from None
     except StorageError as exc:
         raise Conflict(str(exc)) from None
     finally:

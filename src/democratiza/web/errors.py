@@ -131,6 +131,13 @@ def input_items(errors: Sequence[InputError], name: str, hidden: str) -> list[Er
     ]
 
 
+def refused(exc: Exception) -> WebError:
+    """A service's refusal in Spanish: 404 when what was named does not exist, else 409 (it
+    exists but is not in the state the operation needs)."""
+    text = str(exc)
+    return NotFound(text) if text.startswith("No existe") else Conflict(text)
+
+
 def rejected_file(exc: InputRejected, name: str, hidden: str, what: str = "El lote") -> WebError:
     """A refused upload (422): every row's error under the uploaded file's name."""
     count = len(exc.errors)

@@ -31,12 +31,10 @@ from democratiza.rules.explain import Explainer, Explanation
 from democratiza.web.auth import Principal
 from democratiza.web.errors import (
     MAX_ITEMS,
-    Conflict,
-    NotFound,
     TooLarge,
-    Unprocessable,
     WrongMediaType,
-    input_items,
+    refused,
+    rejected_file,
 )
 
 FORMATS = (".csv", ".xlsx", ".json")
@@ -108,13 +106,8 @@ def _web_error(
 ) -> Exception:
     """The intake's refusal as the API's error (422 with the rows, 404 or 409)."""
     if isinstance(exc, InputRejected):
-        items = input_items(exc.errors, shown, hidden)
-        return Unprocessable(
-            f"El lote tiene {len(exc.errors)} error(es); no se guardó nada.", items, len(exc.errors)
-        )
-    if isinstance(exc, OfferError) and str(exc).startswith("No existe la oferta"):
-        return NotFound(str(exc))
-    return Conflict(str(exc))
+        return rejected_file(exc, shown, hidden)
+    return refused(exc)
 
 
 def batch_answer(result: BatchResult) -> dict[str, Any]:
