@@ -47,21 +47,33 @@ def write_workbook(frame: pl.DataFrame, path: Path, title: str) -> None:
     book.save(path)
 
 
-def broker_files(done: Adjudication, out_dir: Path) -> list[Path]:
-    """Each broker's acceptants with their decision and award."""
+def per_broker_files(
+    frame: pl.DataFrame,
+    out_dir: Path,
+    prefix: str,
+    sheet: str,
+    datetime_format: str = "%Y-%m-%dT%H:%M:%S",
+) -> list[Path]:
+    """One CSV and one XLSX per broker (``comisionista``), its rows without that column."""
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
-    for broker in sorted(done.results["comisionista"].unique().to_list()):
-        part = done.results.filter(pl.col("comisionista") == broker).select(BROKER_COLUMNS)
-        stem = out_dir / f"adjudicacion-{slug(broker)}"
-        part.write_csv(stem.with_suffix(".csv"), datetime_format="%Y-%m-%dT%H:%M:%S")
+    for broker in sorted(frame["comisionista"].unique().to_list()):
+        part = frame.filter(pl.col("comisionista") == broker).drop("comisionista")
+        stem = out_dir / f"{prefix}-{slug(broker)}"
+        part.write_csv(stem.with_suffix(".csv"), datetime_format=datetime_format)
         write_workbook(
-            part.with_columns(pl.col("fecha_radicacion").dt.to_string("%Y-%m-%dT%H:%M:%S")),
+            part.with_columns(pl.col(pl.Datetime).dt.to_string(datetime_format)),
             stem.with_suffix(".xlsx"),
-            "Adjudicación",
+            sheet,
         )
         paths += [stem.with_suffix(".csv"), stem.with_suffix(".xlsx")]
     return paths
+
+
+def broker_files(done: Adjudication, out_dir: Path) -> list[Path]:
+    """Each broker's acceptants with their decision and award."""
+    frame = done.results.select("comisionista", *BROKER_COLUMNS)
+    return per_broker_files(frame, out_dir, "adjudicacion", "Adjudicación")
 
 
 def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None = None) -> Path:

@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from democratiza.money import group, pesos
-from democratiza.reports.exports import slug, write_workbook
+from democratiza.reports.exports import per_broker_files, slug
 from democratiza.stages.allocate import StageAllocation
 from democratiza.stages.lifecycle import StoredStage
 
@@ -81,20 +81,13 @@ def broker_files(done: StageAllocation, out_dir: Path) -> list[Path]:
 
     Prices and sums in centavos, as in every machine-read file of the project.
     """
-    out_dir.mkdir(parents=True, exist_ok=True)
-    results = allocation_frame(done)
-    paths = []
-    for broker in sorted(results["comisionista"].unique().to_list()):
-        part = results.filter(pl.col("comisionista") == broker).drop("comisionista")
-        stem = out_dir / f"{slug(done.stage_code)}-{slug(broker)}"
-        part.write_csv(stem.with_suffix(".csv"), datetime_format="%Y-%m-%dT%H:%M:%S%.f")
-        write_workbook(
-            part.with_columns(pl.col("fecha_ingreso").dt.to_string("%Y-%m-%dT%H:%M:%S%.f")),
-            stem.with_suffix(".xlsx"),
-            "Asignación",
-        )
-        paths += [stem.with_suffix(".csv"), stem.with_suffix(".xlsx")]
-    return paths
+    return per_broker_files(
+        allocation_frame(done),
+        out_dir,
+        slug(done.stage_code),
+        "Asignación",
+        "%Y-%m-%dT%H:%M:%S%.f",
+    )
 
 
 def registry_file(done: StageAllocation, out_dir: Path) -> Path:
