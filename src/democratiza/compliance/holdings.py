@@ -27,7 +27,7 @@ from sqlalchemy import Connection, Engine, Row, case, func, insert, select
 from democratiza.compliance.bands import BandMatch, band_for
 from democratiza.compliance.fines import FineAmount, FineTerms, fine_amount, fine_base
 from democratiza.money import group
-from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
+from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import second_stage_price
@@ -48,7 +48,6 @@ EVENT_KINDS = {
     "beneficiario_real": "otra persona como beneficiario real",
     "subrogacion": "subrogación del crédito",
 }
-AFTER_ADJUDICATION = ("adjudicada", "publicada")
 INEFFECTIVE = "ineficacia"  # the kind of the event that flags an acquisition as ineffective
 
 
@@ -80,7 +79,7 @@ def settle(engine: Engine, offer_code: str, sale_date: date, who: str) -> Settle
     """Close the payment period: what was paid is sold on ``sale_date``; the rest resolved."""
     with engine.begin() as conn:
         stored = load_offer(conn, offer_code)
-        if stored.state not in AFTER_ADJUDICATION:
+        if stored.state not in ADJUDICATED:
             raise OfferError(f"La oferta '{offer_code}' está {stored.state}; no hay qué liquidar.")
         record = conn.execute(
             select(adjudications.c.id).where(adjudications.c.oferta_id == stored.id)

@@ -31,15 +31,13 @@ from democratiza.intake.errors import InputError, InputRejected
 from democratiza.intake.parse import parse
 from democratiza.intake.readers import read_table
 from democratiza.money import pesos
-from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
+from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
 from democratiza.rules.explain import cite
 from democratiza.rules.vocabulary import NATURAL_CATEGORIES, PAYMENT_METHODS
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows
 from democratiza.storage.database import new_id, read_frame
 from democratiza.storage.schema import acceptances, awards, payment_batches, payments, sales
-
-AFTER_ADJUDICATION = ("adjudicada", "publicada")
 
 PAYMENTS = FileFormat(
     "pagos",
@@ -120,7 +118,7 @@ def _open_for_payments(engine: Engine, offer_code: str) -> StoredOffer:
             .where(acceptances.c.oferta_id == stored.id)
             .limit(1)
         ).first()
-    if stored.state not in AFTER_ADJUDICATION:
+    if stored.state not in ADJUDICATED:
         raise OfferError(f"La oferta '{offer_code}' está {stored.state}; aún no hay qué pagar.")
     if settled is not None:
         raise OfferError("El periodo de pago ya se liquidó; no se reciben más pagos.")

@@ -24,6 +24,7 @@ from democratiza.storage.schema import offer_events, offers
 
 STATES = ("borrador", "abierta", "cerrada", "adjudicada", "publicada")
 NEXT = dict(pairwise(STATES))
+ADJUDICATED = ("adjudicada", "publicada")  # the awards exist: payments, holdings, next stage
 
 
 class OfferError(Exception):

@@ -515,7 +515,7 @@ def _empty(ax: Axes, text: str) -> None:
     ax.text(0.5, 0.5, text, ha="center", va="center", fontsize=11, color="#555555")
 
 
-def _wrap(text: str, width: int = 30) -> str:
+def wrap(text: str, width: int = 30) -> str:
     return "\n".join(textwrap.wrap(text, width)) or text
 
 
@@ -788,7 +788,8 @@ def _charts(inp: ReportInput, f: ReportFigures) -> list[_Chart]:
     ]
 
 
-def _rc() -> dict[RcKeyType, Any]:
+def chart_style() -> dict[RcKeyType, Any]:
+    """The project's matplotlib settings: text kept as text in PDFs, drawn as paths in SVGs."""
     return {
         "font.family": "DejaVu Sans",
         "font.size": 10,
@@ -805,7 +806,7 @@ _SVG_ID = re.compile(r'(\bid="|\bhref="#|url\(#)')
 def _svg(chart: _Chart) -> str:
     """The chart as inline SVG, text drawn as paths so that it looks the same everywhere."""
     buf = io.StringIO()
-    with matplotlib.rc_context({**_rc(), "svg.hashsalt": SALT}):
+    with matplotlib.rc_context({**chart_style(), "svg.hashsalt": SALT}):
         fig = Figure(figsize=chart.size, layout="constrained")
         FigureCanvasAgg(fig)
         chart.draw(fig.add_subplot())
@@ -929,7 +930,7 @@ TABLE_AXES = (0.0, 0.08, 1.0, 0.9)  # the table inside its part of the page
 TABLE_HEIGHT_IN = A4[1] * PAGE_RECT[3] * PAGE_RATIOS[2] / sum(PAGE_RATIOS) * TABLE_AXES[3]
 
 
-def _draw_table(
+def draw_table(
     ax: Axes,
     cells: list[list[str]],
     widths: list[float],
@@ -969,7 +970,7 @@ def _draw_table(
 def _kv_height(rows: list[tuple[str, str]], fontsize: float) -> float:
     line_in = fontsize * 1.25 / 72
     return sum(
-        (max(_wrap(k, 48).count("\n"), _wrap(v, 44).count("\n")) + 1.8) * line_in for k, v in rows
+        (max(wrap(k, 48).count("\n"), wrap(v, 44).count("\n")) + 1.8) * line_in for k, v in rows
     )
 
 
@@ -982,9 +983,9 @@ def _kv_table(fig: Figure, top_in: float, title: str, rows: list[tuple[str, str]
     ax = fig.add_axes(
         (MARGIN, 1 - (top_in + 0.08 + height) / page_h, 1 - 2 * MARGIN, height / page_h)
     )
-    _draw_table(
+    draw_table(
         ax,
-        [[_wrap(k, 48), _wrap(v, 44)] for k, v in rows],
+        [[wrap(k, 48), wrap(v, 44)] for k, v in rows],
         [0.5, 0.5],
         (False, False),
         fontsize,
@@ -997,14 +998,14 @@ def _kv_table(fig: Figure, top_in: float, title: str, rows: list[tuple[str, str]
 
 def _data_table(ax: Axes, t: _Table) -> None:
     cells = [
-        [_wrap(h, 34 if i == 0 else 14) for i, h in enumerate(t.header)],
-        *([_wrap(r[0], 34), *r[1:]] for r in t.rows),
+        [wrap(h, 34 if i == 0 else 14) for i, h in enumerate(t.header)],
+        *([wrap(r[0], 34), *r[1:]] for r in t.rows),
     ]
     chars = [
         max(len(line) for row in cells for line in row[col].split("\n")) + 3
         for col in range(len(t.header))
     ]
-    _draw_table(
+    draw_table(
         ax,
         cells,
         [c / sum(chars) for c in chars],
@@ -1019,7 +1020,7 @@ def _data_table(ax: Axes, t: _Table) -> None:
 def _first_page(inp: ReportInput, f: ReportFigures) -> Figure:
     fig = Figure(figsize=A4)
     page_h = A4[1]
-    title = _wrap(_title(inp), 55)
+    title = wrap(_title(inp), 55)
     fig.text(MARGIN, 1 - 0.5 / page_h, title, fontsize=16, fontweight="bold", va="top")
     below = 0.5 + 0.3 * (title.count("\n") + 1) + 0.1
     fig.text(
@@ -1042,7 +1043,7 @@ def _chart_page(chart: _Chart, page: int) -> Figure:
     top, middle, bottom = (fig.add_subfigure(grid[i]) for i in range(3))
     top.suptitle(chart.title, x=0.0, ha="left", fontsize=15, fontweight="bold")
     chart.draw(top.add_subplot())
-    middle.text(0.0, 0.95, _wrap(chart.caption, 105), fontsize=9.5, va="top")
+    middle.text(0.0, 0.95, wrap(chart.caption, 105), fontsize=9.5, va="top")
     _data_table(bottom.add_axes(TABLE_AXES), chart.table)
     bottom.text(1.0, 0.01, f"Página {page}", fontsize=8, ha="right", color="#777777")
     return fig
@@ -1061,7 +1062,7 @@ def render_pdf(inp: ReportInput, figures: ReportFigures, path: Path) -> None:
         "CreationDate": None,
     }
     try:
-        with matplotlib.rc_context(_rc()), PdfPages(tmp, metadata=metadata) as pdf:
+        with matplotlib.rc_context(chart_style()), PdfPages(tmp, metadata=metadata) as pdf:
             pdf.savefig(_first_page(inp, figures))
             for page, chart in enumerate(_charts(inp, figures), start=2):
                 pdf.savefig(_chart_page(chart, page))

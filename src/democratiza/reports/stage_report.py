@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from democratiza.money import group, pesos
+from democratiza.reports.adjudication_report import SALT, chart_style
 from democratiza.reports.exports import per_broker_files, slug
 from democratiza.stages.allocate import StageAllocation
 from democratiza.stages.lifecycle import StoredStage
@@ -42,14 +43,7 @@ BROKER_COLUMNS = [
     "precio_adjudicacion",
     "valor_a_pagar",
 ]
-RC = {
-    "font.family": "DejaVu Sans",
-    "font.size": 10,
-    "svg.fonttype": "path",
-    "pdf.fonttype": 42,
-    "svg.hashsalt": "democratiza",
-    "axes.unicode_minus": False,
-}
+RC = {**chart_style(), "svg.hashsalt": SALT}
 
 
 def _priced(done: StageAllocation) -> pl.DataFrame:
@@ -138,7 +132,7 @@ def demand_svg(
     FigureCanvasAgg(fig)
     _draw_curve(stage, curve, point, fig.add_subplot())
     buf = io.StringIO()
-    with matplotlib.rc_context(RC):  # type: ignore[arg-type]
+    with matplotlib.rc_context(RC):
         fig.savefig(buf, format="svg", metadata={"Date": None})
     text = buf.getvalue()
     return text[text.index("<svg") :].replace(
@@ -245,7 +239,7 @@ def render_pdf(stage: StoredStage, done: StageAllocation, path: Path) -> None:
         "CreationDate": None,
     }
     try:
-        with matplotlib.rc_context(RC), PdfPages(tmp, metadata=metadata) as pdf:  # type: ignore[arg-type]
+        with matplotlib.rc_context(RC), PdfPages(tmp, metadata=metadata) as pdf:
             fig = Figure(figsize=(8.27, 11.69))
             fig.suptitle(
                 f"{stage.name}: {stage.code}", x=0.07, ha="left", fontsize=15, fontweight="bold"

@@ -48,7 +48,7 @@ from democratiza.compliance.fines import (
 )
 from democratiza.compliance.series import percent_text
 from democratiza.money import pesos
-from democratiza.reports.adjudication_report import _draw_table, _rc, _wrap
+from democratiza.reports.adjudication_report import chart_style, draw_table, wrap
 
 FINE_CSV = "estado-cuenta-multa.csv"
 FINE_PDF = "estado-cuenta-multa.pdf"
@@ -260,12 +260,12 @@ def _widths(cells: Sequence[Sequence[str]]) -> list[float]:
 
 
 def _line_in(fontsize: float) -> float:
-    """The height of one line of text in ``_draw_table``'s rows, in inches."""
+    """The height of one line of text in ``draw_table``'s rows, in inches."""
     return fontsize * 1.25 / 72
 
 
 def _row_height(cells: Sequence[str], fontsize: float) -> float:
-    """A ``_draw_table`` row's height: its lines plus padding, in inches."""
+    """A ``draw_table`` row's height: its lines plus padding, in inches."""
     return (max(c.count("\n") for c in cells) + 1.8) * _line_in(fontsize)
 
 
@@ -300,8 +300,8 @@ def _account_cells(statement: Statement, terms: FineTerms) -> list[list[str]]:
         cells.append(
             [
                 f"{row.day:%Y-%m-%d}",
-                _wrap(row.concept, 44),
-                _wrap(citation, 18),
+                wrap(row.concept, 44),
+                wrap(citation, 18),
                 _rate_cell(row),
                 pesos(row.interest) if row.interest else "",
                 exact_pesos(row.adjustment) if row.adjustment else "",
@@ -360,7 +360,7 @@ def _table_at(
     total: bool,
     widths: list[float] | None = None,
 ) -> float:
-    """A ``_draw_table`` table from ``top_in`` inches below the page top; returns its bottom."""
+    """A ``draw_table`` table from ``top_in`` inches below the page top; returns its bottom."""
     width_in, height_in = LANDSCAPE
     table_h = sum(_row_height(row, fontsize) for row in cells)
     ax = fig.add_axes(
@@ -372,7 +372,7 @@ def _table_at(
         )
     )
     widths = widths or _widths(cells)
-    _draw_table(ax, cells, widths, numeric, fontsize, table_h, header=True, total=total)
+    draw_table(ax, cells, widths, numeric, fontsize, table_h, header=True, total=total)
     return top_in + table_h
 
 
@@ -406,9 +406,9 @@ def _summary(fig: Figure, top: float, statement: Statement, terms: FineTerms) ->
     for candidate, citation in zip(fine.base.candidates, terms.base_citations, strict=True):
         bases.append(
             [
-                _wrap(BASE_LABELS[candidate.key], 34),
-                _wrap(candidate.text, 60),
-                _wrap(citation, 40),
+                wrap(BASE_LABELS[candidate.key], 34),
+                wrap(candidate.text, 60),
+                wrap(citation, 40),
                 "sin valor" if candidate.centavos is None else pesos(candidate.centavos),
                 _candidate_result(candidate, fine.base.chosen),
             ]
@@ -476,7 +476,7 @@ def fine_statement_pdf(statement: Statement, terms: FineTerms) -> bytes:
         "CreationDate": None,
     }
     # Amounts carry "$": never read as mathtext.
-    rc = {**_rc(), "text.parse_math": False}
+    rc = {**chart_style(), "text.parse_math": False}
     with matplotlib.rc_context(rc), PdfPages(out, metadata=metadata) as pdf:
         fig = Figure(figsize=LANDSCAPE)
         _summary(fig, _page_frame(fig, statement, 1, total), statement, terms)

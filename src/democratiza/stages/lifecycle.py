@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, select, update
 
 from democratiza.money import group
-from democratiza.offers.lifecycle import StoredOffer, load_offer
+from democratiza.offers.lifecycle import ADJUDICATED, StoredOffer, load_offer
 from democratiza.programs.schema import Program
 from democratiza.stages.terms import NEXT, StageError, StageTerms, minimum_price, rules
 from democratiza.stages.terms import shares_on_offer as capped
@@ -42,7 +42,6 @@ from democratiza.storage.schema import (
     stages,
 )
 
-FIRST_STAGE_DONE = ("adjudicada", "publicada")
 STAGE_DONE = ("adjudicada", "publicada", "desierta")
 
 
@@ -73,7 +72,7 @@ def _canonical(values: dict[str, Any]) -> str:
 
 
 def _first_stage_left(conn: Connection, first: StoredOffer) -> dict[str, Any]:
-    if first.state not in FIRST_STAGE_DONE:
+    if first.state not in ADJUDICATED:
         raise StageError(
             f"La Primera Etapa '{first.code}' está {first.state}: la Segunda Etapa se crea "
             "cuando la primera está adjudicada."
