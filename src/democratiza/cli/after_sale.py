@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from democratiza.cli.common import centavos_option, refuse
+from democratiza.cli.common import centavos_option, refuse, refuse_file
 from democratiza.cli.offers import Code, Db, Who, engine_for
 from democratiza.compliance.fines import FineError
 from democratiza.compliance.holdings import (
@@ -39,7 +39,6 @@ holding_app = typer.Typer(
     rich_markup_mode=None,
 )
 console = Console()
-err = Console(stderr=True)
 
 
 def _day(text: str, option: str) -> date:
@@ -87,10 +86,7 @@ def import_command(
     try:
         result = import_payments(engine_for(db), codigo, archivo, lote, quien)
     except InputRejected as exc:
-        err.print(f"[bold red]El archivo tiene {len(exc.errors)} error(es); no se guardó nada:[/]")
-        for e in exc.errors[:200]:
-            err.print(f"  • {e}", highlight=False, markup=False)
-        raise typer.Exit(code=1) from None
+        raise refuse_file(exc, "El archivo") from None
     except OfferError as exc:
         raise refuse(str(exc)) from None
     console.print(result.message, highlight=False)

@@ -7,6 +7,7 @@ from decimal import Decimal, InvalidOperation
 import typer
 from rich.console import Console
 
+from democratiza.intake.errors import InputRejected
 from democratiza.money import MoneyError, to_centavos
 
 err = Console(stderr=True)
@@ -15,6 +16,14 @@ err = Console(stderr=True)
 def refuse(message: str) -> typer.Exit:
     """Print the reason in red on stderr; raise the returned exit (code 1)."""
     err.print(f"[bold red]{message}[/]", highlight=False)
+    return typer.Exit(code=1)
+
+
+def refuse_file(exc: InputRejected, what: str = "El lote") -> typer.Exit:
+    """Print every row error of a refused file (the first 200) on stderr; raise the exit."""
+    err.print(f"[bold red]{what} tiene {len(exc.errors)} error(es); no se guardó nada:[/]")
+    for e in exc.errors[:200]:
+        err.print(f"  • {e}", highlight=False, markup=False)
     return typer.Exit(code=1)
 
 

@@ -12,7 +12,7 @@ from rich.table import Table
 from sqlalchemy import Engine, func, select
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
-from democratiza.cli.common import refuse
+from democratiza.cli.common import refuse, refuse_file
 from democratiza.compliance.holdings import paid_shares
 from democratiza.intake.batches import StorageError, import_batch, withdraw
 from democratiza.intake.errors import InputRejected
@@ -39,7 +39,6 @@ batch_app = typer.Typer(
     help="Lotes de aceptaciones de los comisionistas.", no_args_is_help=True, rich_markup_mode=None
 )
 console = Console()
-err = Console(stderr=True)
 
 Db = Annotated[
     str | None,
@@ -254,10 +253,7 @@ def import_command(
     try:
         result = import_batch(engine_for(db), codigo, archivo, comisionista, lote, quien)
     except InputRejected as exc:
-        err.print(f"[bold red]El lote tiene {len(exc.errors)} error(es); no se guardó nada:[/]")
-        for e in exc.errors[:200]:
-            err.print(f"  • {e}", highlight=False, markup=False)
-        raise typer.Exit(code=1) from None
+        raise refuse_file(exc) from None
     except (OfferError, StorageError) as exc:
         raise refuse(str(exc)) from None
     console.print(result.message)

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
-from democratiza.cli.common import centavos_option, refuse
+from democratiza.cli.common import centavos_option, refuse, refuse_file
 from democratiza.cli.offers import Db, Who, Why, engine_for
 from democratiza.intake.batches import StorageError
 from democratiza.intake.errors import InputRejected
@@ -37,7 +37,6 @@ stage_app = typer.Typer(
     rich_markup_mode=None,
 )
 console = Console()
-err = Console(stderr=True)
 Code = Annotated[str, typer.Argument(help="Código de la etapa")]
 Office = "oficina del programa"
 
@@ -143,10 +142,7 @@ def orders_command(
     try:
         result = import_orders(engine_for(db), codigo, archivo, comisionista, lote, quien)
     except InputRejected as exc:
-        err.print(f"[bold red]El lote tiene {len(exc.errors)} error(es); no se guardó nada:[/]")
-        for e in exc.errors[:200]:
-            err.print(f"  • {e}", highlight=False, markup=False)
-        raise typer.Exit(code=1) from None
+        raise refuse_file(exc) from None
     except (StageError, StorageError) as exc:
         raise refuse(str(exc)) from None
     console.print(result.message)
