@@ -29,7 +29,6 @@ from democratiza.compliance.credit import (
     collateral_coverage,
     monthly_rate,
     schedule_csv,
-    schedule_pdf,
 )
 from democratiza.compliance.series import (
     MissingSeriesValue,
@@ -38,6 +37,7 @@ from democratiza.compliance.series import (
     shipped_rates,
 )
 from democratiza.programs.loader import load_program
+from democratiza.reports.loan_schedule import schedule_pdf
 
 IBC = shipped_rates("interes_bancario_corriente")  # 2018-04: 20,48 % EA
 # The conditions come from the program file (Decreto 706/2017 arts. 6.4 and 7).

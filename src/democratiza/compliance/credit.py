@@ -40,20 +40,12 @@ from __future__ import annotations
 
 import csv
 import io
-import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
-from typing import Any, Literal
-
-import matplotlib
-from matplotlib.backends.backend_pdf import PdfPages
-from matplotlib.figure import Figure
-from matplotlib.table import Table
-from matplotlib.transforms import Bbox
-from matplotlib.typing import RcKeyType
+from typing import Literal
 
 from democratiza.calendar import add_months
 from democratiza.compliance.fines import PRECISE, round_centavos
@@ -507,18 +499,18 @@ class Schedule:
             f"Tasa mensual = (1 + {percent_text(self.rate_ea.scaleb(2))})^(1/12) − 1 = "
             f"{_rate_percent(self.monthly_rate)} (nunca la tasa anual dividida por 12).",
             f"Gracia a capital de {self.grace_months} meses; intereses de la gracia {grace}.",
-            f"Cuota fija (sistema francés) de {_pesos2(self.instalment)} durante "
+            f"Cuota fija (sistema francés) de {pesos2(self.instalment)} durante "
             f"{self.term_months - self.grace_months} meses.",
             "Cada interés mensual y la cuota se redondean al centavo (mitad hacia arriba); el "
             "abono a capital es la cuota menos el interés; la última cuota paga el saldo exacto "
             "y absorbe los residuos del redondeo.",
             "Las fechas son el mismo día de cada mes desde el desembolso (o el último día del "
             "mes si no lo tiene), sin correr a día hábil.",
-            f"Totales: abono a capital {_pesos2(self.principal_paid)} = monto "
-            f"{_pesos2(self.principal)} + intereses capitalizados "
-            f"{_pesos2(self.interest_capitalised)}; cuotas {_pesos2(self.total_paid)} = "
-            f"intereses pagados {_pesos2(self.interest_paid)} + abono a capital "
-            f"{_pesos2(self.principal_paid)}; saldo final {_pesos2(self.closing)}.",
+            f"Totales: abono a capital {pesos2(self.principal_paid)} = monto "
+            f"{pesos2(self.principal)} + intereses capitalizados "
+            f"{pesos2(self.interest_capitalised)}; cuotas {pesos2(self.total_paid)} = "
+            f"intereses pagados {pesos2(self.interest_paid)} + abono a capital "
+            f"{pesos2(self.principal_paid)}; saldo final {pesos2(self.closing)}.",
         )
 
 
@@ -715,133 +707,8 @@ def schedule_csv(schedule: Schedule) -> str:
     return out.getvalue()
 
 
-def _pesos2(centavos: int) -> str:
+def pesos2(centavos: int) -> str:
     """'$ 1.234,50': always two decimals, for tables."""
     sign = "-" if centavos < 0 else ""
     whole, cents = divmod(abs(centavos), 100)
     return f"{sign}$ {group(whole)},{cents:02d}"
-
-
-PDF_TITLE = "Plan de amortización del crédito"
-PDF_HEADERS = (
-    "Cuota",
-    "Fecha",
-    "Saldo inicial",
-    "Intereses",
-    "Intereses\ncapitalizados",
-    "Abono a capital",
-    "Valor cuota",
-    "Saldo final",
-)
-PDF_WIDTHS = (0.05, 0.1, 0.15, 0.135, 0.135, 0.145, 0.14, 0.145)
-A4 = (8.27, 11.69)
-FIRST_PAGE_ROWS = 36
-PAGE_ROWS = 46
-FONT_SIZE = 7.5
-LINE_HEIGHT = 7.5 * 1.35 / 72 / A4[1]  # a line of 7,5 pt text, as a fraction of the page
-_RC: dict[RcKeyType, Any] = {
-    "font.family": "DejaVu Sans",
-    "font.size": 10,
-    "pdf.fonttype": 42,
-    "axes.unicode_minus": False,
-    "text.parse_math": False,  # amounts carry "$": never read as mathtext
-}
-
-
-def _pages(rows: Sequence[ScheduleRow]) -> list[Sequence[ScheduleRow]]:
-    pages = [rows[:FIRST_PAGE_ROWS]]
-    rest = rows[FIRST_PAGE_ROWS:]
-    while rest:
-        pages.append(rest[:PAGE_ROWS])
-        rest = rest[PAGE_ROWS:]
-    return pages
-
-
-def _table(fig: Figure, top: float, cells: list[list[str]], total: bool) -> None:
-    """A table from ``top`` (figure fraction) down, one line of text per body row."""
-    row_h = FONT_SIZE * 1.9 / 72 / A4[1]
-    heights = [row_h * (1.7 if i == 0 else 1) for i in range(len(cells))]
-    height = sum(heights)
-    ax = fig.add_axes((0.04, top - height, 0.92, height))
-    ax.set_axis_off()
-    table = Table(ax, bbox=Bbox.from_bounds(0, 0, 1, 1))
-    table.auto_set_font_size(False)
-    last = len(cells) - 1
-    for i, row in enumerate(cells):
-        for j, value in enumerate(row):
-            cell = table.add_cell(
-                i,
-                j,
-                PDF_WIDTHS[j],
-                heights[i] / height,
-                text=value,
-                loc="center" if i == 0 else ("left" if j == 1 else "right"),
-            )
-            cell.set_edgecolor("#c8c8c8")
-            cell.PAD = 0.04
-            cell.get_text().set_fontsize(FONT_SIZE)
-            if i == 0 or (total and i == last):
-                cell.set_facecolor("#eef3f8")
-                cell.get_text().set_fontweight("bold")
-    ax.add_table(table)
-
-
-def schedule_pdf(schedule: Schedule, subtitle: str | None = None) -> bytes:
-    """The schedule as a PDF: parameters and notes first, then the table, totals at the end.
-
-    Deterministic: the same schedule gives the same bytes (no creation date).
-    """
-    pages = _pages(schedule.rows)
-    total = len(pages)
-    out = io.BytesIO()
-    metadata = {"Title": PDF_TITLE, "Creator": "democratiza", "CreationDate": None}
-    with matplotlib.rc_context(_RC), PdfPages(out, metadata=metadata) as pdf:
-        for index, rows in enumerate(pages, start=1):
-            fig = Figure(figsize=A4)
-            fig.text(0.04, 0.955, PDF_TITLE, fontsize=15, fontweight="bold", va="top")
-            top = 0.925
-            if index == 1:
-                lines = [
-                    *([subtitle] if subtitle else []),
-                    f"Monto: {_pesos2(schedule.principal)} · Tasa: "
-                    f"{percent_text(schedule.rate_ea.scaleb(2))} efectivo anual · Plazo: "
-                    f"{schedule.term_months} meses · Desembolso: {schedule.start:%Y-%m-%d}",
-                    *(f"• {note}" for note in schedule.notes()),
-                ]
-                for line in lines:
-                    wrapped = textwrap.fill(line, width=125, subsequent_indent="  ")
-                    fig.text(0.04, top, wrapped, fontsize=7.5, va="top")
-                    top -= (wrapped.count("\n") + 1) * LINE_HEIGHT
-                top -= LINE_HEIGHT
-            cells = [list(PDF_HEADERS)]
-            cells += [
-                [
-                    str(r.number),
-                    f"{r.day:%Y-%m-%d}",
-                    _pesos2(r.opening),
-                    _pesos2(r.interest),
-                    _pesos2(r.capitalised),
-                    _pesos2(r.principal),
-                    _pesos2(r.instalment),
-                    _pesos2(r.closing),
-                ]
-                for r in rows
-            ]
-            last = index == total
-            if last:
-                cells.append(
-                    [
-                        "Total",
-                        "",
-                        "",
-                        _pesos2(schedule.interest_accrued),
-                        _pesos2(schedule.interest_capitalised),
-                        _pesos2(schedule.principal_paid),
-                        _pesos2(schedule.total_paid),
-                        _pesos2(schedule.closing),
-                    ]
-                )
-            _table(fig, top, cells, total=last)
-            fig.text(0.96, 0.03, f"Página {index} de {total}", fontsize=8, ha="right")
-            pdf.savefig(fig)
-    return out.getvalue()

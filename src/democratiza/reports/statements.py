@@ -10,7 +10,7 @@ Fine statement (``fine_statement_csv``, ``fine_statement_pdf``)
     applied first to the interest accrued and then to the fine (GEB art. 11.1). The figures
     come from the exact computation in ``compliance.fines``; nothing is recomputed here.
 
-Loan schedule (``schedule_csv_with_totals``; the PDF is ``compliance.credit.schedule_pdf``)
+Loan schedule (``schedule_csv_with_totals``; the PDF is ``reports.loan_schedule.schedule_pdf``)
     One row per month and a last row of totals that reconcile to the centavo: the capital
     repaid equals the amount lent plus the capitalised interest, and the instalments equal
     the interest paid plus the capital repaid (Ley 226 art. 11; GEB art. 7).
@@ -36,7 +36,7 @@ import matplotlib
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
-from democratiza.compliance.credit import Schedule, pesos_cell, schedule_csv, schedule_pdf
+from democratiza.compliance.credit import Schedule, pesos_cell, schedule_csv
 from democratiza.compliance.fines import (
     BASE_LABELS,
     BaseCandidate,
@@ -49,6 +49,7 @@ from democratiza.compliance.fines import (
 from democratiza.compliance.series import percent_text
 from democratiza.money import pesos
 from democratiza.reports.adjudication_report import chart_style, draw_table, wrap
+from democratiza.reports.loan_schedule import schedule_pdf
 
 FINE_CSV = "estado-cuenta-multa.csv"
 FINE_PDF = "estado-cuenta-multa.pdf"

@@ -24,7 +24,6 @@ from democratiza.compliance.credit import (
     amortization_schedule,
     check_offer_credit_line,
     collateral_coverage,
-    schedule_pdf,
 )
 from democratiza.compliance.fine_case import compute_fine
 from democratiza.compliance.fines import FineError, Payment, statement_text
@@ -41,6 +40,7 @@ from democratiza.intake.errors import InputRejected
 from democratiza.offers.lifecycle import OfferError
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.programs.schema import FineBaseKey
+from democratiza.reports.loan_schedule import schedule_pdf
 from democratiza.reports.statements import (
     fine_statement_csv,
     fine_statement_pdf,
