@@ -259,7 +259,7 @@ def test_art_7_first_paragraph_a_line_without_the_characteristics_does_not_count
         ),
         (
             "financiacion_minima",
-            "Ninguna línea cumple las características del art. 7; financiación disponible $ 0 "
+            "Ninguna línea cumple las condiciones del programa; financiación disponible $ 0 "
             "< 10 % × $ 3.705.523.043.254 (valor de las acciones ofrecidas) = "
             "$ 370.552.304.325,40",
         ),

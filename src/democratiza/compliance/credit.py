@@ -411,7 +411,7 @@ def check_credit_lines(
     what = (
         f"Financiación disponible de las líneas que cumplen ({', '.join(lenders)})"
         if lenders
-        else "Ninguna línea cumple las características del art. 7; financiación disponible"
+        else "Ninguna línea cumple las condiciones del programa; financiación disponible"
     )
     out.append(
         _financing_finding(counted, offer_value_centavos, terms, "líneas en su conjunto", what)

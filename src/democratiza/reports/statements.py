@@ -383,8 +383,7 @@ def _page_frame(fig: Figure, statement: Statement, page: int, pages: int) -> flo
     top = _text_block(
         fig,
         top + 0.05,
-        f"Programa {statement.program_id} · Ley 226 de 1995 art. 14 · al "
-        f"{statement.until:%Y-%m-%d}",
+        f"Programa {statement.program_id} · al {statement.until:%Y-%m-%d}",
         color="#555555",
     )
     fig.text(
@@ -472,7 +471,7 @@ def fine_statement_pdf(statement: Statement, terms: FineTerms) -> bytes:
     out = io.BytesIO()
     metadata = {
         "Title": TITLE,
-        "Subject": f"Multa del programa {statement.program_id} (Ley 226 de 1995 art. 14)",
+        "Subject": f"Multa del programa {statement.program_id}",
         "Creator": "democratiza",
         "CreationDate": None,
     }
