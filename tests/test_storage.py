@@ -2,21 +2,99 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine, delete, text, update
+from sqlalchemy.exc import DBAPIError
 
+from democratiza.intake.batches import import_batch
+from democratiza.offers.lifecycle import advance, create_offer, load_offer
 from democratiza.storage.database import migrate
-from democratiza.storage.schema import metadata
+from democratiza.storage.schema import acceptances, batches, metadata, offers
+
+SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
+
+
+def differences(conn: Connection) -> list[Any]:
+    """What the database lacks or has beyond the metadata.
+
+    On PostgreSQL migration 0005 replaces the two row-by-row foreign keys of ``aceptaciones``
+    (to ``ofertas`` and ``lotes``) with statement triggers; they are the only difference
+    allowed, and the tests below prove the triggers refuse what the keys refused.
+    """
+    found: list[Any] = compare_metadata(MigrationContext.configure(conn), metadata)
+    if conn.dialect.name != "postgresql":
+        return found
+    replaced = {("aceptaciones", ("lote_id",)), ("aceptaciones", ("oferta_id",))}
+    kept = []
+    for diff in found:
+        if diff[0] == "add_fk":
+            key = (diff[1].parent.name, tuple(c.name for c in diff[1].columns))
+            if key in replaced:
+                replaced.remove(key)
+                continue
+        kept.append(diff)
+    assert not replaced, f"foreign keys expected to be replaced but present: {replaced}"
+    return kept
 
 
 def test_migrations_create_exactly_the_described_schema(engine: Engine) -> None:
     with engine.connect() as conn:
-        differences = compare_metadata(MigrationContext.configure(conn), metadata)
-    assert differences == []
+        assert differences(conn) == []
 
 
 def test_migrating_twice_changes_nothing(engine: Engine) -> None:
     migrate(engine)
     with engine.connect() as conn:
-        assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+        assert differences(conn) == []
+
+
+@pytest.fixture
+def two_offers(engine: Engine) -> Engine:
+    """Offer ``uno`` with one batch of acceptances, and offer ``dos`` with none."""
+    params = yaml.safe_load((SAMPLE / "oferta.yaml").read_text(encoding="utf-8"))
+    with engine.begin() as conn:
+        for code in ("uno", "dos"):
+            stored = create_offer(conn, code, "central-seguros-vida", params, "oficina", "aviso")
+            advance(conn, stored, "abierta", "oficina", "apertura")
+    import_batch(
+        engine, "uno", SAMPLE / "lote-1-casa-de-bolsa.csv", "Casa de Bolsa", "L1", "prueba"
+    )
+    return engine
+
+
+def refused(engine: Engine, statement: Any) -> None:
+    """The database refuses the statement and nothing changes."""
+    with (
+        pytest.raises(DBAPIError, match=r"(?i)foreign key|aceptaci|lote"),
+        engine.begin() as conn,
+    ):
+        conn.execute(statement)
+
+
+def test_an_acceptance_must_name_a_batch_of_its_own_offer(two_offers: Engine) -> None:
+    with two_offers.connect() as conn:
+        other = load_offer(conn, "dos").id
+        missing = int(conn.execute(text("SELECT max(id) + 1 FROM lotes")).scalar_one())
+    refused(two_offers, update(acceptances).values(oferta_id=other))
+    refused(two_offers, update(acceptances).values(lote_id=missing))
+    with two_offers.connect() as conn:
+        offers_named = text("SELECT count(DISTINCT oferta_id) FROM aceptaciones")
+        assert conn.execute(offers_named).scalar() == 1
+
+
+def test_a_batch_or_offer_with_acceptances_cannot_be_removed(two_offers: Engine) -> None:
+    refused(two_offers, delete(batches))
+    refused(two_offers, delete(offers).where(offers.c.codigo == "uno"))
+    with two_offers.connect() as conn:
+        batch_id = int(conn.execute(text("SELECT min(id) FROM lotes")).scalar_one())
+    refused(two_offers, update(batches).values(id=batch_id + 1000))
+    if two_offers.dialect.name == "postgresql":
+        refused(two_offers, text("TRUNCATE lotes CASCADE"))
+    with two_offers.begin() as conn:  # an offer without acceptances can still change
+        conn.execute(update(offers).where(offers.c.codigo == "dos").values(estado="cerrada"))
