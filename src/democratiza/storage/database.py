@@ -24,9 +24,14 @@ def database_url(explicit: str | None = None) -> str:
 
 def make_engine(url: str | None = None) -> Engine:
     url = database_url(url)
+    options: dict[str, Any] = {}
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    engine = create_engine(url)
+        # Why a larger pool: the web service checks a token or files from up to ~40 threads
+        # at once; connections beyond the pool are closed on return, and opening one costs
+        # the server a new process, which under load cost more than the queries themselves.
+        options = {"pool_size": 20, "max_overflow": 20}
+    engine = create_engine(url, **options)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
