@@ -51,6 +51,9 @@ def test_a_primera_etapa_over_http(engine: Engine) -> None:
     assert sum(batch["por_decision"].values()) == 750
     reduced = [r for r in batch["resultado"] if r["decision"] == "reducida"]
     assert reduced and all("Reducida de" in r["explicacion"] for r in reduced)
+    rejected = [r for r in batch["resultado"] if r["decision"] == "rechazada"]
+    assert rejected and all(r["explicacion"].startswith("Rechazada:") for r in rejected)
+    assert all(r["explicacion"] is None for r in batch["resultado"] if r["decision"] == "aceptada")
     again = broker.post(
         f"/api/ofertas/{CODE}/lotes", files={"archivo": ("lote-1.csv", sample)}, data={"lote": "L1"}
     )
