@@ -59,6 +59,32 @@ def test_an_oversized_upload_is_refused_before_it_is_read(
     assert snapshot(engine) == before
 
 
+def test_a_body_over_one_mebibyte_is_refused_on_any_other_route(
+    engine: Engine, broker: TestClient
+) -> None:
+    before = snapshot(engine)
+    answer = broker.post(
+        f"/api/ofertas/{CODE}/aceptaciones",
+        content=b"{" + b" " * (1024 * 1024) + b"}",
+        headers={"Content-Type": "application/json"},
+    )
+    assert answer.status_code == 413 and answer.json()["detalle"].endswith("límite de 1 MiB.")
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert snapshot(engine) == before
+
+
+def test_every_answer_carries_the_protective_headers(broker: TestClient) -> None:
+    page, data, docs = broker.get("/"), broker.get("/api/programas"), broker.get("/api/docs")
+    for answer in (page, data, docs):
+        assert answer.status_code == 200
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert answer.headers["referrer-policy"] == "same-origin"
+    assert page.headers["content-security-policy"].startswith("default-src 'self'")
+    assert "content-security-policy" not in data.headers  # JSON is not a page
+    assert "content-security-policy" not in docs.headers  # Swagger UI loads its own scripts
+
+
 def test_an_upload_streamed_past_the_limit_is_cut_and_removed(tmp_path: Path) -> None:
     upload_file = UploadFile(io.BytesIO(b"x" * 5_000), filename="lote.csv")
     with pytest.raises(TooLarge, match="pasa del límite"):

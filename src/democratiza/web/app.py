@@ -9,12 +9,11 @@ headers that keep pages from being framed or sniffed.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
@@ -32,13 +31,13 @@ from democratiza.web import (
     pages_public,
     pages_staff,
 )
+from democratiza.web.bulk_lane import BulkLane
 from democratiza.web.filing import MAX_UPLOAD
 from democratiza.web.jobs import JobRunner
+from democratiza.web.middleware import LimitsAndHeaders
 from democratiza.web.templating import error_page
 from democratiza.web.throttle import Throttle
 
-MAX_BODY = 1024 * 1024  # any request but an upload: 1 MiB
-UPLOAD_SUFFIX = "/lotes"
 DESCRIPTION = """
 Programas de democratización accionaria (Ley 226 de 1995): avisos de oferta y calculadora
 (público), radicación de lotes y aceptaciones (comisionistas, con token `Bearer`),
@@ -48,15 +47,26 @@ columna, mensaje}], total_errores}`.
 """
 
 
-def create_app(engine: Engine, job_workers: int = 2, max_upload: int = MAX_UPLOAD) -> FastAPI:
+def create_app(
+    engine: Engine,
+    job_workers: int = 2,
+    max_upload: int = MAX_UPLOAD,
+    lane: BulkLane | None = None,
+) -> FastAPI:
+    """The application; ``lane`` files batches in a process of their own (``bulk_lane``)."""
     runner = JobRunner(engine, job_workers)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
         runner.shutdown()
+        if lane is not None:
+            lane.shutdown()
 
     app = FastAPI(
+        # We export no telemetry; left on, FastAPI looked for OpenTelemetry providers (and
+        # read the environment) on every request.
+        telemetry={"tracing": False, "metrics": False, "logs": False},
         title="democratiza",
         description=DESCRIPTION,
         version="0.1.0",
@@ -67,6 +77,7 @@ def create_app(engine: Engine, job_workers: int = 2, max_upload: int = MAX_UPLOA
     )
     app.state.engine = engine
     app.state.jobs = runner
+    app.state.lane = lane
     app.state.throttle = Throttle()
     errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))
     for router in (
@@ -84,28 +95,7 @@ def create_app(engine: Engine, job_workers: int = 2, max_upload: int = MAX_UPLOA
     static = Path(__file__).parent / "static"
     app.mount("/estaticos", StaticFiles(directory=str(static)), name="estaticos")
 
-    @app.middleware("http")
-    async def limits_and_headers(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        limit = max_upload if request.url.path.endswith(UPLOAD_SUFFIX) else MAX_BODY
-        declared = request.headers.get("content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            message = f"La solicitud pasa del límite de {limit // (1024 * 1024)} MiB."
-            body = errors.ApiError(detalle=message).model_dump()
-            return JSONResponse(body, status_code=413)
-        response = await call_next(request)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        is_html = response.headers.get("content-type", "").startswith("text/html")
-        if is_html and request.url.path != "/api/docs":  # Swagger UI loads its own scripts
-            response.headers.setdefault(
-                "Content-Security-Policy",
-                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
-            )
-        return response
-
+    app.add_middleware(LimitsAndHeaders, max_upload=max_upload)
     return app
 
 
@@ -126,9 +116,10 @@ def api_routes(app: FastAPI) -> list[APIRoute]:
 
 def from_environment() -> FastAPI:
     """The application for the database in DEMOCRATIZA_DB (uvicorn's factory, per process)."""
-    from democratiza.storage.database import make_engine
+    from democratiza.storage.database import database_url, make_engine
 
-    return create_app(make_engine())
+    url = database_url()
+    return create_app(make_engine(url), lane=BulkLane(url))
 
 
 def allowed_methods(app: FastAPI, path: str) -> list[str]:
