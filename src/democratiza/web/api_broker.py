@@ -58,7 +58,8 @@ def upload_batch(
     """Radica un lote: todo o nada, una sola vez, evaluado fila por fila al recibirlo."""
     who = current(request)
     path, shown = save_upload(archivo)
-    answer = file_batch(request.app.state.engine, codigo, path, shown, lote, who)
+    state = request.app.state
+    answer = file_batch(state.engine, codigo, path, shown, lote, who, state.lane)
     return BatchAnswer(**answer)
 
 

@@ -44,6 +44,17 @@ class WebError(Exception):
         self.items = list(items)
         self.total = total or len(self.items)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A batch filed in the bulk lane's process sends its refusal back pickled; the
+        # subclasses' own __init__ take other arguments, so rebuild without calling it.
+        return (_rebuild, (type(self), self.message, self.items, self.total))
+
+
+def _rebuild(kind: type[WebError], message: str, items: list[Any], total: int) -> WebError:
+    error = kind.__new__(kind)
+    WebError.__init__(error, message, items, total)
+    return error
+
 
 class NotLoggedIn(WebError):
     status = 401

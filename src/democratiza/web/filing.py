@@ -31,6 +31,7 @@ from democratiza.reports.exports import slug
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import Explainer, Explanation
 from democratiza.web.auth import Principal
+from democratiza.web.bulk_lane import BulkLane
 from democratiza.web.errors import (
     MAX_ITEMS,
     TooLarge,
@@ -78,20 +79,35 @@ def save_upload(upload: UploadFile, limit: int = MAX_UPLOAD) -> tuple[Path, str]
 
 
 def file_batch(
-    engine: Engine, code: str, path: Path, shown: str, batch: str, who: Principal
+    engine: Engine,
+    code: str,
+    path: Path,
+    shown: str,
+    batch: str,
+    who: Principal,
+    lane: BulkLane | None = None,
 ) -> dict[str, Any]:
-    """File one batch as the authenticated broker; errors become ``WebError`` with rows."""
+    """File one batch as the authenticated broker; errors become ``WebError`` with rows.
+
+    With a ``lane`` the work runs in the lane's process (``web.bulk_lane``), else here.
+    """
     assert who.broker is not None, "only brokers file"
-    broker = who.broker
-
-    def file() -> BatchResult:
-        with BATCHES_AT_ONCE:
-            return import_batch(engine, code, path, broker, batch, who.who)
-
     try:
-        return _answer(file, shown, str(path.parent))
+        if lane is not None:
+            return lane.file(code, path, shown, batch, who.broker, who.who)
+        with BATCHES_AT_ONCE:
+            return file_batch_here(engine, code, path, shown, batch, who.broker, who.who)
     finally:
         shutil.rmtree(path.parent, ignore_errors=True)
+
+
+def file_batch_here(
+    engine: Engine, code: str, path: Path, shown: str, batch: str, broker: str, who: str
+) -> dict[str, Any]:
+    """The batch filed in this process: the intake's answer as JSON, or its ``WebError``."""
+    return _answer(
+        lambda: import_batch(engine, code, path, broker, batch, who), shown, str(path.parent)
+    )
 
 
 def _answer(file: Callable[[], BatchResult], shown: str, hidden: str) -> dict[str, Any]:

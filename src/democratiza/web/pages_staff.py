@@ -69,7 +69,7 @@ def upload(
 
     def work(progress: Progress) -> dict[str, Any]:
         progress.step(1, f"Leyendo, verificando y evaluando «{shown}» fila por fila…")
-        return file_batch(engine, codigo, path, shown, lote, who)
+        return file_batch(engine, codigo, path, shown, lote, who, request.app.state.lane)
 
     job = request.app.state.jobs.submit("lote", who, 2, "En cola.", work)
     return _back(f"/trabajos/{job}")

@@ -1,0 +1,75 @@
+"""Batches filed over HTTP are typed, decided and stored in a process of their own.
+
+Why: a 10.000-row batch needs a tenth of a second or more of the interpreter (reading,
+typing, the answer's rows); inside the service's process it holds the interpreter from
+every other request, and single acceptances, which a broker waits for one by one, queued
+behind it. In its own process, at a lower CPU priority (``NICENESS``), a batch uses the
+cores the interactive requests leave free: batches take longer when the service is busy,
+single acceptances do not. The work is the very same ``filing.file_batch_here`` (the
+intake's all-or-nothing, once-only guarantees hold in any process); only the answer, or
+the refusal as a ``WebError``, comes back.
+
+``democratiza servir`` gives each service process one lane; an application built without
+one (tests, the embedded default's single user) files batches in its own process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine
+
+from democratiza.storage.database import make_engine
+
+NICENESS = 5  # about a third of the CPU share of a normal process when both want it
+
+
+def _lower_priority() -> None:
+    os.nice(NICENESS)
+
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def _file(url: str, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> Any:
+    from democratiza.web.filing import file_batch_here  # the child imports what it needs
+
+    engine = _ENGINES.get(url)
+    if engine is None:
+        engine = _ENGINES[url] = make_engine(url)
+    return file_batch_here(engine, code, path, shown, batch, broker, who)
+
+
+class BulkLane:
+    """One worker process for the batches of one service process (started on first use)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._pool: ProcessPoolExecutor | None = None
+        self._starting = threading.Lock()
+
+    def file(
+        self, code: str, path: Path, shown: str, batch: str, broker: str, who: str
+    ) -> dict[str, Any]:
+        with self._starting:
+            if self._pool is None:
+                # "spawn": forking a process that runs threads (uvicorn's, Polars') can hang.
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_lower_priority,
+                )
+            pool = self._pool
+        answer: dict[str, Any] = pool.submit(
+            _file, self.url, code, path, shown, batch, broker, who
+        ).result()
+        return answer
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,56 @@
+"""A batch filed through the service's bulk lane (its own process) is answered as here.
+
+``democratiza servir`` files batches in a separate, lower-priority process
+(``web.bulk_lane``); the answers, refusals and once-only guarantee must be exactly those
+of a batch filed in the service's own process.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+
+from democratiza.storage.schema import acceptances, batches
+from democratiza.web.app import create_app
+from democratiza.web.bulk_lane import BulkLane
+from tests.test_web_support import BROKER_A, CODE, SAMPLE, bearer, count, open_offer
+
+GOOD = (SAMPLE / "lote-1-casa-de-bolsa.csv").read_bytes()
+BAD = (SAMPLE / "lote-4-credicorp-capital-con-errores.csv").read_bytes()
+
+
+def upload(client: TestClient, name: str, body: bytes, batch: str) -> tuple[int, dict[str, Any]]:
+    answer = client.post(
+        f"/api/ofertas/{CODE}/lotes", files={"archivo": (name, body)}, data={"lote": batch}
+    )
+    return answer.status_code, answer.json()
+
+
+def test_the_lane_answers_as_the_service_itself(engine: Engine) -> None:
+    open_offer(engine)
+    url = engine.url.render_as_string(hide_password=False)
+    lane = BulkLane(url)
+    with TestClient(create_app(engine, lane=lane), headers=bearer(engine, BROKER_A)) as client:
+        status, bad = upload(client, "con-errores.csv", BAD, "MALO")
+        assert status == 422 and bad["total_errores"] > 0  # a refusal comes back as itself
+        assert {e["archivo"] for e in bad["errores"]} == {"con-errores.csv"}
+        assert count(engine, batches) == 0
+        status, first = upload(client, "lote-1.csv", GOOD, "L1")
+        assert status == 201 and first["creado"] is True and first["filas"] == 750
+        status, again = upload(client, "lote-1.csv", GOOD, "L1")
+        assert status == 201 and again["creado"] is False
+    assert lane._pool is not None  # the batches really went through the lane's process
+    assert count(engine, acceptances) == 750 and count(engine, batches) == 1
+    with TestClient(create_app(engine), headers=bearer(engine, BROKER_A)) as here:
+        status, resent = upload(here, "lote-1.csv", GOOD, "L1")
+    # The stored decisions are the same whichever process filed the batch.
+    assert decisions(resent) == decisions(first) == decisions(again)
+    assert len(decisions(first)) == 750
+
+
+def decisions(answer: dict[str, Any]) -> list[tuple[object, ...]]:
+    rows = answer["resultado"]
+    assert isinstance(rows, list)
+    return [(r["radicado"], r["decision"], r["cantidad_permitida"]) for r in rows]
