@@ -12,6 +12,8 @@ from sqlalchemy import Engine, select, update
 from democratiza.storage.schema import api_tokens, users
 from democratiza.web.access import SESSION_COOKIE
 from democratiza.web.app import create_app
+from democratiza.web.auth import revoke_token
+from democratiza.web.token_cache import TOKEN_SECONDS, TokenCache
 from tests.test_web_support import (
     BROKER_A,
     CODE,
@@ -122,6 +124,26 @@ def test_forms_and_cookie_requests_without_the_csrf_token_are_refused(
         f"/api/ofertas/{CODE}/cerrar", json={"motivo": "prueba"}, headers={"X-CSRF-Token": csrf}
     )
     assert done.status_code == 200 and done.json()["estado"] == "cerrada"
+
+
+def test_a_token_revoked_elsewhere_stops_working_within_the_window(
+    engine: Engine, app_client: TestClient
+) -> None:
+    """Revoked by another service process or the command line: refused within 2 seconds."""
+    open_offer(engine)
+    now = [1000.0]
+    app_client.app.state.tokens = TokenCache(clock=lambda: now[0])  # type: ignore[attr-defined]
+    headers = bearer(engine, BROKER_A)
+    listing = f"/api/ofertas/{CODE}/aceptaciones"
+    assert app_client.get(listing, headers=headers).status_code == 200
+    with engine.begin() as conn:
+        token_id = conn.execute(select(api_tokens.c.id)).scalar_one()
+        revoke_token(conn, token_id, "otro proceso")
+    now[0] += TOKEN_SECONDS - 0.1
+    assert app_client.get(listing, headers=headers).status_code == 200  # within the window
+    now[0] += 0.2
+    assert app_client.get(listing, headers=headers).status_code == 401
+    assert app_client.get(listing, headers=headers).status_code == 401  # refusals not kept
 
 
 def test_a_revoked_token_stops_working_at_once(engine: Engine, app_client: TestClient) -> None:

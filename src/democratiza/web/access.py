@@ -28,7 +28,6 @@ from democratiza.web.auth import (
     PUBLIC,
     Principal,
     session_principal,
-    token_principal,
 )
 from democratiza.web.errors import CsrfRefused, NotAllowed, NotLoggedIn, WrongMediaType
 
@@ -153,12 +152,12 @@ def principal_of(request: Request) -> Principal:
     found: Principal | None = None
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
-    with engine.connect() as conn:
-        if scheme.lower() == "bearer" and token:
-            found = token_principal(conn, token.strip())
-            if found is None:
-                raise NotLoggedIn("El token no es válido o fue revocado.")
-        elif cookie := request.cookies.get(SESSION_COOKIE):
+    if scheme.lower() == "bearer" and token:
+        found = request.app.state.tokens.principal(engine, token.strip())
+        if found is None:
+            raise NotLoggedIn("El token no es válido o fue revocado.")
+    elif cookie := request.cookies.get(SESSION_COOKIE):
+        with engine.connect() as conn:
             found = session_principal(conn, cookie, datetime.now())
     request.state.principal = found or ANONYMOUS
     return request.state.principal  # type: ignore[no-any-return]

@@ -213,10 +213,12 @@ def new_token(data: NewToken, request: Request) -> TokenCreated:
 
 @route(router, "POST", "/tokens/{token_id}/revocacion", "api.token.revocar")
 def revoke(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request) -> dict[str, str]:
-    """Revoca un token: deja de servir en la siguiente solicitud."""
+    """Revoca un token: deja de servir de inmediato en este proceso del servicio y, en los
+    demás, a lo sumo 2 segundos después."""
     try:
         with request.app.state.engine.begin() as conn:
             revoke_token(conn, token_id, current(request).who)
     except AuthError as exc:
         raise NotFound(str(exc)) from None
+    request.app.state.tokens.forget(token_id)
     return {"detalle": f"Token {token_id} revocado."}

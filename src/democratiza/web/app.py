@@ -37,6 +37,7 @@ from democratiza.web.jobs import JobRunner
 from democratiza.web.middleware import LimitsAndHeaders
 from democratiza.web.templating import error_page
 from democratiza.web.throttle import Throttle
+from democratiza.web.token_cache import TokenCache
 
 DESCRIPTION = """
 Programas de democratización accionaria (Ley 226 de 1995): avisos de oferta y calculadora
@@ -78,6 +79,7 @@ def create_app(
     app.state.engine = engine
     app.state.jobs = runner
     app.state.lane = lane
+    app.state.tokens = TokenCache()
     app.state.throttle = Throttle()
     errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))
     for router in (

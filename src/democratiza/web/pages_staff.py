@@ -235,6 +235,7 @@ def token_revoke(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Re
             revoke_token(conn, token_id, current(request).who)
     except AuthError as exc:
         raise Conflict(str(exc)) from None
+    request.app.state.tokens.forget(token_id)
     return _back("/oficina/tokens")
 
 
