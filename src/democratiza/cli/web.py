@@ -44,10 +44,14 @@ def serve_command(
     """Inicia el servicio web (API, páginas y documentación en /api/docs)."""
     import uvicorn
 
+    from democratiza.web import processes
+
     url = database_url(db)
     engine_for(url).dispose()  # migrate once, before any worker starts
     os.environ["DEMOCRATIZA_DB"] = url
     console.print(f"Servicio en http://{anfitrion}:{puerto}/ (base: {url.split('@')[-1]})")
+    if procesos > 1 and processes.can_share_port():
+        raise typer.Exit(processes.serve(anfitrion, puerto, url, procesos))
     uvicorn.run(
         "democratiza.web.app:from_environment",
         factory=True,

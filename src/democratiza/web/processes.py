@@ -1,0 +1,109 @@
+"""The service in several processes, each with its own listening socket (SO_REUSEPORT).
+
+Why not uvicorn's ``workers``: there the processes share one socket, and whichever is idle
+when connections arrive accepts all of them; brokers' systems keep their connections open,
+so a burst of them at the opening of the window could leave one process serving everyone
+and the other idle (we measured exactly that). With one socket per process bound with
+SO_REUSEPORT the kernel spreads new connections over the processes evenly.
+
+The parent only supervises: it starts the processes, stops them all on SIGINT/SIGTERM, and
+if one dies it stops the others and exits with an error, so that whatever started the
+service (systemd, a container) restarts it whole. Where SO_REUSEPORT does not exist, the
+command falls back to uvicorn's own workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import socket
+import sys
+import time
+from multiprocessing.process import BaseProcess
+from types import FrameType
+
+APP = "democratiza.web.app:from_environment"
+BACKLOG = 2048
+
+
+def can_share_port() -> bool:
+    return hasattr(socket, "SO_REUSEPORT")
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.listen(BACKLOG)
+    return sock
+
+
+def _serve_one(host: str, port: int, url: str) -> None:
+    import uvicorn
+
+    os.environ["DEMOCRATIZA_DB"] = url
+    config = uvicorn.Config(APP, factory=True, log_level="warning")
+    uvicorn.Server(config).run(sockets=[_listen(host, port)])
+
+
+def port_in_use(host: str, port: int) -> str | None:
+    """Why the port cannot be used, if it cannot.
+
+    Bound without SO_REUSEPORT on purpose: a service already running there (even one of
+    ours, whose sockets share the port) makes this fail, instead of silently splitting
+    the connections with it.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
+
+
+def serve(host: str, port: int, url: str, processes: int) -> int:
+    """Run ``processes`` service processes until a signal; the exit status for the shell."""
+    busy = port_in_use(host, port)
+    if busy is not None:
+        print(f"No se puede escuchar en {host}:{port}: {busy}.", file=sys.stderr)
+        return 1
+    context = multiprocessing.get_context("spawn")
+    children: list[BaseProcess] = [
+        context.Process(target=_serve_one, args=(host, port, url), name=f"servicio-{n}")
+        for n in range(processes)
+    ]
+    stopping = False
+
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+
+    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        for child in children:
+            child.start()
+        while not stopping and all(child.is_alive() for child in children):
+            time.sleep(0.2)
+        failed = not stopping
+        if failed:
+            dead = [c.name for c in children if not c.is_alive()]
+            print(
+                f"Terminó un proceso del servicio ({', '.join(dead)}); se detiene todo.",
+                file=sys.stderr,
+            )
+    finally:
+        for child in children:
+            if child.is_alive() and child.pid is not None:
+                os.kill(child.pid, signal.SIGTERM)  # uvicorn finishes what it is answering
+        for child in children:
+            child.join(timeout=30)
+            if child.is_alive():
+                child.kill()
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    return 1 if failed else 0
