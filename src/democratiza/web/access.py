@@ -163,6 +163,17 @@ def principal_of(request: Request) -> Principal:
     return request.state.principal  # type: ignore[no-any-return]
 
 
+def remembered_broker(request: Request) -> Principal | None:
+    """The bearer token's broker if the token was found valid moments ago (else ``None``)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        return None
+    found: Principal | None = request.app.state.tokens.remembered(token.strip())
+    if found is not None:
+        request.state.principal = found
+    return found
+
+
 async def _check_csrf(request: Request, who: Principal) -> None:
     """A request a browser could send with the person's cookie must carry the CSRF token."""
     if who.via == "token":
@@ -187,7 +198,10 @@ def gate(name: str) -> Callable[[Request], Awaitable[Principal]]:
     roles = ACCESS.get(name, frozenset())  # a route missing from the table admits no one
 
     async def check(request: Request) -> Principal:
-        who = await run_in_threadpool(principal_of, request)
+        # A remembered token needs no database, so no worker thread either.
+        who = remembered_broker(request)
+        if who is None:
+            who = await run_in_threadpool(principal_of, request)
         if who.role not in roles:
             if who.via == "anonimo":
                 raise NotLoggedIn("Debe iniciar sesión para ver esto.")

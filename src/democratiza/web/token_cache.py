@@ -35,14 +35,22 @@ class TokenCache:
         self._known: dict[str, tuple[Principal, float]] = {}
         self._lock = threading.Lock()
 
-    def principal(self, engine: Engine, token: str) -> Principal | None:
-        """The token's broker, or ``None`` if the token is unknown or revoked."""
+    def remembered(self, token: str) -> Principal | None:
+        """The token's broker if found valid within the window (no database: ``None``)."""
         key = digest(token)
-        now = self.clock()
         with self._lock:
             known = self._known.get(key)
-        if known is not None and known[1] > now:
+        if known is not None and known[1] > self.clock():
             return known[0]
+        return None
+
+    def principal(self, engine: Engine, token: str) -> Principal | None:
+        """The token's broker, or ``None`` if the token is unknown or revoked."""
+        found = self.remembered(token)
+        if found is not None:
+            return found
+        key = digest(token)
+        now = self.clock()
         with engine.connect() as conn:
             found = token_principal(conn, token)
         with self._lock:
