@@ -72,6 +72,7 @@ def test_a_good_row_parses_money_to_exact_centavos(tmp_path: Path) -> None:
         ("fecha_radicacion", "2018-13-01", "fecha y hora no válida"),
         ("obligado_declarar", "tal vez", "se espera si o no"),
         ("nombre", "", "campo obligatorio vacío"),
+        ("nombre", "   ", "campo obligatorio vacío"),  # only spaces: blank
     ],
 )
 def test_bad_cell_names_file_row_and_column(
@@ -82,6 +83,14 @@ def test_bad_cell_names_file_row_and_column(
     assert (error.file, error.row, error.column) == (str(path), 3, column)
     assert message in error.message
     assert f"fila 3, columna '{column}'" in str(error)
+
+
+def test_spaces_around_a_value_are_not_part_of_it(tmp_path: Path) -> None:
+    padded = with_cell("patrimonio_liquido", "  48000000.50 ", "A2")
+    padded[HEADER.index("categoria")] = " trabajador_activo\t"
+    row = parse(read_table(write_csv(tmp_path, [padded]))).row(0, named=True)
+    assert row["patrimonio_liquido"] == 4_800_000_050
+    assert row["categoria"] == "trabajador_activo"
 
 
 def test_every_bad_row_is_reported_not_only_the_first(tmp_path: Path) -> None:

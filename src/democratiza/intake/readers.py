@@ -39,10 +39,9 @@ def _header_errors(source: str, names: list[str]) -> list[InputError]:
 
 def _with_rows(source: str, frame: pl.DataFrame, first_row: int) -> RawTable:
     # Blank cells are missing values: strip spaces, then treat "" as null.
-    stripped = [pl.col(c).cast(pl.String).str.strip_chars() for c in frame.columns]
     frame = frame.select(
-        pl.when(s.str.len_bytes() > 0).then(s).alias(c)
-        for s, c in zip(stripped, frame.columns, strict=True)
+        pl.col(c).cast(pl.String).str.strip_chars().replace("", None).alias(c)
+        for c in frame.columns
     ).with_row_index("fila", offset=first_row)
     return RawTable(source, frame.with_columns(pl.col("fila").cast(pl.Int64)))
 
