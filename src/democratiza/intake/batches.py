@@ -31,11 +31,23 @@ from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import Explanation
 from democratiza.storage import audit
-from democratiza.storage.bulk import BulkWriteRefused, write_rows
+from democratiza.storage.bulk import BulkWriteRefused, insert_with_new_ids, write_rows
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import acceptances, batches
 from democratiza.storage.versions import supersede
 
+BATCH_ROW = pl.Schema(
+    {
+        "oferta_id": pl.Int64(),
+        "comisionista": pl.String(),
+        "lote": pl.String(),
+        "archivo": pl.String(),
+        "huella": pl.String(),
+        "filas": pl.Int64(),
+        "recibido_en": pl.Datetime("us"),
+        "quien": pl.String(),
+    }
+)
 LOOKUP_CHUNK = 5_000  # ids per UPDATE, below SQLite's limit of bound parameters
 FEW_KEYS = 1_000  # up to this many references are looked up one by one in the index
 
@@ -212,10 +224,10 @@ def store_batches(
     if len(entries) == 1:
         batch_ids = [new_id(conn.execute(insert(batches).values(**entries[0])))]
     else:
-        inserted = conn.execute(
-            insert(batches).returning(batches.c.id, sort_by_parameter_order=True), entries
-        )
-        batch_ids = [int(row.id) for row in inserted]
+        try:
+            batch_ids = insert_with_new_ids(conn, batches, entries, BATCH_ROW)
+        except BulkWriteRefused as exc:  # say, another process took one of the batch ids
+            raise StorageError(refused_message(str(exc))) from None
     sizes = [d.frame.height for d in decided]
     frame = pl.concat([d.frame for d in decided]) if len(decided) > 1 else decided[0].frame
     results = pl.concat([d.results for d in decided]) if len(decided) > 1 else decided[0].results
@@ -281,7 +293,10 @@ def store_batches(
         )
         for d, batch_id, size in zip(decided, batch_ids, sizes, strict=True)
     ]
-    audit.append_many(conn, audit_entries)
+    try:
+        audit.append_many(conn, audit_entries)
+    except BulkWriteRefused as exc:
+        raise StorageError(refused_message(str(exc))) from None
     answered = rows.select("radicado", "referencia", "decision", "cantidad_permitida")
     answers = []
     offset = 0

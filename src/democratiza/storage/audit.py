@@ -22,10 +22,25 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import polars as pl
 from sqlalchemy import Connection, func, insert, select, text
 
+from democratiza.storage.bulk import write_rows
 from democratiza.storage.schema import audit_log
 
+ENTRY_SCHEMA = pl.Schema(
+    {
+        "id": pl.Int64(),
+        "cuando": pl.Datetime("us"),
+        "quien": pl.String(),
+        "accion": pl.String(),
+        "entidad": pl.String(),
+        "antes": pl.String(),
+        "despues": pl.String(),
+        "huella_anterior": pl.String(),
+        "huella": pl.String(),
+    }
+)
 GENESIS = "0" * 64  # the "previous hash" of the first entry
 LOCK_KEY = 226_1995  # pg_advisory_xact_lock key of the audit chain (Ley 226 de 1995)
 VERIFY_CHUNK = 5_000
@@ -113,7 +128,12 @@ def append_many(conn: Connection, changes: Sequence[Change]) -> list[int]:
         )
         numbers.append(entry_id)
         entry_id, previous = entry_id + 1, digest
-    conn.execute(insert(audit_log), values)
+    if len(values) == 1:
+        conn.execute(insert(audit_log), values)
+    else:
+        # Many entries (a group of single acceptances): by COPY on PostgreSQL, cheaper than
+        # building and rewriting a many-row INSERT; ``BulkWriteRefused`` if refused.
+        write_rows(conn, audit_log, pl.DataFrame(values, schema=ENTRY_SCHEMA))
     return numbers
 
 

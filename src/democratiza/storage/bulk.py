@@ -8,9 +8,11 @@ SQLAlchemy on the COPY path).
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import polars as pl
-from sqlalchemy import Connection, Table, insert
+from sqlalchemy import Connection, Table, insert, text
 
 INSERT_CHUNK = 20_000
 
@@ -37,3 +39,28 @@ def write_rows(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
             copy.write(buffer.getvalue())
     except psycopg.Error as exc:
         raise BulkWriteRefused(str(exc).strip().splitlines()[0]) from None
+
+
+def insert_with_new_ids(
+    conn: Connection, table: Table, rows: Sequence[Mapping[str, Any]], schema: pl.Schema
+) -> list[int]:
+    """Insert rows whose ``id`` the database assigns; their ids, in the rows' order.
+
+    Why not INSERT … RETURNING on PostgreSQL: for a few dozen rows (single acceptances filed
+    together, each its own batch) the many-row statement cost more to build and for the
+    driver to rewrite than to run; the ids are drawn from the table's own sequence in one
+    query and the rows then go by COPY, like every other bulk write.
+    """
+    if conn.dialect.name != "postgresql":
+        inserted = conn.execute(
+            insert(table).returning(table.c.id, sort_by_parameter_order=True), list(rows)
+        )
+        return [int(row.id) for row in inserted]
+    drawn = conn.execute(
+        text("SELECT nextval(pg_get_serial_sequence(:table, 'id')) FROM generate_series(1, :n)"),
+        {"table": table.name, "n": len(rows)},
+    )
+    ids = [int(value) for value in drawn.scalars()]
+    frame = pl.DataFrame(list(rows), schema=schema).with_columns(pl.Series("id", ids))
+    write_rows(conn, table, frame)
+    return ids
