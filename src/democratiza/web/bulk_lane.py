@@ -74,9 +74,8 @@ class BulkLane:
         self._pool: ProcessPoolExecutor | None = None
         self._starting = threading.Lock()
 
-    def file(
-        self, code: str, path: Path, shown: str, batch: str, broker: str, who: str
-    ) -> dict[str, Any]:
+    def file(self, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
+        """The batch's answer as JSON, written in the lane (``filing.file_batch_here``)."""
         with self._starting:
             if self._pool is None:
                 # "spawn": forking a process that runs threads (uvicorn's, Polars') can hang.
@@ -86,9 +85,7 @@ class BulkLane:
                     initializer=_lower_priority,
                 )
             pool = self._pool
-        answer: dict[str, Any] = pool.submit(
-            _file, self.url, code, path, shown, batch, broker, who
-        ).result()
+        answer: bytes = pool.submit(_file, self.url, code, path, shown, batch, broker, who).result()
         return answer
 
     def shutdown(self) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 import polars as pl
 from fastapi import UploadFile
+from pydantic import BaseModel
 from sqlalchemy import Engine
 
 from democratiza.intake.batches import BatchResult, StorageError, import_batch
@@ -48,6 +49,23 @@ SINGLE_SOURCE = "aceptación"  # the file name a single acceptance's errors give
 # batch over every core, so a second one at the same time only makes both slower, and
 # starves the single acceptances (which need a few milliseconds of CPU each, now).
 BATCHES_AT_ONCE = threading.BoundedSemaphore(1)
+
+
+class BatchAnswer(BaseModel):
+    """A filing's answer: every row's decision and radicado, the first ones not accepted
+    explained."""
+
+    detalle: str
+    creado: bool
+    lote_id: int
+    filas: int
+    por_decision: dict[str, int]
+    resultado: list[dict[str, Any]]
+
+
+def answer_json(answer: dict[str, Any]) -> bytes:
+    """The answer checked against ``BatchAnswer`` and written as JSON."""
+    return BatchAnswer.model_validate(answer).model_dump_json().encode()
 
 
 def upload_name(filename: str | None) -> tuple[str, str]:
@@ -86,8 +104,9 @@ def file_batch(
     batch: str,
     who: Principal,
     lane: BulkLane | None = None,
-) -> dict[str, Any]:
-    """File one batch as the authenticated broker; errors become ``WebError`` with rows.
+) -> bytes:
+    """File one batch as the authenticated broker: its answer as JSON (``BatchAnswer``);
+    errors become ``WebError`` with rows.
 
     With a ``lane`` the work runs in the lane's process (``web.bulk_lane``), else here.
     """
@@ -103,11 +122,12 @@ def file_batch(
 
 def file_batch_here(
     engine: Engine, code: str, path: Path, shown: str, batch: str, broker: str, who: str
-) -> dict[str, Any]:
+) -> bytes:
     """The batch filed in this process: the intake's answer as JSON, or its ``WebError``."""
-    return _answer(
+    answer = _answer(
         lambda: import_batch(engine, code, path, broker, batch, who), shown, str(path.parent)
     )
+    return answer_json(answer)
 
 
 def _answer(file: Callable[[], BatchResult], shown: str, hidden: str) -> dict[str, Any]:

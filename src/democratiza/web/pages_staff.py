@@ -7,6 +7,7 @@ the job runner and the person is sent to the job's page, which polls its progres
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Path, Query, Request, UploadFile
@@ -69,7 +70,10 @@ def upload(
 
     def work(progress: Progress) -> dict[str, Any]:
         progress.step(1, f"Leyendo, verificando y evaluando «{shown}» fila por fila…")
-        return file_batch(engine, codigo, path, shown, lote, who, request.app.state.lane)
+        answer: dict[str, Any] = json.loads(
+            file_batch(engine, codigo, path, shown, lote, who, request.app.state.lane)
+        )
+        return answer
 
     job = request.app.state.jobs.submit("lote", who, 2, "En cola.", work)
     return _back(f"/trabajos/{job}")
