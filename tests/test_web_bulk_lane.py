@@ -7,6 +7,8 @@ of a batch filed in the service's own process.
 
 from __future__ import annotations
 
+import os
+import signal
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -54,3 +56,21 @@ def decisions(answer: dict[str, Any]) -> list[tuple[object, ...]]:
     rows = answer["resultado"]
     assert isinstance(rows, list)
     return [(r["radicado"], r["decision"], r["cantidad_permitida"]) for r in rows]
+
+
+def test_a_lane_that_died_stores_nothing_and_the_next_batch_gets_a_new_one(
+    engine: Engine,
+) -> None:
+    open_offer(engine)
+    lane = BulkLane(engine.url.render_as_string(hide_password=False))
+    with TestClient(create_app(engine, lane=lane), headers=bearer(engine, BROKER_A)) as client:
+        status, _ = upload(client, "con-errores.csv", BAD, "MALO")  # starts the lane
+        assert status == 422 and lane._pool is not None
+        for pid in list(lane._pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        status, died = upload(client, "lote-1.csv", GOOD, "L1")
+        assert status == 503 and "Envíelo de nuevo" in died["detalle"]
+        assert count(engine, batches) == 0
+        status, again = upload(client, "lote-1.csv", GOOD, "L1")
+        assert status == 201 and again["creado"] is True
+    assert count(engine, acceptances) == 750

@@ -23,6 +23,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from democratiza.storage.database import make_engine
+from democratiza.web.errors import Unavailable
 
 NICENESS = 5  # about a third of the CPU share of a normal process when both want it
 
@@ -85,7 +87,21 @@ class BulkLane:
                     initializer=_lower_priority,
                 )
             pool = self._pool
-        answer: bytes = pool.submit(_file, self.url, code, path, shown, batch, broker, who).result()
+        try:
+            answer: bytes = pool.submit(
+                _file, self.url, code, path, shown, batch, broker, who
+            ).result()
+        except BrokenProcessPool:
+            # The lane's process died (killed, out of memory): the batch's transaction died
+            # with it, so nothing of it was stored; the next batch gets a new process.
+            with self._starting:
+                if self._pool is pool:
+                    self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise Unavailable(
+                "El proceso que guarda los lotes se detuvo antes de terminar; no se guardó "
+                "nada de este lote (todo o nada). Envíelo de nuevo."
+            ) from None
         return answer
 
     def shutdown(self) -> None:

@@ -101,6 +101,10 @@ class TooManyRequests(WebError):
     status = 429
 
 
+class Unavailable(WebError):
+    status = 503
+
+
 MAX_ITEMS = 1_000  # rows reported in one answer; the total says how many there were
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -115,6 +119,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (415, "Tipo de contenido no admitido"),
         (422, "Datos no válidos, con los errores fila por fila"),
         (429, "Demasiados intentos desde la misma dirección"),
+        (503, "No se pudo terminar ahora y no se guardó nada: envíe de nuevo"),
     ]
 }
 
