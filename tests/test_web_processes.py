@@ -8,6 +8,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -73,7 +75,15 @@ def wait_until_serving(port: int, server: subprocess.Popen[bytes]) -> None:
     raise AssertionError("el servicio no arrancó")
 
 
-def test_two_processes_serve_one_port_and_stop_together(tmp_path: Path) -> None:
+@dataclass
+class Service:
+    server: subprocess.Popen[bytes]
+    port: int
+    workers: list[int]  # the service processes the parent started
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Service]:
     port = free_port()
     server = start(tmp_path, port)
     try:
@@ -83,38 +93,38 @@ def test_two_processes_serve_one_port_and_stop_together(tmp_path: Path) -> None:
             for p in children(server.pid)
             if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()
         ]
-        assert len(workers) == 2
-        # Each process listens on the port with a socket of its own.
-        sockets = {p: listening_sockets(p, port) for p in workers}
-        assert all(len(found) == 1 for found in sockets.values())
-        assert len(set.union(*sockets.values())) == 2
-        # A second service on the same port is refused instead of sharing its connections.
-        assert port_in_use("127.0.0.1", port) is not None
-        server.send_signal(signal.SIGTERM)
-        assert server.wait(timeout=30) == 0
-        assert all(
-            not Path(f"/proc/{p}").exists()
-            or b"zombie" in Path(f"/proc/{p}/status").read_bytes().lower()
-            for p in workers
-        )
+        yield Service(server, port, workers)
     finally:
         if server.poll() is None:
             server.kill()
 
 
-def test_if_one_process_dies_the_service_stops_with_an_error(tmp_path: Path) -> None:
-    port = free_port()
-    server = start(tmp_path, port)
-    try:
-        wait_until_serving(port, server)
-        workers = [
-            p
-            for p in children(server.pid)
-            if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()
-        ]
-        os.kill(workers[0], signal.SIGKILL)
-        assert server.wait(timeout=30) == 1
-        assert b"se detiene todo" in (server.stderr.read() if server.stderr else b"")
-    finally:
-        if server.poll() is None:
-            server.kill()
+def test_two_processes_serve_one_port_and_stop_together(service: Service) -> None:
+    assert len(service.workers) == 2
+    # Each process listens on the port with a socket of its own.
+    sockets = {p: listening_sockets(p, service.port) for p in service.workers}
+    assert all(len(found) == 1 for found in sockets.values())
+    assert len(set.union(*sockets.values())) == 2
+    service.server.send_signal(signal.SIGTERM)
+    assert service.server.wait(timeout=30) == 0
+    assert all(
+        not Path(f"/proc/{p}").exists()
+        or b"zombie" in Path(f"/proc/{p}/status").read_bytes().lower()
+        for p in service.workers
+    )
+
+
+def test_a_second_service_on_the_same_port_is_refused(service: Service, tmp_path: Path) -> None:
+    """Instead of silently sharing the first one's connections through SO_REUSEPORT."""
+    assert port_in_use("127.0.0.1", service.port) is not None
+    second = start(tmp_path, service.port)
+    assert second.wait(timeout=60) == 1
+    assert b"No se puede escuchar" in (second.stderr.read() if second.stderr else b"")
+    assert service.server.poll() is None  # the first one goes on
+
+
+def test_if_one_process_dies_the_service_stops_with_an_error(service: Service) -> None:
+    os.kill(service.workers[0], signal.SIGKILL)
+    assert service.server.wait(timeout=30) == 1
+    stderr = service.server.stderr.read() if service.server.stderr else b""
+    assert b"se detiene todo" in stderr
