@@ -5,15 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
 import yaml
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Connection, Engine, delete, text, update
+from sqlalchemy import Connection, Engine, delete, select, text, update
 from sqlalchemy.exc import DBAPIError
 
 from democratiza.intake.batches import import_batch
 from democratiza.offers.lifecycle import advance, create_offer, load_offer
+from democratiza.storage.bulk import BulkWriteRefused, write_rows
 from democratiza.storage.database import migrate
 from democratiza.storage.schema import acceptances, batches, metadata, offers
 
@@ -86,6 +88,31 @@ def test_an_acceptance_must_name_a_batch_of_its_own_offer(two_offers: Engine) ->
     with two_offers.connect() as conn:
         offers_named = text("SELECT count(DISTINCT oferta_id) FROM aceptaciones")
         assert conn.execute(offers_named).scalar() == 1
+
+
+def test_a_bulk_write_of_an_acceptance_without_its_batch_is_refused_whole(
+    two_offers: Engine,
+) -> None:
+    """The bulk path (COPY on PostgreSQL) is checked too, and the good rows go with the bad."""
+    with two_offers.connect() as conn:
+        rows = [dict(r) for r in conn.execute(select(acceptances).limit(2)).mappings()]
+        missing = int(conn.execute(text("SELECT max(id) + 1 FROM lotes")).scalar_one())
+    for n, row in enumerate(rows):
+        del row["id"]
+        row["radicado"] = f"copia-{n}"
+    rows[1]["lote_id"] = missing
+    with (
+        pytest.raises((BulkWriteRefused, DBAPIError), match="sin lote de su oferta"),
+        two_offers.begin() as conn,
+    ):
+        write_rows(conn, acceptances, pl.DataFrame(rows))
+    with two_offers.connect() as conn:
+        copies = text("SELECT count(*) FROM aceptaciones WHERE radicado LIKE 'copia-%'")
+        assert conn.execute(copies).scalar() == 0
+    with two_offers.begin() as conn:  # the good row alone is written
+        write_rows(conn, acceptances, pl.DataFrame(rows[:1]))
+    with two_offers.connect() as conn:
+        assert conn.execute(copies).scalar() == 1
 
 
 def test_a_batch_or_offer_with_acceptances_cannot_be_removed(two_offers: Engine) -> None:
