@@ -5,13 +5,23 @@ from __future__ import annotations
 import threading
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import Engine, delete, select, update
 
 from democratiza.adjudication.record import adjudicate, publish
 from democratiza.intake.batches import withdraw
 from democratiza.storage import audit
 from democratiza.storage.schema import audit_log
-from tests.test_web_support import BROKER_A, CODE, file_samples, move, open_offer
+from democratiza.web.app import create_app
+from tests.test_web_support import (
+    BROKER_A,
+    CODE,
+    add_people,
+    file_samples,
+    log_in,
+    move,
+    open_offer,
+)
 
 
 def actions(engine: Engine) -> list[str]:
@@ -87,6 +97,64 @@ def test_deleting_or_rechaining_an_entry_is_detected(engine: Engine) -> None:
         conn.execute(delete(audit_log).where(audit_log.c.id == 1))
     with engine.connect() as conn:
         assert audit.verify(conn).broken_at == 1
+
+
+def test_an_anchor_detects_the_newest_entries_removed_or_rewritten(engine: Engine) -> None:
+    open_offer(engine)  # entries 1 and 2: the offer created and opened
+    file_samples(engine)  # 3 and 4: two batches received
+    with engine.connect() as conn:
+        kept = audit.anchor(conn)
+    assert kept.entries == 4 and audit.Anchor.parse(kept.text()) == kept
+    move(engine, "cerrada")  # 5: later entries do not disturb the anchor
+    with engine.connect() as conn:
+        assert audit.verify(conn, kept).ok
+    # The two newest entries removed: the chain left is whole, only the anchor tells.
+    with engine.begin() as conn:
+        conn.execute(delete(audit_log).where(audit_log.c.id >= 4))
+    with engine.connect() as conn:
+        assert audit.verify(conn).ok
+        cut = audit.verify(conn, kept)
+    assert (cut.ok, cut.entries, cut.broken_at) == (False, 3, 4)
+    assert "faltan las entradas 4 a 4" in cut.message()
+    # Rewritten from there with new entries: the number is reached, with another hash.
+    with engine.begin() as conn:
+        for n in (1, 2):
+            audit.append(conn, "alguien", "otra.cosa", f"cosas/{n}", None, {"n": n})
+    with engine.connect() as conn:
+        assert audit.verify(conn).ok
+        forged = audit.verify(conn, kept)
+    assert (forged.ok, forged.broken_at) == (False, 4)
+    assert "no es la entrada que se ancló" in forged.message()
+
+
+def test_the_auditors_take_and_check_an_anchor_on_the_web(engine: Engine) -> None:
+    open_offer(engine)
+    add_people(engine)
+    with TestClient(create_app(engine)) as auditor:
+        log_in(auditor, "auditor")
+        taken = auditor.get("/api/auditoria/ancla").json()
+        last = taken["entradas"]  # the offer created and opened, the four people
+        assert last == 6 and taken["ancla"] == f"6:{taken['huella']}"
+        page = auditor.get("/auditoria").text
+        assert taken["ancla"] in page
+        good = auditor.get("/api/auditoria/verificacion", params={"ancla": taken["ancla"]})
+        assert good.json()["integra"] is True
+        with engine.begin() as conn:
+            conn.execute(delete(audit_log).where(audit_log.c.id == last))
+        cut = auditor.get("/api/auditoria/verificacion", params={"ancla": taken["ancla"]})
+        assert cut.json()["integra"] is False and cut.json()["rota_en"] == last
+        shown = auditor.get("/auditoria/verificacion", params={"ancla": taken["ancla"]}).text
+        assert "faltan las entradas 6 a 6" in shown
+        bad = auditor.get("/api/auditoria/verificacion", params={"ancla": "6:xyz"})
+        assert bad.status_code == 422 and "ancla no válida" in bad.json()["detalle"]
+
+
+def test_an_anchor_is_written_number_colon_hash() -> None:
+    digest = "ab" * 32
+    assert audit.Anchor.parse(f" 12:{digest.upper()} ") == audit.Anchor(12, digest)
+    for bad in ("12", f"x:{digest}", "12:abc", f"12:{'g' * 64}", f"-1:{digest}"):
+        with pytest.raises(ValueError, match="ancla no válida"):
+            audit.Anchor.parse(bad)
 
 
 def test_concurrent_writers_never_fork_the_chain(engine: Engine) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import delete, update
 from typer.testing import CliRunner
 
 from democratiza.cli.main import app
@@ -60,7 +60,18 @@ def test_people_tokens_and_the_audit_chain_from_the_console(tmp_path: Path) -> N
 
     # ana, the token and its revocation; the refused attempts changed nothing
     assert "íntegra: 3 entradas verificadas" in run("auditoria", "verificar", db=db)
+    anchor = run("auditoria", "anclar", db=db).splitlines()[0]
+    assert anchor.startswith("3:") and len(anchor) == 2 + 64
+    with_anchor = run("auditoria", "verificar", "--ancla", anchor, db=db)
+    assert "Llega a la entrada anclada 3 con su huella." in with_anchor
+    with engine.begin() as conn:  # the newest entry removed: only the anchor notices
+        conn.execute(delete(audit_log).where(audit_log.c.id == 3))
+    assert "íntegra: 2 entradas verificadas" in run("auditoria", "verificar", db=db)
+    cut = run("auditoria", "verificar", "--ancla", anchor, db=db, ok=False)
+    assert "faltan las entradas 3 a 3" in cut
+    assert "ancla no válida" in run("auditoria", "verificar", "--ancla", "3", db=db, ok=False)
     with engine.begin() as conn:
         conn.execute(update(audit_log).where(audit_log.c.id == 2).values(quien="otro"))
     broken = run("auditoria", "verificar", db=db, ok=False)
     assert "rota en la entrada 2" in broken
+    assert "No se ancla una cadena rota" in run("auditoria", "anclar", db=db, ok=False)

@@ -122,10 +122,40 @@ def revoke_token_command(
 
 
 @audit_app.command("verificar")
-def verify_command(db: Db = None) -> None:
+def verify_command(
+    db: Db = None,
+    ancla: Annotated[
+        str | None,
+        typer.Option("--ancla", help="Ancla guardada antes (número:huella, de `auditoria anclar`)"),
+    ] = None,
+) -> None:
     """Recorre la cadena de huellas y dice si está íntegra o dónde se rompe."""
+    try:
+        anchored = audit.Anchor.parse(ancla) if ancla is not None else None
+    except ValueError as exc:
+        raise refuse(str(exc)) from None
     with engine_for(db).connect() as conn:
-        report = audit.verify(conn)
+        report = audit.verify(conn, anchored)
     if not report.ok:
         raise refuse(report.message())
     console.print(report.message(), highlight=False)
+    if anchored is not None and anchored.entries:
+        console.print(f"Llega a la entrada anclada {anchored.entries} con su huella.")
+
+
+@audit_app.command("anclar")
+def anchor_command(db: Db = None) -> None:
+    """Imprime el ancla del registro (número y huella de la última entrada), para guardarla
+    fuera del sistema: con ella, `auditoria verificar --ancla` nota si se borraron las
+    últimas entradas."""
+    with engine_for(db).connect() as conn:
+        report = audit.verify(conn)
+        if not report.ok:
+            raise refuse(f"No se ancla una cadena rota. {report.message()}")
+        found = audit.anchor(conn)
+    console.print(found.text(), highlight=False)
+    console.print(
+        f"Ancla del registro de auditoría: entrada {found.entries}. Guárdela fuera del "
+        "sistema (en el acta, en el archivo del auditor).",
+        highlight=False,
+    )

@@ -165,10 +165,74 @@ class ChainReport:
         return f"La cadena de auditoría está rota en la entrada {self.broken_at}: {self.reason}"
 
 
-def verify(conn: Connection) -> ChainReport:
-    """Walk the chain from the first entry; stop at the first that does not verify."""
+@dataclass(frozen=True)
+class Anchor:
+    """The number and hash of the last entry at some moment, kept outside the database.
+
+    Why: the chain shows any entry altered, removed or reordered, but not the newest ones
+    removed (what remains is a whole chain). An anchor written down elsewhere (the
+    adjudication's minutes, an auditor's file) says how far the chain reached and with
+    which hash; ``verify`` with it detects a chain cut short or rewritten from there.
+    Written ``N:HASH``.
+    """
+
+    entries: int
+    last_hash: str
+
+    def text(self) -> str:
+        return f"{self.entries}:{self.last_hash}"
+
+    @classmethod
+    def parse(cls, text: str) -> Anchor:
+        number, _, digest = text.strip().partition(":")
+        digest = digest.lower()
+        if not number.isdigit() or len(digest) != 64 or digest.strip("0123456789abcdef"):
+            raise ValueError(
+                f"ancla no válida: '{text[:80]}' (se espera número:huella, la huella de 64 "
+                "caracteres hexadecimales)"
+            )
+        return cls(int(number), digest)
+
+
+def anchor(conn: Connection) -> Anchor:
+    """The anchor of the chain as it is now (0 and the genesis hash when it is empty)."""
+    last = conn.execute(
+        select(audit_log.c.id, audit_log.c.huella).order_by(audit_log.c.id.desc()).limit(1)
+    ).first()
+    return Anchor(0, GENESIS) if last is None else Anchor(int(last.id), str(last.huella))
+
+
+def verify(conn: Connection, anchored: Anchor | None = None) -> ChainReport:
+    """Walk the chain from the first entry; stop at the first that does not verify.
+
+    With an anchor, the chain must also still reach the anchored entry, with its hash.
+    """
+    report, anchored_hash = _walk(conn, anchored.entries if anchored else None)
+    if anchored is None or not report.ok or anchored.entries == 0:
+        return report
+    if report.entries < anchored.entries:
+        return ChainReport(
+            report.entries,
+            report.entries + 1,
+            f"el ancla {anchored.entries}:{anchored.last_hash[:12]}… dice que la cadena "
+            f"llegaba a la entrada {anchored.entries} y hoy termina en la "
+            f"{report.entries}: faltan las entradas {report.entries + 1} a "
+            f"{anchored.entries}",
+        )
+    if anchored_hash != anchored.last_hash:
+        return ChainReport(
+            report.entries,
+            anchored.entries,
+            "no es la entrada que se ancló: su huella no es la del ancla",
+        )
+    return report
+
+
+def _walk(conn: Connection, keep: int | None) -> tuple[ChainReport, str | None]:
+    """The chain's report, and the hash of entry ``keep`` if the walk reached it."""
     previous, expected_id, seen = GENESIS, 1, 0
     after_id = 0
+    kept: str | None = None
     while True:
         rows = conn.execute(
             select(audit_log)
@@ -177,16 +241,16 @@ def verify(conn: Connection) -> ChainReport:
             .limit(VERIFY_CHUNK)
         ).all()
         if not rows:
-            return ChainReport(seen, None, None)
+            return ChainReport(seen, None, None), kept
         for row in rows:
             if row.id != expected_id:
                 return ChainReport(
                     seen, expected_id, f"falta la entrada {expected_id} (sigue la {row.id})"
-                )
+                ), kept
             if row.huella_anterior != previous:
                 return ChainReport(
                     seen, row.id, "su huella anterior no es la huella de la entrada previa"
-                )
+                ), kept
             again = entry_hash(
                 previous,
                 row.id,
@@ -198,7 +262,9 @@ def verify(conn: Connection) -> ChainReport:
                 row.despues,
             )
             if again != row.huella:
-                return ChainReport(seen, row.id, "su contenido no corresponde a su huella")
+                return ChainReport(seen, row.id, "su contenido no corresponde a su huella"), kept
+            if row.id == keep:
+                kept = str(row.huella)
             previous, expected_id, seen = row.huella, expected_id + 1, seen + 1
         after_id = int(rows[-1].id)
 

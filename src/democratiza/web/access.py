@@ -76,6 +76,7 @@ ACCESS: dict[str, frozenset[str]] = {
     # The audit log is the auditors'.
     "api.auditoria": ONLY_AUDITOR,
     "api.auditoria.verificar": ONLY_AUDITOR,
+    "api.auditoria.ancla": OVERSIGHT,  # the office writes it into the minutes too
     # Segunda Etapa and later stages: the notice is public; brokers file orders and read
     # their own; the office runs the stage; the book and the record are the office's and
     # the auditors'.

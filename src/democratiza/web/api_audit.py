@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from democratiza.storage import audit
 from democratiza.web.access import route
-from democratiza.web.errors import ERROR_RESPONSES
+from democratiza.web.errors import ERROR_RESPONSES, Unprocessable
 from democratiza.web.views import plain
 
 router = APIRouter(prefix="/api", tags=["auditores"], responses=ERROR_RESPONSES)
@@ -38,11 +38,37 @@ def log(
     return [{k: plain(v) for k, v in r.items()} for r in rows]
 
 
+class AnchorAnswer(BaseModel):
+    entradas: int
+    huella: str
+    ancla: str  # número:huella, para guardar fuera del sistema
+
+
 @route(router, "GET", "/auditoria/verificacion", "api.auditoria.verificar")
-def verify(request: Request) -> Verification:
+def verify(
+    request: Request,
+    ancla: str | None = Query(
+        None,
+        max_length=100,
+        description="Ancla guardada antes (número:huella): la cadena debe seguir llegando a ella",
+    ),
+) -> Verification:
     """Recorre la cadena de huellas desde la primera entrada y dice dónde se rompe, si se rompe."""
+    try:
+        anchored = audit.Anchor.parse(ancla) if ancla is not None else None
+    except ValueError as exc:
+        raise Unprocessable(str(exc)) from None
     with request.app.state.engine.connect() as conn:
-        found = audit.verify(conn)
+        found = audit.verify(conn, anchored)
     return Verification(
         integra=found.ok, entradas=found.entries, rota_en=found.broken_at, detalle=found.message()
     )
+
+
+@route(router, "GET", "/auditoria/ancla", "api.auditoria.ancla")
+def anchor(request: Request) -> AnchorAnswer:
+    """El ancla del registro ahora: número y huella de la última entrada, para guardarla fuera
+    del sistema (el acta, el archivo del auditor) y verificar después con ella."""
+    with request.app.state.engine.connect() as conn:
+        found = audit.anchor(conn)
+    return AnchorAnswer(entradas=found.entries, huella=found.last_hash, ancla=found.text())

@@ -247,7 +247,8 @@ def _audit_page(request: Request, before: int | None, verification: Any) -> Resp
     with request.app.state.engine.connect() as conn:
         rows = audit.entries(conn, 100, before)
         total = audit.count(conn)
-    context = {"entradas": rows, "total": total, "verificacion": verification}
+        anchor = audit.anchor(conn)
+    context = {"entradas": rows, "total": total, "verificacion": verification, "ancla": anchor}
     return render(request, "auditoria.html", context)
 
 
@@ -257,7 +258,11 @@ def audit_page(request: Request, antes_de: int | None = Query(None, ge=1, le=2**
 
 
 @route(router, "GET", "/auditoria/verificacion", "pag.auditoria.verificar")
-def audit_verify(request: Request) -> Response:
+def audit_verify(request: Request, ancla: str | None = Query(None, max_length=100)) -> Response:
+    try:
+        anchored = audit.Anchor.parse(ancla) if ancla else None
+    except ValueError as exc:
+        raise Unprocessable(str(exc)) from None
     with request.app.state.engine.connect() as conn:
-        found = audit.verify(conn)
+        found = audit.verify(conn, anchored)
     return _audit_page(request, None, found)
