@@ -30,7 +30,9 @@ def make_engine(url: str | None = None) -> Engine:
         # Why a larger pool: the web service checks a token or files from up to ~40 threads
         # at once; connections beyond the pool are closed on return, and opening one costs
         # the server a new process, which under load cost more than the queries themselves.
-        options = {"pool_size": 20, "max_overflow": 20}
+        # At most 30 per process (PostgreSQL allows 100 by default); more requests at once
+        # wait for a connection.
+        options = {"pool_size": 20, "max_overflow": 10}
     engine = create_engine(url, **options)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
