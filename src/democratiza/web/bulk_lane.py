@@ -9,8 +9,8 @@ single acceptances do not. The work is the very same ``filing.file_batch_here`` 
 intake's all-or-nothing, once-only guarantees hold in any process); only the answer, or
 the refusal as a ``WebError``, comes back.
 
-``democratiza servir`` gives each service process one lane; an application built without
-one (tests, the embedded default's single user) files batches in its own process.
+``democratiza servir`` gives each service process one lane (on SQLite as on PostgreSQL); an
+application built without one (the tests, scripts) files batches in its own process.
 """
 
 from __future__ import annotations
@@ -26,14 +26,13 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import Engine
 
 from democratiza.storage.database import make_engine
 from democratiza.web.errors import Unavailable
 
-NICENESS = 5  # about a third of the CPU share of a normal process when both want it
+NICENESS = 5  # about a quarter of a normal process's CPU share when both want the core
 
 
 def _lower_priority() -> None:
@@ -43,7 +42,7 @@ def _lower_priority() -> None:
 _ENGINES: dict[str, Engine] = {}
 
 
-def _file(url: str, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> Any:
+def _file(url: str, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
     from democratiza.web.filing import file_batch_here  # the child imports what it needs
 
     engine = _ENGINES.get(url)
