@@ -96,7 +96,8 @@ def service(tmp_path: Path) -> Iterator[Service]:
         yield Service(server, port, workers)
     finally:
         if server.poll() is None:
-            server.kill()
+            server.terminate()
+            server.wait(timeout=30)
 
 
 def test_two_processes_serve_one_port_and_stop_together(service: Service) -> None:
@@ -107,11 +108,7 @@ def test_two_processes_serve_one_port_and_stop_together(service: Service) -> Non
     assert len(set.union(*sockets.values())) == 2
     service.server.send_signal(signal.SIGTERM)
     assert service.server.wait(timeout=30) == 0
-    assert all(
-        not Path(f"/proc/{p}").exists()
-        or b"zombie" in Path(f"/proc/{p}/status").read_bytes().lower()
-        for p in service.workers
-    )
+    assert not any(alive(p) for p in service.workers)
 
 
 def test_a_second_service_on_the_same_port_is_refused(service: Service, tmp_path: Path) -> None:
@@ -128,3 +125,22 @@ def test_if_one_process_dies_the_service_stops_with_an_error(service: Service) -
     assert service.server.wait(timeout=30) == 1
     stderr = service.server.stderr.read() if service.server.stderr else b""
     assert b"se detiene todo" in stderr
+
+
+def test_if_the_parent_is_killed_its_processes_stop_too(service: Service) -> None:
+    """Not left behind, orphaned, serving the port (a new servir would find it taken)."""
+    service.server.kill()  # SIGKILL: the parent cannot stop anything
+    service.server.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(alive(p) for p in service.workers):
+        time.sleep(0.2)
+    assert not any(alive(p) for p in service.workers)
+    assert port_in_use("127.0.0.1", service.port) is None
+
+
+def alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "zombie" not in status.lower()

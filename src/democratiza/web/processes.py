@@ -19,12 +19,14 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 from multiprocessing.process import BaseProcess
 from types import FrameType
 
 APP = "democratiza.web.app:from_environment"
 BACKLOG = 2048
+PARENT_CHECK = 0.5  # seconds between a process's checks that its parent is alive
 
 
 def can_share_port() -> bool:
@@ -41,12 +43,25 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _serve_one(host: str, port: int, url: str) -> None:
+def _serve_one(host: str, port: int, url: str, parent: int) -> None:
     import uvicorn
 
     os.environ["DEMOCRATIZA_DB"] = url
     config = uvicorn.Config(APP, factory=True, log_level="warning")
+    threading.Thread(target=_end_with_parent, args=(parent,), daemon=True).start()
     uvicorn.Server(config).run(sockets=[_listen(host, port)])
+
+
+def _end_with_parent(parent: int) -> None:
+    """Stop this process (gracefully) once the supervising parent is gone.
+
+    Why: a parent killed outright (SIGKILL, out of memory) cannot stop its processes; left
+    alone they would go on serving the port, orphaned, and a new ``servir`` would find the
+    port taken.
+    """
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def port_in_use(host: str, port: int) -> str | None:
@@ -74,7 +89,9 @@ def serve(host: str, port: int, url: str, processes: int) -> int:
         return 1
     context = multiprocessing.get_context("spawn")
     children: list[BaseProcess] = [
-        context.Process(target=_serve_one, args=(host, port, url), name=f"servicio-{n}")
+        context.Process(
+            target=_serve_one, args=(host, port, url, os.getpid()), name=f"servicio-{n}"
+        )
         for n in range(processes)
     ]
     stopping = False
