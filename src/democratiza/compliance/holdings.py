@@ -182,27 +182,17 @@ def record_event(
             reference = created.date()
         else:
             reference = sale.fecha_enajenacion
-        event_id = new_id(
-            conn.execute(
-                insert(holding_events).values(
-                    aceptacion_id=acceptance_id,
-                    tipo=kind,
-                    fecha=day,
-                    acciones=shares,
-                    contraprestacion=consideration_centavos,
-                    detalle=detail,
-                    quien=who,
-                    registrado_en=datetime.now(),
-                )
-            )
-        )
-        audit.append(
+        event_id = _insert_event(
             conn,
-            who,
-            "tenencia.evento",
-            f"eventos_tenencia/{event_id}",
-            None,
-            {
+            acceptance_id,
+            kind=kind,
+            day=day,
+            shares=shares,
+            consideration=consideration_centavos,
+            detail=detail,
+            who=who,
+            action="tenencia.evento",
+            logged={
                 "oferta": stored.code,
                 "radicado": radicado,
                 "tipo": kind,
@@ -223,6 +213,38 @@ def record_event(
         },
     )
     return FineCase(event_id, band, fine_amount(shares, base, band))
+
+
+def _insert_event(
+    conn: Connection,
+    acceptance_id: int,
+    *,
+    kind: str,
+    day: date,
+    shares: int,
+    consideration: int | None,
+    detail: str,
+    who: str,
+    action: str,
+    logged: dict[str, object],
+) -> int:
+    """Store one holding event and its audit entry (``action``, ``logged`` as the after)."""
+    event_id = new_id(
+        conn.execute(
+            insert(holding_events).values(
+                aceptacion_id=acceptance_id,
+                tipo=kind,
+                fecha=day,
+                acciones=shares,
+                contraprestacion=consideration,
+                detalle=detail,
+                quien=who,
+                registrado_en=datetime.now(),
+            )
+        )
+    )
+    audit.append(conn, who, action, f"eventos_tenencia/{event_id}", None, logged)
+    return event_id
 
 
 def paid_shares(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
@@ -353,27 +375,17 @@ def flag_ineffective(
                 f"La adquisición del radicado {radicado} ya fue declarada ineficaz el "
                 f"{earlier.fecha:%Y-%m-%d} por {earlier.quien} ({citation})."
             )
-        event_id = new_id(
-            conn.execute(
-                insert(holding_events).values(
-                    aceptacion_id=acceptance_id,
-                    tipo=INEFFECTIVE,
-                    fecha=day,
-                    acciones=sale.acciones_pagadas,
-                    contraprestacion=None,
-                    detalle=reason,
-                    quien=who,
-                    registrado_en=datetime.now(),
-                )
-            )
-        )
-        audit.append(
+        event_id = _insert_event(
             conn,
-            who,
-            "tenencia.ineficacia",
-            f"eventos_tenencia/{event_id}",
-            None,
-            {
+            acceptance_id,
+            kind=INEFFECTIVE,
+            day=day,
+            shares=int(sale.acciones_pagadas),
+            consideration=None,
+            detail=reason,
+            who=who,
+            action="tenencia.ineficacia",
+            logged={
                 "oferta": stored.code,
                 "radicado": radicado,
                 "fecha": day,
