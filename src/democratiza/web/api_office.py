@@ -26,9 +26,9 @@ from democratiza.offers.lifecycle import (
 )
 from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage.schema import adjudications, api_tokens
-from democratiza.web import catalog, downloads, views
+from democratiza.web import catalog, downloads, token_cache, views
 from democratiza.web.access import current, route
-from democratiza.web.auth import AuthError, create_token, revoke_token
+from democratiza.web.auth import AuthError, create_token
 from democratiza.web.errors import ERROR_RESPONSES, Conflict, NotFound, Unprocessable, refused
 
 router = APIRouter(prefix="/api", tags=["oficina del programa"], responses=ERROR_RESPONSES)
@@ -215,10 +215,9 @@ def new_token(data: NewToken, request: Request) -> TokenCreated:
 def revoke(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request) -> dict[str, str]:
     """Revoca un token: deja de servir de inmediato en este proceso del servicio y, en los
     demás, a lo sumo 2 segundos después."""
+    state = request.app.state
     try:
-        with request.app.state.engine.begin() as conn:
-            revoke_token(conn, token_id, current(request).who)
+        token_cache.revoke(state.engine, state.tokens, token_id, current(request).who)
     except AuthError as exc:
         raise NotFound(str(exc)) from None
-    request.app.state.tokens.forget(token_id)
     return {"detalle": f"Token {token_id} revocado."}

@@ -20,11 +20,11 @@ from democratiza.offers.lifecycle import OfferError, create_offer, events
 from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage import audit
 from democratiza.storage.schema import adjudications, api_tokens
-from democratiza.web import catalog, views
+from democratiza.web import catalog, token_cache, views
 from democratiza.web.access import current, route
 from democratiza.web.api_office import change
 from democratiza.web.api_stages import list_stages
-from democratiza.web.auth import AuthError, create_token, revoke_token
+from democratiza.web.auth import AuthError, create_token
 from democratiza.web.charts import bar_chart
 from democratiza.web.errors import Conflict, Unprocessable
 from democratiza.web.filing import file_batch, save_upload
@@ -234,12 +234,11 @@ def token_create(
 
 @route(router, "POST", "/oficina/tokens/{token_id}/revocar", "pag.token.revocar")
 def token_revoke(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request) -> Response:
+    state = request.app.state
     try:
-        with request.app.state.engine.begin() as conn:
-            revoke_token(conn, token_id, current(request).who)
+        token_cache.revoke(state.engine, state.tokens, token_id, current(request).who)
     except AuthError as exc:
         raise Conflict(str(exc)) from None
-    request.app.state.tokens.forget(token_id)
     return _back("/oficina/tokens")
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from sqlalchemy import Engine
 
-from democratiza.web.auth import Principal, digest, token_principal
+from democratiza.web.auth import Principal, digest, revoke_token, token_principal
 
 TOKEN_SECONDS = 2.0
 MAX_TOKENS = 10_000  # brokers have a few tokens each; a bound against a flood of new ones
@@ -68,3 +68,13 @@ class TokenCache:
         with self._lock:
             for key in [k for k, (p, _) in self._known.items() if p.who.startswith(prefix)]:
                 del self._known[key]
+
+
+def revoke(engine: Engine, tokens: TokenCache, token_id: int, who: str) -> None:
+    """Revoke a token in the database and forget it at once in this process.
+
+    Raises ``AuthError`` if there is no valid token with that number.
+    """
+    with engine.begin() as conn:
+        revoke_token(conn, token_id, who)
+    tokens.forget(token_id)
