@@ -145,7 +145,7 @@ def _process_once(engine: Engine, filings: Sequence[SingleFiling]) -> list[Outco
             compiled = compiled_program(stored)
             rows, results, decided = _decided(compiled, typed, owners, outcomes)
             if decided:
-                explained = _explained(compiled, results, rows)
+                explained = Explainer(compiled).explain_not_accepted(results, rows)
                 _store(
                     engine, stored, filings, (compiled, rows, results, explained), decided, outcomes
                 )
@@ -252,24 +252,6 @@ def _decided(
         return typed.clear(), pl.DataFrame(), []
     rows = typed[kept]
     return rows, pl.concat(results), [owners[k] for k in kept]
-
-
-def _explained(
-    compiled: CompiledProgram, results: pl.DataFrame, rows: pl.DataFrame
-) -> list[Explanation | None]:
-    """Each row's explanation if it was not accepted (what the broker is told), else None.
-
-    Rendered once for the group: the explainer's per-call cost is not paid per filing.
-    """
-    refused = results["decision"].cast(pl.String) != "aceptada"
-    explained: list[Explanation | None] = [None] * results.height
-    if refused.any():
-        positions = refused.arg_true().to_list()
-        explainer = Explainer(compiled)
-        found = explainer.explain_all(results[positions], rows[positions])
-        for k, explanation in zip(positions, found, strict=True):
-            explained[k] = explanation
-    return explained
 
 
 Evaluated = tuple[CompiledProgram, pl.DataFrame, pl.DataFrame, list[Explanation | None]]

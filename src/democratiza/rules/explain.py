@@ -178,3 +178,25 @@ class Explainer:
             results.iter_rows(named=True), bases.iter_rows(named=True), strict=True
         ):
             yield self.explain(row, base)
+
+    def explain_not_accepted(
+        self, results: pl.DataFrame, frame: pl.DataFrame, limit: int | None = None
+    ) -> list[Explanation | None]:
+        """Each row's explanation if it was not accepted (at most ``limit`` of them), else None.
+
+        Why only those: a broker is told why a row was reduced or rejected; building the
+        texts of accepted rows (most of a batch) only to drop them cost the interpreter time
+        other requests were waiting for.
+        """
+        positions = (
+            results.with_row_index("_fila")
+            .filter(pl.col("decision").cast(pl.String) != "aceptada")["_fila"]
+            .head(limit if limit is not None else results.height)
+            .to_list()
+        )
+        explained: list[Explanation | None] = [None] * results.height
+        if positions:
+            found = self.explain_all(results[positions], frame[positions])
+            for position, explanation in zip(positions, found, strict=True):
+                explained[position] = explanation
+        return explained

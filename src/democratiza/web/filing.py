@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-import polars as pl
 from fastapi import UploadFile
 from pydantic import BaseModel
 from sqlalchemy import Engine
@@ -29,7 +28,6 @@ from democratiza.intake.errors import InputRejected
 from democratiza.intake.singles import intake_for, single_filing
 from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.exports import slug
-from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import Explainer, Explanation
 from democratiza.web.auth import Principal
 from democratiza.web.bulk_lane import BulkLane
@@ -156,7 +154,8 @@ def batch_answer(result: BatchResult) -> dict[str, Any]:
     if result.explanations is not None:
         explanations = result.explanations
     elif result.evaluated is not None:
-        explanations = _first_not_accepted(*result.evaluated)
+        compiled, results, frame = result.evaluated
+        explanations = Explainer(compiled).explain_not_accepted(results, frame, MAX_ITEMS)
     explained: list[str | None] = [None] * decisions.height
     shown = 0
     for i, explanation in enumerate(explanations):
@@ -174,28 +173,6 @@ def batch_answer(result: BatchResult) -> dict[str, Any]:
         "por_decision": {str(d): n for d, n in sorted(counts.items())},
         "resultado": rows,
     }
-
-
-def _first_not_accepted(
-    compiled: CompiledProgram, results: pl.DataFrame, frame: pl.DataFrame
-) -> list[Explanation | None]:
-    """Explanations of the rows the answer explains: the first ``MAX_ITEMS`` not accepted.
-
-    Why not all: the answer shows at most ``MAX_ITEMS`` explanations (every row still has
-    its decision and permitted quantity), and building the texts of a 10.000-row batch
-    only to drop them held the process's interpreter from the other brokers' requests.
-    """
-    wanted = (
-        results.with_row_index("_fila")
-        .filter(pl.col("decision") != "aceptada")["_fila"]
-        .head(MAX_ITEMS)
-        .to_list()
-    )
-    explanations: list[Explanation | None] = [None] * results.height
-    found = Explainer(compiled).explain_all(results[wanted], frame[wanted])
-    for position, explanation in zip(wanted, found, strict=True):
-        explanations[position] = explanation
-    return explanations
 
 
 async def file_one(
