@@ -151,10 +151,8 @@ def principal_of(request: Request) -> Principal:
         return cached
     engine = request.app.state.engine
     found: Principal | None = None
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() == "bearer" and token:
-        found = request.app.state.tokens.principal(engine, token.strip())
+    if token := bearer_token(request):
+        found = request.app.state.tokens.principal(engine, token)
         if found is None:
             raise NotLoggedIn("El token no es válido o fue revocado.")
     elif cookie := request.cookies.get(SESSION_COOKIE):
@@ -164,12 +162,19 @@ def principal_of(request: Request) -> Principal:
     return request.state.principal  # type: ignore[no-any-return]
 
 
+def bearer_token(request: Request) -> str | None:
+    """The token of an ``Authorization: Bearer …`` header, if the request has one."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
 def remembered_broker(request: Request) -> Principal | None:
     """The bearer token's broker if the token was found valid moments ago (else ``None``)."""
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token:
+    token = bearer_token(request)
+    if token is None:
         return None
-    found: Principal | None = request.app.state.tokens.remembered(token.strip())
+    found: Principal | None = request.app.state.tokens.remembered(token)
     if found is not None:
         request.state.principal = found
     return found
