@@ -222,6 +222,8 @@ def store_batches(
         for d in decided
     ]
     if len(entries) == 1:
+        # A plain INSERT: a batch id taken meanwhile by another process must come back as
+        # IntegrityError, which ``import_batch`` and ``_store_alone`` answer as a resend.
         batch_ids = [new_id(conn.execute(insert(batches).values(**entries[0])))]
     else:
         try:
