@@ -524,8 +524,18 @@ def test_the_shipped_programs_with_a_fines_article_can_compute(
 
 @pytest.mark.parametrize("program_id", ["coltel-2018", "ebsa"])
 def test_a_program_without_the_computation_keys_is_not_computed(program_id: str) -> None:
-    with pytest.raises(FineError, match="le faltan claves_bases, fecha_referencia, metodo_ajuste"):
+    missing = "le faltan claves_bases, fecha_referencia, metodo_ajuste, regla_base"
+    with pytest.raises(FineError, match=missing):
         FineTerms.from_program(load_program(program_id))
+
+
+def test_the_rule_that_picks_the_base_comes_from_the_program_file() -> None:
+    """«calculada sobre el mayor de los siguientes valores» (GEB art. 11) is data, cited."""
+    assert GEB.base_rule_citation == "Decreto 706/2017 art. 11"
+    data = program_data("geb-2017")
+    del data["multas"]["regla_base"]
+    with pytest.raises(FineError, match="le faltan regla_base"):
+        FineTerms.from_program(parse_program(data, "geb-2017"))
 
 
 def test_one_key_per_listed_base() -> None:

@@ -138,7 +138,8 @@ EXPECTED_STEPS: list[dict[str, str]] = [
         "tipo": "base",
         "concepto": (
             "precio u otra contraprestación obtenida por acción (Precio u otra "
-            "contraprestación obtenida por la transferencia): elegida: la mayor"
+            "contraprestación obtenida por la transferencia): elegida: la mayor "
+            "(Decreto 706/2017 art. 11)"
         ),
         "norma": "Decreto 706/2017 art. 11(b)",
         "valor_por_accion": "2500.00",
@@ -344,7 +345,8 @@ def test_central_statement_cites_its_adjustment() -> None:
     bases = [r["concepto"].split("): ", 1)[1] for r in rows if r["tipo"] == "base"]
     # A tie goes to the first value the program lists.
     assert bases == [
-        "elegida: la mayor",
+        "elegida: la mayor (Programa Central de Seguros de Vida art. (Primera Fase) "
+        "inc. «El incumplimiento…»)",
         "igual a la elegida; se toma la primera de la lista",
         "sin valor conocido, no se compara",
     ]

@@ -105,6 +105,7 @@ class FineTerms:
     default_interest: bool  # interest at the highest legal rate on top (GEB art. 11)
     # Where each rule is written ("Decreto 706/2017 art. 11(a)"), for statements.
     base_citations: tuple[str, ...]  # same order as base_keys
+    base_rule_citation: str  # where the program says the greatest base is taken
     band_citations: tuple[str, ...]  # same order as bands
     adjustment_citation: str
     interest_citation: str | None
@@ -126,6 +127,7 @@ class FineTerms:
                 ("claves_bases", fines.base_keys),
                 ("fecha_referencia", fines.reference_date),
                 ("metodo_ajuste", fines.adjustment_method),
+                ("regla_base", fines.base_rule),
             )
             if value is None
         ]
@@ -135,7 +137,7 @@ class FineTerms:
                 f"le faltan {', '.join(missing)}."
             )
         assert fines.base_keys is not None and fines.reference_date is not None
-        assert fines.adjustment_method is not None
+        assert fines.adjustment_method is not None and fines.base_rule is not None
         if fines.adjustment_method == "ipc_1_enero" and fines.default_interest is None:
             raise FineError(
                 f"El programa {program.id} ajusta por IPC pero no dice los intereses de mora "
@@ -154,6 +156,7 @@ class FineTerms:
             adjustment=fines.adjustment_method,
             default_interest=fines.default_interest is not None,
             base_citations=tuple(cite(b.citation) for b in fines.base_values),
+            base_rule_citation=cite(fines.base_rule.citation),
             band_citations=tuple(cite(b.citation) for b in fines.bands),
             adjustment_citation=cite(fines.adjustment.citation),
             interest_citation=(
@@ -200,7 +203,8 @@ class FineBase:
 
 
 def fine_base(terms: FineTerms, values: Mapping[FineBaseKey, int | None]) -> FineBase:
-    """The greatest of the values the program lists (centavos per share; None = unknown)."""
+    """The greatest of the values the program lists (centavos per share; None = unknown),
+    as its ``regla_base`` says (``mayor``, the only rule the decrees use)."""
     unknown = [k for k in values if k not in terms.base_keys]
     if unknown:
         raise FineError(

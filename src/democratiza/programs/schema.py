@@ -172,6 +172,13 @@ FineBaseKey = Literal["precio_adquisicion", "contraprestacion", "precio_segunda_
 FineAdjustment = Literal["ipc_1_enero", "tasa_moratoria_dia_pago"]
 
 
+class BaseRule(Model):
+    """How the fine's base per share is chosen among the listed values."""
+
+    value: Literal["mayor"] = Field(alias="valor")  # the greatest of those known
+    citation: Citation = Field(alias="cita")
+
+
 class Fines(Model):
     """A program's fines. The optional keys at the end make the texts computable
     (``democratiza.compliance``): without them the fines are shown but never computed."""
@@ -189,6 +196,7 @@ class Fines(Model):
         default=None, alias="fecha_referencia"
     )
     adjustment_method: FineAdjustment | None = Field(default=None, alias="metodo_ajuste")
+    base_rule: BaseRule | None = Field(default=None, alias="regla_base")
 
     @model_validator(mode="after")
     def _keys_match_bases(self) -> Fines:

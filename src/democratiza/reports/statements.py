@@ -73,11 +73,12 @@ def atomic_write(path: Path, data: bytes) -> Path:
 # --- the fine statement: the steps ------------------------------------------------------
 
 
-def _candidate_result(candidate: BaseCandidate, chosen: BaseCandidate) -> str:
+def _candidate_result(candidate: BaseCandidate, chosen: BaseCandidate, rule: str) -> str:
+    """How the candidate fared; ``rule`` is where the program says the greatest is taken."""
     if candidate.centavos is None:
         return "sin valor conocido, no se compara"
     if candidate == chosen:
-        return "elegida: la mayor"
+        return f"elegida: la mayor ({rule})"
     if candidate.centavos == chosen.centavos:
         return "igual a la elegida; se toma la primera de la lista"
     return "menor que la elegida"
@@ -162,7 +163,7 @@ def fine_statement_csv(statement: Statement, terms: FineTerms) -> str:
                 "tipo": "base",
                 "concepto": (
                     f"{BASE_LABELS[candidate.key]} ({candidate.text}): "
-                    f"{_candidate_result(candidate, fine.base.chosen)}"
+                    f"{_candidate_result(candidate, fine.base.chosen, terms.base_rule_citation)}"
                 ),
                 "norma": citation,
                 "valor_por_accion": (
@@ -410,7 +411,7 @@ def _summary(fig: Figure, top: float, statement: Statement, terms: FineTerms) ->
                 wrap(candidate.text, 60),
                 wrap(citation, 40),
                 "sin valor" if candidate.centavos is None else pesos(candidate.centavos),
-                _candidate_result(candidate, fine.base.chosen),
+                _candidate_result(candidate, fine.base.chosen, terms.base_rule_citation),
             ]
         )
     top = _table_at(
