@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from sqlalchemy import Engine, func, select, text
+from sqlalchemy import Engine, func, select
 
 from democratiza.intake.batches import StorageError, import_batch
 from democratiza.offers.lifecycle import advance, create_offer, load_offer
 from democratiza.storage.schema import acceptances, batches
+from tests.storage_support import refuse_acceptances_where
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 PARAMS = yaml.safe_load((SAMPLE / "oferta.yaml").read_text(encoding="utf-8"))
@@ -97,25 +98,7 @@ def test_a_database_that_refuses_writes_mid_way_leaves_the_offer_consistent(
     offer: Engine,
 ) -> None:
     # A trigger refuses the 500th row of the batch, after 499 were already inserted.
-    with offer.begin() as conn:
-        if offer.dialect.name == "postgresql":
-            conn.execute(
-                text("""
-                CREATE FUNCTION rechazar() RETURNS trigger AS $$
-                BEGIN RAISE EXCEPTION 'disco lleno (simulado)'; END $$ LANGUAGE plpgsql""")
-            )
-            conn.execute(
-                text("""
-                CREATE TRIGGER rechazo BEFORE INSERT ON aceptaciones FOR EACH ROW
-                WHEN (NEW.radicado LIKE '%-000500') EXECUTE FUNCTION rechazar()""")
-            )
-        else:
-            conn.execute(
-                text("""
-                CREATE TRIGGER rechazo BEFORE INSERT ON aceptaciones
-                WHEN NEW.radicado LIKE '%-000500'
-                BEGIN SELECT RAISE(ABORT, 'disco lleno (simulado)'); END""")
-            )
+    refuse_acceptances_where(offer, "NEW.radicado LIKE '%-000500'")
     with pytest.raises(StorageError, match=r"disco lleno.*no se guardó nada del lote"):
         import_batch(offer, CODE, SAMPLE / BATCHES[0][0], BATCHES[0][1], "L1", "x")
     assert counts(offer) == (0, 0)

@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 import yaml
 from polars.testing import assert_frame_equal
-from sqlalchemy import Engine, func, select, text
+from sqlalchemy import Engine, func, select
 
 from democratiza.intake import singles
 from democratiza.intake.batches import BatchResult, import_batch
@@ -37,6 +37,7 @@ from democratiza.rules.engine import CompiledProgram
 from democratiza.storage import audit
 from democratiza.storage.schema import acceptances, audit_log, batches
 from democratiza.web.filing import batch_answer
+from tests.storage_support import refuse_acceptances_where
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 PARAMS = yaml.safe_load((SAMPLE / "oferta.yaml").read_text(encoding="utf-8"))
@@ -235,25 +236,7 @@ def test_a_batch_id_taken_meanwhile_falls_back_to_one_by_one(
 
 
 def test_a_row_the_database_refuses_fails_alone(offer: Engine) -> None:
-    with offer.begin() as conn:
-        if offer.dialect.name == "postgresql":
-            conn.execute(
-                text("""
-                CREATE FUNCTION rechazar() RETURNS trigger AS $$
-                BEGIN RAISE EXCEPTION 'disco lleno (simulado)'; END $$ LANGUAGE plpgsql""")
-            )
-            conn.execute(
-                text("""
-                CREATE TRIGGER rechazo BEFORE INSERT ON aceptaciones FOR EACH ROW
-                WHEN (NEW.referencia = 'MALA-1') EXECUTE FUNCTION rechazar()""")
-            )
-        else:
-            conn.execute(
-                text("""
-                CREATE TRIGGER rechazo BEFORE INSERT ON aceptaciones
-                WHEN NEW.referencia = 'MALA-1'
-                BEGIN SELECT RAISE(ABORT, 'disco lleno (simulado)'); END""")
-            )
+    refuse_acceptances_where(offer, "NEW.referencia = 'MALA-1'")
     rows = sample_rows()[:3]
     rows[1] = {**rows[1], "referencia": "MALA-1"}
     outcomes = process_group(offer, [filing(r) for r in rows])
