@@ -1,9 +1,19 @@
-"""Helpers for the storage tests (no tests here): a database that refuses some writes."""
+"""Helpers for the storage tests (no tests here): an adjudicated sample offer, and a
+database that refuses some writes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import polars as pl
+import yaml
 from sqlalchemy import Engine, text
 
+from democratiza.adjudication.record import adjudicate
+from democratiza.intake.batches import import_batch
+from democratiza.offers.lifecycle import advance, create_offer, load_offer
+
+SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 REFUSAL = "disco lleno (simulado)"
 
 
@@ -29,3 +39,16 @@ def refuse_acceptances_where(engine: Engine, condition: str) -> None:
                 WHEN {condition}
                 BEGIN SELECT RAISE(ABORT, '{REFUSAL}'); END""")
             )
+
+
+def adjudicate_sample(engine: Engine, code: str) -> pl.DataFrame:
+    """Central's sample offer (``examples/primera-etapa``) with Casa de Bolsa's batch,
+    closed and adjudicated; the adjudication's results by radicado."""
+    params = yaml.safe_load((SAMPLE / "oferta.yaml").read_text(encoding="utf-8"))
+    with engine.begin() as conn:
+        stored = create_offer(conn, code, "central-seguros-vida", params, "oficina", "aviso")
+        advance(conn, stored, "abierta", "oficina", "apertura")
+    import_batch(engine, code, SAMPLE / "lote-1-casa-de-bolsa.csv", "Casa de Bolsa", "L1", "x")
+    with engine.begin() as conn:
+        advance(conn, load_offer(conn, code), "cerrada", "oficina", "cierre")
+    return adjudicate(engine, code, "bolsa", "adjudicación").results.sort("radicado")

@@ -28,9 +28,8 @@ from democratiza.offers.lifecycle import OfferError, advance, create_offer, load
 from democratiza.reports.exports import registry_file
 from democratiza.rules.vocabulary import NATURAL_CATEGORIES
 from democratiza.storage import audit
+from tests.storage_support import adjudicate_sample
 
-SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
-PARAMS = yaml.safe_load((SAMPLE / "oferta.yaml").read_text(encoding="utf-8"))
 CODE = "central"
 PRICE = 100_000  # $ 1.000 in centavos (oferta.yaml)
 EXAMPLES = Path(__file__).parents[1] / "examples"
@@ -39,14 +38,7 @@ GEB_PARAMS = yaml.safe_load((EXAMPLES / "oferta-geb-2017.yaml").read_text(encodi
 
 @pytest.fixture
 def adjudicated(engine: Engine) -> pl.DataFrame:
-    with engine.begin() as conn:
-        stored = create_offer(conn, CODE, "central-seguros-vida", PARAMS, "oficina", "aviso")
-        advance(conn, stored, "abierta", "oficina", "apertura")
-    import_batch(engine, CODE, SAMPLE / "lote-1-casa-de-bolsa.csv", "Casa de Bolsa", "L1", "x")
-    with engine.begin() as conn:
-        advance(conn, load_offer(conn, CODE), "cerrada", "oficina", "cierre")
-    results = adjudicate(engine, CODE, "bolsa", "adjudicación").results
-    return results.filter(pl.col("adjudicada") >= 100).sort("radicado")
+    return adjudicate_sample(engine, CODE).filter(pl.col("adjudicada") >= 100)
 
 
 def test_unpaid_shares_are_resolved_and_only_paid_ones_registered(

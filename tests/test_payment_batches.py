@@ -7,33 +7,22 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-import yaml
 from sqlalchemy import Engine, func, select
 
-from democratiza.adjudication.record import adjudicate
 from democratiza.compliance.holdings import settle
 from democratiza.compliance.payment_batches import import_payments
-from democratiza.intake.batches import import_batch
 from democratiza.intake.errors import InputRejected
-from democratiza.offers.lifecycle import OfferError, advance, create_offer, load_offer
+from democratiza.offers.lifecycle import OfferError
 from democratiza.rules.vocabulary import NATURAL_CATEGORIES
 from democratiza.storage.schema import payments
+from tests.storage_support import adjudicate_sample
 
-SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
-PARAMS = yaml.safe_load((SAMPLE / "oferta.yaml").read_text(encoding="utf-8"))
 CODE = "central"
 
 
 @pytest.fixture
 def awarded(engine: Engine) -> pl.DataFrame:
-    with engine.begin() as conn:
-        stored = create_offer(conn, CODE, "central-seguros-vida", PARAMS, "oficina", "aviso")
-        advance(conn, stored, "abierta", "oficina", "apertura")
-    import_batch(engine, CODE, SAMPLE / "lote-1-casa-de-bolsa.csv", "Casa de Bolsa", "L1", "x")
-    with engine.begin() as conn:
-        advance(conn, load_offer(conn, CODE), "cerrada", "oficina", "cierre")
-    results = adjudicate(engine, CODE, "bolsa", "adjudicación").results
-    return results.filter(pl.col("adjudicada") > 0).sort("radicado")
+    return adjudicate_sample(engine, CODE).filter(pl.col("adjudicada") > 0)
 
 
 def write(path: Path, rows: list[tuple[str, str, str, str]]) -> Path:
