@@ -11,13 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from democratiza.compliance.bands import BandMatch, band_for
+from democratiza.compliance.bands import BandMatch
 from democratiza.compliance.fines import (
     FineTerms,
     Payment,
     Statement,
-    fine_amount,
-    fine_base,
+    fine_for,
     fine_statement,
 )
 from democratiza.compliance.series import CpiSeries, MaxLegalRate, shipped_cpi, shipped_max_rate
@@ -50,10 +49,9 @@ def compute_fine(
     Raises ``FineError``, ``MissingSeriesValue`` with the reason in Spanish.
     """
     terms = FineTerms.from_program(program)
-    band = band_for(reference, breach, terms.bands, terms.reference_label)
-    if band.percent is None:
+    band, fine = fine_for(terms, reference, breach, shares, values)
+    if fine is None:
         return FineComputation(terms, band, None)
-    fine = fine_amount(shares, fine_base(terms, values), band)
     statement = fine_statement(
         terms,
         fine,

@@ -48,7 +48,7 @@ from decimal import (
 from fractions import Fraction
 from typing import Literal
 
-from democratiza.compliance.bands import REFERENCE_LABELS, BandMatch
+from democratiza.compliance.bands import REFERENCE_LABELS, BandMatch, band_for
 from democratiza.compliance.series import CpiSeries, MaxLegalRate, percent_text
 from democratiza.money import group, pesos
 from democratiza.programs.schema import Citation, FineAdjustment, FineBand, FineBaseKey, Program
@@ -265,6 +265,23 @@ def fine_amount(shares: int, base: FineBase, band: BandMatch) -> FineAmount:
     if band.window is None:
         raise FineError(f"No hay multa: {band.reason}")
     return FineAmount(shares, base, band)
+
+
+def fine_for(
+    terms: FineTerms,
+    reference: date,
+    breach: date,
+    shares: int,
+    values: Mapping[FineBaseKey, int | None],
+) -> tuple[BandMatch, FineAmount | None]:
+    """The band a breach falls in and, if it falls in one, the fine (base × shares × %).
+
+    ``reference`` is the date the bands count from (the sale or the adjudication).
+    """
+    band = band_for(reference, breach, terms.bands, terms.reference_label)
+    if band.percent is None:
+        return band, None
+    return band, fine_amount(shares, fine_base(terms, values), band)
 
 
 # --- statement ---------------------------------------------------------------------------

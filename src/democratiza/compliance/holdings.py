@@ -24,11 +24,11 @@ from typing import Any
 import polars as pl
 from sqlalchemy import Connection, Engine, Row, case, func, insert, select
 
-from democratiza.compliance.bands import BandMatch, band_for
-from democratiza.compliance.fines import FineAmount, FineTerms, fine_amount, fine_base
+from democratiza.compliance.bands import BandMatch
+from democratiza.compliance.fines import FineAmount, FineTerms, fine_for
 from democratiza.money import group
 from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
-from democratiza.programs.schema import Program
+from democratiza.programs.schema import FineBaseKey, Program
 from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import second_stage_price
 from democratiza.storage import audit
@@ -201,18 +201,13 @@ def record_event(
                 "contraprestacion": consideration_centavos,
             },
         )
-    band = band_for(reference, day, terms.bands, terms.reference_label)
-    if band.percent is None:
-        return FineCase(event_id, band, None)
-    base = fine_base(
-        terms,
-        {
-            "precio_adquisicion": stored.offer.price_centavos,
-            "contraprestacion": consideration_centavos,
-            "precio_segunda_etapa": second_stage,  # None until it is adjudicated
-        },
-    )
-    return FineCase(event_id, band, fine_amount(shares, base, band))
+    values: dict[FineBaseKey, int | None] = {
+        "precio_adquisicion": stored.offer.price_centavos,
+        "contraprestacion": consideration_centavos,
+        "precio_segunda_etapa": second_stage,  # None until it is adjudicated
+    }
+    band, fine = fine_for(terms, reference, day, shares, values)
+    return FineCase(event_id, band, fine)
 
 
 def _insert_event(
