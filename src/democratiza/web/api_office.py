@@ -29,13 +29,14 @@ from democratiza.storage.schema import adjudications, api_tokens
 from democratiza.web import catalog, downloads, token_cache, views
 from democratiza.web.access import current, route
 from democratiza.web.auth import AuthError, create_token
+from democratiza.web.bodies import NewCode
 from democratiza.web.errors import ERROR_RESPONSES, Conflict, NotFound, Unprocessable, refused
 
 router = APIRouter(prefix="/api", tags=["oficina del programa"], responses=ERROR_RESPONSES)
 
 
 class NewOffer(BaseModel):
-    codigo: str = Field(min_length=1, max_length=80, pattern=r"^[A-Za-z0-9\-_.]+$")
+    codigo: NewCode
     programa: str = Field(max_length=80)
     parametros: dict[str, str | int] = Field(
         description="precio, acciones_ofrecidas, fecha_aviso, fecha_cierre, trm…"

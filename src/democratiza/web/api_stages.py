@@ -49,7 +49,7 @@ from democratiza.stages.terms import StageError, StageTerms
 from democratiza.storage.schema import stages
 from democratiza.web.access import current, route
 from democratiza.web.auth import Principal
-from democratiza.web.bodies import Body
+from democratiza.web.bodies import Body, NewCode
 from democratiza.web.errors import (
     ERROR_RESPONSES,
     Conflict,
@@ -67,7 +67,7 @@ router = APIRouter(prefix="/api", tags=["etapas siguientes"], responses=ERROR_RE
 
 
 class NewStage(Body):
-    codigo: str = Field(min_length=1, max_length=80, pattern=r"^[A-Za-z0-9\-_.]+$")
+    codigo: NewCode
     oferta: str = Field(min_length=1, max_length=80, description="Oferta de la Primera Etapa")
     terminos: dict[str, Any] = Field(description="Los términos de la etapa (ver docs/etapas.md)")
     motivo: str = Field("publicación del aviso de la etapa", min_length=1, max_length=500)

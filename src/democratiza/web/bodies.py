@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 
 def _text_date(value: object) -> object:
@@ -32,3 +32,6 @@ class Body(BaseModel):
 
 
 Day = Annotated[date, BeforeValidator(_text_date)]
+
+# The code of a new offer or stage: it goes into URLs and file names.
+NewCode = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[A-Za-z0-9\-_.]+$")]
