@@ -12,7 +12,7 @@ from datetime import date, datetime
 from itertools import pairwise
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, insert, select
 
 from democratiza.calendar import add_months, next_business_day
 from democratiza.programs.loader import load_program
@@ -21,6 +21,7 @@ from democratiza.programs.schema import Program
 from democratiza.storage import audit
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import offer_events, offers
+from democratiza.storage.states import move_state
 
 STATES = ("borrador", "abierta", "cerrada", "adjudicada", "publicada")
 NEXT = dict(pairwise(STATES))
@@ -153,13 +154,7 @@ def advance(conn: Connection, stored: StoredOffer, target: str, who: str, why: s
         raise OfferError(
             f"La oferta '{stored.code}' está {stored.state}; no puede pasar a {target}."
         )
-    # The WHERE on the old state makes concurrent transitions safe: only one can win.
-    changed = conn.execute(
-        update(offers)
-        .where(offers.c.id == stored.id, offers.c.estado == stored.state)
-        .values(estado=target)
-    ).rowcount
-    if changed != 1:
+    if not move_state(conn, offers, stored.id, stored.state, target):
         raise OfferError(f"La oferta '{stored.code}' cambió de estado mientras tanto.")
     _event(conn, stored.id, "transicion", stored.state, target, who, why, None)
     return StoredOffer(stored.id, stored.code, target, stored.offer)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, func, insert, select
 
 from democratiza.money import group
 from democratiza.offers.lifecycle import ADJUDICATED, StoredOffer, load_offer
@@ -41,6 +41,7 @@ from democratiza.storage.schema import (
     stage_events,
     stages,
 )
+from democratiza.storage.states import move_state
 
 STAGE_DONE = ("adjudicada", "publicada", "desierta")
 
@@ -240,13 +241,7 @@ def _event(
 def _move(
     conn: Connection, stage: StoredStage, target: str, kind: str, who: str, why: str
 ) -> StoredStage:
-    # The WHERE on the old state makes concurrent transitions safe: only one can win.
-    changed = conn.execute(
-        update(stages)
-        .where(stages.c.id == stage.id, stages.c.estado == stage.state)
-        .values(estado=target)
-    ).rowcount
-    if changed != 1:
+    if not move_state(conn, stages, stage.id, stage.state, target):
         raise StageError(f"La etapa '{stage.code}' cambió de estado mientras tanto.")
     _event(conn, stage, kind, stage.state, target, who, why)
     return StoredStage(
