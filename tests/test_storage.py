@@ -14,7 +14,7 @@ from sqlalchemy import Connection, Engine, delete, select, text, update
 from sqlalchemy.exc import DBAPIError
 
 from democratiza.intake.batches import import_batch
-from democratiza.offers.lifecycle import advance, create_offer, load_offer
+from democratiza.offers.lifecycle import OfferError, advance, create_offer, load_offer
 from democratiza.storage.bulk import BulkWriteRefused, write_rows
 from democratiza.storage.database import migrate
 from democratiza.storage.schema import acceptances, batches, metadata, offers
@@ -125,3 +125,21 @@ def test_a_batch_or_offer_with_acceptances_cannot_be_removed(two_offers: Engine)
         refused(two_offers, text("TRUNCATE lotes CASCADE"))
     with two_offers.begin() as conn:  # an offer without acceptances can still change
         conn.execute(update(offers).where(offers.c.codigo == "dos").values(estado="cerrada"))
+
+
+def test_a_state_changes_only_from_the_state_the_caller_saw(two_offers: Engine) -> None:
+    """Two clerks both saw the offer open; the second one's close is refused, not repeated."""
+    with two_offers.connect() as conn:
+        seen_by_both = load_offer(conn, "dos")
+    with two_offers.begin() as conn:
+        advance(conn, seen_by_both, "cerrada", "primero", "cierre")
+    with (
+        pytest.raises(OfferError, match="cambió de estado mientras tanto"),
+        two_offers.begin() as conn,
+    ):
+        advance(conn, seen_by_both, "cerrada", "segundo", "cierre")
+    with two_offers.connect() as conn:
+        closings = conn.execute(
+            text("SELECT count(*) FROM eventos_oferta WHERE a_estado = 'cerrada'")
+        ).scalar()
+    assert closings == 1
