@@ -160,8 +160,8 @@ def ineffective_command(
     quien: Who = "oficina del programa",
     db: Db = None,
 ) -> None:
-    """Declara ineficaz una adquisición contraria a las reglas de beneficiario real (Ley 226
-    art. 14 inciso 2)."""
+    """Declara ineficaz una adquisición contraria a las reglas de beneficiario real (con las
+    normas que cita el programa de la oferta)."""
     try:
         done = flag_ineffective(
             engine_for(db), codigo, radicado, _day(fecha, "--fecha"), motivo, quien
