@@ -109,3 +109,66 @@ def test_person_limits_count_across_brokers(engine: Engine) -> None:
     twice = results.filter(pl.col("numero_identificacion").is_duplicated())
     assert twice.height > 0
     assert (twice["cantidad_persona"] <= twice["cantidad_permitida"]).all()
+
+
+def large_batch(tmp_path: Path, name: str, references: list[str], quantity: int) -> Path:
+    """The sample's rows repeated under the given references (all of them the same broker)."""
+    sample = pl.read_csv(SAMPLE / "lote-1-casa-de-bolsa.csv", infer_schema=False)
+    rows = pl.concat([sample] * (len(references) // sample.height + 1)).head(len(references))
+    rows = rows.with_columns(
+        pl.Series("referencia", references), pl.lit(str(quantity)).alias("cantidad")
+    )
+    path = tmp_path / f"{name}.csv"
+    rows.write_csv(path)
+    return path
+
+
+def test_a_later_large_batch_corrects_exactly_the_acceptances_it_names(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Small IN lists on SQLite, so that the lookup is split as it would be for a huge batch.
+    monkeypatch.setattr("democratiza.storage.bulk.AMONG_CHUNK", 300)
+    open_offer(engine)
+    first_refs = [f"G-{i:05d}" for i in range(1, 1_201)]
+    first = import_batch(
+        engine, CODE, large_batch(tmp_path, "l1", first_refs, 100), "Casa de Bolsa", "L1", "scb"
+    )
+    # 500 of the first batch's references again (corrections) and 700 new ones.
+    second_refs = first_refs[700:] + [f"G-{i:05d}" for i in range(2_001, 2_701)]
+    second = import_batch(
+        engine, CODE, large_batch(tmp_path, "l2", second_refs, 50), "Casa de Bolsa", "L2", "scb"
+    )
+    assert first.rows == second.rows == 1_200
+
+    # A correction keeps the radicado its reference got in the first batch.
+    radicados = dict(zip(first.decisions["referencia"], first.decisions["radicado"], strict=True))
+    corrected = second.decisions.filter(pl.col("referencia").is_in(first_refs[700:]))
+    assert corrected.height == 500
+    assert corrected["radicado"].to_list() == [radicados[r] for r in corrected["referencia"]]
+    new = second.decisions.filter(~pl.col("referencia").is_in(first_refs))
+    assert new.height == 700 and not set(new["radicado"]) & set(radicados.values())
+
+    with engine.connect() as conn:
+        stored = pl.DataFrame(
+            conn.execute(
+                select(
+                    acceptances.c.referencia,
+                    acceptances.c.version,
+                    acceptances.c.estado,
+                    acceptances.c.vigente,
+                    acceptances.c.cantidad,
+                )
+            )
+            .mappings()
+            .all()
+        )
+    current = stored.filter(pl.col("vigente"))
+    assert current.height == 1_900  # 700 untouched, 500 corrected, 700 new
+    assert current["referencia"].is_unique().all()
+    versions = stored.filter(pl.col("referencia") == "G-00701").sort("version")
+    assert versions.rows() == [
+        ("G-00701", 1, "radicada", False, 100),
+        ("G-00701", 2, "corregida", True, 50),
+    ]
+    untouched = stored.filter(pl.col("referencia") == "G-00700")
+    assert untouched.rows() == [("G-00700", 1, "radicada", True, 100)]

@@ -8,13 +8,15 @@ SQLAlchemy on the COPY path).
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import polars as pl
-from sqlalchemy import Connection, Table, insert, text
+from sqlalchemy import Column, ColumnElement, Connection, Table, any_, bindparam, insert, text
+from sqlalchemy.dialects.postgresql import ARRAY
 
 INSERT_CHUNK = 20_000
+AMONG_CHUNK = 5_000  # values per IN list on SQLite, below its limit of bound parameters
 
 
 class BulkWriteRefused(Exception):
@@ -39,6 +41,23 @@ def write_rows(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
             copy.write(buffer.getvalue())
     except psycopg.Error as exc:
         raise BulkWriteRefused(str(exc).strip().splitlines()[0]) from None
+
+
+def among(
+    conn: Connection, column: Column[Any], values: Sequence[Any]
+) -> Iterator[ColumnElement[bool]]:
+    """Conditions "``column`` is one of ``values``", one per query to run, for any number of
+    values.
+
+    Why one array on PostgreSQL: an IN list of thousands of parameters costs more to build,
+    send and plan than the lookup itself; a single array parameter (``= ANY``) is matched
+    by the server through the column's index. SQLite gets IN lists of ``AMONG_CHUNK``.
+    """
+    if conn.dialect.name == "postgresql":
+        yield column == any_(bindparam(None, list(values), type_=ARRAY(column.type)))
+        return
+    for start in range(0, len(values), AMONG_CHUNK):
+        yield column.in_(values[start : start + AMONG_CHUNK])
 
 
 def insert_with_new_ids(
