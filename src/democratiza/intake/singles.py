@@ -158,10 +158,16 @@ def _answer_resent(
     filings: Sequence[SingleFiling],
     outcomes: dict[int, Outcome],
 ) -> None:
-    """Filings whose batch id is already stored: answered as a resent batch (or refused)."""
+    """Filings whose batch id is already stored: answered as a resent batch (or refused).
+
+    The brokers are part of the condition so that the lookup follows the unique index on
+    (offer, broker, batch id): with the batch ids alone the server read every batch of the
+    offer, and each single acceptance is a batch, so every group cost more than the last.
+    """
     found = conn.execute(
         select(batches.c.comisionista, batches.c.lote).where(
             batches.c.oferta_id == stored.id,
+            batches.c.comisionista.in_(sorted({f.broker for f in filings})),
             batches.c.lote.in_(sorted({f.batch for f in filings})),
         )
     ).all()
