@@ -198,6 +198,31 @@ def test_a_resent_filing_creates_nothing_and_says_so(offer: Engine) -> None:
     assert counts(offer) == (before[0] + 1, before[1] + 1, before[2] + 1)
 
 
+def test_resent_filings_are_recognised_before_the_group_is_stored(
+    offer: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resends are found by (broker, batch id) before storing, so the new filings of the
+    group are still stored together, not one by one after a refused write."""
+    rows = sample_rows()[:4]
+    sent = [file_single(offer, filing(r)) for r in rows[:2]]
+
+    def not_alone(*args: object) -> None:
+        raise AssertionError("the group fell back to storing one by one")
+
+    monkeypatch.setattr(singles, "_store_alone", not_alone)
+    outcomes = process_group(offer, [filing(r) for r in rows])
+    assert [isinstance(o, BatchResult) and o.created for o in outcomes] == [
+        False,
+        False,
+        True,
+        True,
+    ]
+    assert [o.batch_id for o in outcomes[:2] if isinstance(o, BatchResult)] == [
+        s.batch_id for s in sent
+    ]
+    assert counts(offer)[:2] == (4, 4)
+
+
 def first_batch(result: BatchResult, engine: Engine) -> str:
     with engine.connect() as conn:
         return str(

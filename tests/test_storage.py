@@ -115,6 +115,44 @@ def test_a_bulk_write_of_an_acceptance_without_its_batch_is_refused_whole(
         assert conn.execute(copies).scalar() == 1
 
 
+def test_checking_the_batches_of_new_acceptances_does_not_read_every_batch(
+    two_offers: Engine,
+) -> None:
+    """Every single acceptance is a batch, so ``lotes`` grows with each; the statement
+    trigger of PostgreSQL (migration 0005) looks up the batches it checks by key."""
+    if two_offers.dialect.name != "postgresql":
+        pytest.skip("SQLite checks each row by its key in a row trigger")
+    with two_offers.begin() as conn:
+        offer_id = load_offer(conn, "uno").id
+        many = [
+            {**dict(batch_row), "lote": f"relleno-{n}"}
+            for n, batch_row in enumerate(
+                [conn.execute(select(batches).limit(1)).mappings().one()] * 3_000
+            )
+        ]
+        for row in many:
+            del row["id"]
+        conn.execute(batches.insert(), many)
+        conn.execute(text("ANALYZE lotes"))
+    with two_offers.connect() as conn:
+        rows = [dict(r) for r in conn.execute(select(acceptances).limit(2)).mappings()]
+    for n, row in enumerate(rows):
+        del row["id"]
+        row["radicado"] = f"copia-{n}"
+    # The backend's counts so far (PostgreSQL 15 includes those not yet reported), before
+    # and after the write, in one transaction.
+    scans = text("SELECT seq_scan, idx_scan FROM pg_stat_xact_user_tables WHERE relname = 'lotes'")
+    with two_offers.begin() as conn:
+        seq_before, index_before = conn.execute(scans).one()
+        write_rows(conn, acceptances, pl.DataFrame(rows))
+        seq_after, index_after = conn.execute(scans).one()
+        assert conn.execute(select(acceptances.c.oferta_id).distinct()).scalars().all() == [
+            offer_id
+        ]
+    # One batch named by the two rows: one probe of the primary key, no scan of the table.
+    assert (seq_after - seq_before, index_after - index_before) == (0, 1)
+
+
 def test_a_batch_or_offer_with_acceptances_cannot_be_removed(two_offers: Engine) -> None:
     refused(two_offers, delete(batches))
     refused(two_offers, delete(offers).where(offers.c.codigo == "uno"))
