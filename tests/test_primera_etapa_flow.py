@@ -127,7 +127,7 @@ def test_a_later_large_batch_corrects_exactly_the_acceptances_it_names(
     engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Small IN lists on SQLite, so that the lookup is split as it would be for a huge batch.
-    monkeypatch.setattr("democratiza.storage.bulk.AMONG_CHUNK", 300)
+    monkeypatch.setattr("democratiza.storage.bulk.KEYS_PER_QUERY", 300)
     open_offer(engine)
     first_refs = [f"G-{i:05d}" for i in range(1, 1_201)]
     first = import_batch(

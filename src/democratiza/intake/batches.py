@@ -31,7 +31,13 @@ from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import Explanation
 from democratiza.storage import audit
-from democratiza.storage.bulk import BulkWriteRefused, among, insert_with_new_ids, write_rows
+from democratiza.storage.bulk import (
+    BulkWriteRefused,
+    among,
+    insert_with_new_ids,
+    rows_with_keys,
+    write_rows,
+)
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import acceptances, batches
 from democratiza.storage.versions import supersede
@@ -317,51 +323,49 @@ def store_batches(
     return answers
 
 
-def _current_versions(conn: Connection, offer_id: int, keys: pl.DataFrame) -> pl.DataFrame:
-    """The current acceptances with these (broker, reference) keys: the rows being corrected.
-
-    The server matches the references through the index on offer, broker and reference and
-    sends back only the acceptances being corrected. Why not read the broker's current
-    acceptances and match them here: a broker that sends batch after batch then had all of
-    its earlier rows read again with every new batch (a tenth of a second per 100.000).
-    A large batch first asks whether the broker has any current acceptance at all (one
-    probe of the index): for a broker's first batch, the usual case, nothing is matched.
-    """
-    brokers = keys["comisionista"].unique().to_list()
-    references = keys["referencia"].unique().to_list()
-    scope = [
-        acceptances.c.oferta_id == offer_id,
-        acceptances.c.comisionista.in_(brokers),
-        acceptances.c.vigente,
-    ]
-    schema = {
+CURRENT_SCHEMA = pl.Schema(
+    {
         "id": pl.Int64(),
         "comisionista": pl.String(),
         "referencia": pl.String(),
         "radicado_previo": pl.String(),
         "version_previa": pl.Int64(),
     }
-    if len(references) > FEW_KEYS:
-        anything = conn.execute(select(acceptances.c.id).where(*scope).limit(1)).first()
+)
+
+
+def _current_versions(conn: Connection, offer_id: int, keys: pl.DataFrame) -> pl.DataFrame:
+    """The current acceptances with these (broker, reference) keys: the rows being corrected.
+
+    The server looks the keys up by the index on (offer, broker, reference) and sends back
+    only the acceptances being corrected. Why not read the broker's current acceptances
+    and match them here: a broker that sends batch after batch then had all of its earlier
+    rows read again with every new batch (a tenth of a second per 100.000). A large batch
+    first asks whether its brokers have any current acceptance at all (one probe of the
+    index): for a broker's first batch, the usual case, there is nothing to look up.
+    """
+    keys = keys.unique(maintain_order=True)
+    if keys.height > FEW_KEYS:
+        brokers = keys["comisionista"].unique().to_list()
+        anything = conn.execute(
+            select(acceptances.c.id)
+            .where(
+                acceptances.c.oferta_id == offer_id,
+                acceptances.c.comisionista.in_(brokers),
+                acceptances.c.vigente,
+            )
+            .limit(1)
+        ).first()
         if anything is None:
-            return pl.DataFrame(schema=schema)
-    rows: list[tuple[object, ...]] = []
-    for condition in among(conn, acceptances.c.referencia, references):
-        found = conn.execute(
-            select(
-                acceptances.c.id,
-                acceptances.c.comisionista,
-                acceptances.c.referencia,
-                acceptances.c.radicado,
-                acceptances.c.version,
-            ).where(*scope, condition)
-        )
-        rows.extend(tuple(r) for r in found)
-    current = pl.DataFrame(rows, schema=schema, orient="row")
-    if current.is_empty():  # the usual case for new acceptances: nothing to match
-        return current
-    # Several brokers' references were asked together (single acceptances): keep the pairs.
-    return current.join(keys.unique(), on=["comisionista", "referencia"], how="semi")
+            return pl.DataFrame(schema=CURRENT_SCHEMA)
+    rows = rows_with_keys(
+        conn,
+        acceptances,
+        keys,
+        ["id", "comisionista", "referencia", "radicado", "version"],
+        {"oferta_id": offer_id, "vigente": True},
+    )
+    return pl.DataFrame([tuple(r) for r in rows], schema=CURRENT_SCHEMA, orient="row")
 
 
 def withdraw(engine: Engine, offer_code: str, radicado: str, who: str, why: str) -> None:
