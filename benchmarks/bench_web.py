@@ -15,6 +15,12 @@ the database: every acknowledged acceptance must be there exactly once (lost / d
 Single acceptances filed at the same moment are grouped by the intake (``intake.singles``):
 the figures include that grouping, as a broker would see it.
 
+``--previas N`` starts from an offer that already holds N acceptances (filed beforehand as
+batches of the batch clients' brokers, or of the single clients' when there are no batch
+clients) and N/10 earlier single acceptances' batches of the single clients' brokers (only
+their ``lotes`` rows, inserted directly), then analysed, as autovacuum would have done: the
+state some hours into the window, where a lookup that reads what was already filed shows.
+
 ``--piso`` measures the service's own floor instead: the same single-acceptance requests
 (token checked, body read) with a body the API refuses before the intake (422), so the
 difference with a normal run is what the intake costs. ``--directo`` measures the intake
@@ -34,6 +40,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -49,6 +56,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).parent))
 from generate import generate
 
+from democratiza.intake.batches import import_batch
 from democratiza.intake.singles import file_single, single_filing
 from democratiza.offers.lifecycle import advance, create_offer
 from democratiza.storage.database import make_engine, migrate
@@ -233,6 +241,39 @@ def run_direct(
     return one, Tally(), elapsed
 
 
+def file_earlier(url: str, brokers: list[str], args: argparse.Namespace) -> int:
+    """What was filed before the measured time (``--previas``); the acceptances filed."""
+    engine = make_engine(url)
+    owners = brokers[args.clientes :] or brokers[: args.clientes]
+    per_batch = 50_000
+    filed = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for k in range(-(-args.previas // per_batch)):
+            broker = owners[k % len(owners)]
+            n = min(per_batch, args.previas - filed)
+            frame = rows_for(broker, n, 9000 + k).with_columns(
+                pl.format("P{}-{}", pl.lit(k), pl.int_range(pl.len())).alias("referencia")
+            )
+            path = Path(folder) / f"previo-{k}.csv"
+            frame.write_csv(path)
+            filed += import_batch(engine, CODE, path, broker, f"P{k}", "banco").rows
+    engine.dispose()
+    single_batches = args.previas // 10
+    with psycopg.connect(url) as conn:
+        conn.execute(
+            "INSERT INTO lotes (oferta_id, comisionista, lote, archivo, huella, filas, "
+            "recibido_en, quien) SELECT o.id, 'Comisionista ' || lpad((g %% %s)::text, 2, '0'), "
+            "'previa-' || g, 'aceptación', 'x', 1, now(), 'banco' "
+            "FROM ofertas AS o, generate_series(1, %s) AS g WHERE o.codigo = %s",
+            (max(1, args.clientes), single_batches, CODE),
+        )
+        conn.commit()
+        conn.autocommit = True
+        conn.execute("ANALYZE")
+    print(f"Antes de medir: {filed} aceptaciones en lotes y {single_batches} lotes sueltos")
+    return filed
+
+
 def start_server(url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
     code = "from democratiza.cli.main import app; app()"
     command = [
@@ -275,6 +316,12 @@ def main() -> None:
         help="solo el ingreso: aceptaciones sueltas sin HTTP (sin lotes), un hilo por cliente",
     )
     parser.add_argument(
+        "--previas",
+        type=int,
+        default=0,
+        help="aceptaciones ya radicadas antes de medir (y una décima de eso en lotes sueltos)",
+    )
+    parser.add_argument(
         "--piso",
         action="store_true",
         help="solo el servicio: solicitudes rechazadas por validación antes del ingreso",
@@ -302,6 +349,8 @@ def main() -> None:
         frame.write_csv(buffer)
         templates.append(buffer.getvalue())
 
+    earlier = file_earlier(url, brokers, args) if args.previas else 0
+
     if args.directo:
         one, many, elapsed = run_direct(url, brokers, singles, args.segundos)
     else:
@@ -321,7 +370,7 @@ def main() -> None:
             "WHERE vigente GROUP BY comisionista, referencia HAVING count(*) > 1) d"
         ).fetchone()[0]  # type: ignore[index]
         chain = conn.execute("SELECT count(*) FROM auditoria").fetchone()[0]  # type: ignore[index]
-    expected = one.acknowledged_rows + many.acknowledged_rows
+    expected = earlier + one.acknowledged_rows + many.acknowledged_rows
     how = f"{args.procesos} procesos del servicio"
     if args.directo:
         how = "sin HTTP, un hilo por cliente"
