@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from openpyxl import Workbook
 
-from democratiza.intake.columns import COLUMNS
+from democratiza.intake.columns import ACCEPTANCES, COLUMNS, MAX_DOLLARS, MAX_PESOS, MAX_SHARES
 from democratiza.intake.errors import InputError, InputRejected
-from democratiza.intake.parse import parse
-from democratiza.intake.readers import read_table
+from democratiza.intake.parse import _plan, parse
+from democratiza.intake.readers import read_records, read_table
 
 HEADER = [c.name for c in COLUMNS if c.required] + ["obligado_declarar", "patrimonio_liquido"]
 GOOD = [
@@ -73,6 +76,8 @@ def test_a_good_row_parses_money_to_exact_centavos(tmp_path: Path) -> None:
         ("obligado_declarar", "tal vez", "se espera si o no"),
         ("nombre", "", "campo obligatorio vacío"),
         ("nombre", "   ", "campo obligatorio vacío"),  # only spaces: blank
+        ("fecha_radicacion", "", "campo obligatorio vacío"),  # required, of any kind
+        ("cantidad", "", "falta la cantidad"),
     ],
 )
 def test_bad_cell_names_file_row_and_column(
@@ -184,3 +189,95 @@ def test_unsupported_extension(tmp_path: Path) -> None:
     path = tmp_path / "lote.txt"
     path.write_text("x", encoding="utf-8")
     assert "formato no admitido" in errors_of(path)[0].message
+
+
+# Cells that sit on the edges of each kind: signs, decimals, digits, maxima, dates, codes.
+EDGE_CELLS = [
+    None,
+    "",
+    " ",
+    "0",
+    "1",
+    "-1",
+    "- 1",
+    "+1",
+    "12.5",
+    "12.50",
+    "12.505",
+    "1.",
+    ".5",
+    "1e5",
+    "1,000",
+    "abc",
+    "007",
+    "999999999",
+    "1000000000",
+    "9999999999999999",
+    "99999999999999999",
+    f"{MAX_PESOS}",
+    f"{MAX_PESOS}.00",
+    f"{MAX_PESOS}.01",
+    f"{MAX_DOLLARS}.00",
+    f"{MAX_DOLLARS}.01",
+    f"{MAX_SHARES}",
+    f"{MAX_SHARES + 1}",
+    f"{MAX_SHARES}.0",
+    "si",
+    "Sí",
+    "NO",
+    "x",
+    "verdadero",
+    "talvez",
+    "2018-01-15",
+    "2018-02-30",
+    "2018-1-5",
+    "2018-01-15T10:30",
+    "2018-01-15T10:30:59",
+    "2018-01-15 10:30:00",
+    "2018-01-15 10:30",
+    "15/01/2018",
+    "CC",
+    "NIT",
+    "trabajador_activo",
+    "contado",
+    "cesantias",
+    "activo",
+    "ñandú",
+]
+
+
+CELLS_PER_ROW = len(ACCEPTANCES.columns)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(EDGE_CELLS), min_size=CELLS_PER_ROW, max_size=CELLS_PER_ROW),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_a_cell_is_flagged_exactly_when_its_column_has_a_message(
+    rows: list[list[str | None]],
+) -> None:
+    """The cheap checks that decide which rows fail (``_is_wrong``, on the typed values)
+    and the Spanish messages that explain them must agree cell by cell: a flag without a
+    message would drop a row unexplained, a message without a flag would let it through."""
+    names = [c.name for c in ACCEPTANCES.columns]
+    items = [
+        {n: v for n, v in zip(names, row, strict=True) if v is not None} | {"referencia": f"R{i}"}
+        for i, row in enumerate(rows)
+    ]
+    frame = read_records("prueba", items).frame
+    frame = frame.with_columns(
+        pl.lit(None, dtype=pl.String).alias(n) for n in names if n not in frame.columns
+    )
+    plan = _plan(ACCEPTANCES)
+    frame = frame.with_columns(plan.groups)
+    messages = frame.select(m.is_not_null() for m in plan.messages)
+    typed = frame.select("fila", *plan.values, *plan.extra, *plan.written)
+    flags = typed.select(plan.flags[:-1])  # the last flag is the repeated reference
+    for name, flag, message in zip(
+        names, flags.iter_columns(), messages.iter_columns(), strict=True
+    ):
+        assert flag.to_list() == message.to_list(), name

@@ -31,6 +31,9 @@ DECIMAL = r"^(\d+)(?:\.(\d+))?$"
 # A parser returns (typed value or null, error message or null) as two expressions.
 Parsed = tuple[pl.Expr, pl.Expr]
 
+# The largest typed value each kind admits (money in cents); beyond it, "fuera de todo rango".
+MAXIMA = {"pesos": MAX_PESOS * 100, "dolares": MAX_DOLLARS * 100, "cantidad": MAX_SHARES}
+
 
 def _money(col: pl.Expr, parts: pl.Expr, maximum: int, unit: str) -> Parsed:
     whole, frac = parts.struct.field("1"), parts.struct.field("2").fill_null("")
@@ -50,7 +53,7 @@ def _money(col: pl.Expr, parts: pl.Expr, maximum: int, unit: str) -> Parsed:
         .then(pl.lit("monto fuera de todo rango plausible: '{}'"))
         .when(~ok)
         .then(pl.lit(f"no es un monto en {unit}: '{{}}' (punto decimal, sin separador de miles)"))
-        .when(value > maximum * 100)
+        .when(value > maximum)
         .then(pl.lit("monto fuera de todo rango plausible: '{}'"))
     )
     return value, error
@@ -66,7 +69,7 @@ def _quantity(col: pl.Expr, parts: pl.Expr) -> Parsed:
         .then(pl.lit("cantidad negativa: '{}'"))
         .when(value.is_null())
         .then(pl.lit("la cantidad no es un número: '{}'"))
-        .when(value > MAX_SHARES)
+        .when(value > MAXIMA["cantidad"])
         .then(pl.lit("cantidad fuera de todo rango plausible: '{}'"))
     )
     return value, error
@@ -131,8 +134,8 @@ def _text(column: Column, codes: tuple[str, ...] | None) -> Parsed:
 
 # Each parser gets the column and, for decimal kinds, its ``DECIMAL`` groups (see ``_plan``).
 PARSERS: dict[str, Callable[[pl.Expr, pl.Expr], Parsed]] = {
-    "pesos": lambda c, parts: _money(c, parts, MAX_PESOS, "pesos"),
-    "dolares": lambda c, parts: _money(c, parts, MAX_DOLLARS, "dólares"),
+    "pesos": lambda c, parts: _money(c, parts, MAXIMA["pesos"], "pesos"),
+    "dolares": lambda c, parts: _money(c, parts, MAXIMA["dolares"], "dólares"),
     "cantidad": lambda c, parts: _quantity(c, parts),
     "entero": lambda c, _: _integer(c),
     "si_no": lambda c, _: _flag(c),
@@ -144,6 +147,26 @@ DECIMAL_KINDS = ("pesos", "dolares", "cantidad")
 
 def _parts(name: str) -> str:
     return f"_partes_{name}"
+
+
+def _written(name: str) -> str:
+    return f"_escrito_{name}"
+
+
+def _is_wrong(column: Column) -> pl.Expr:
+    """Whether a cell fails its column: it has text but no typed value (not a number, a
+    date, a known code...), it is empty but required, or its value passes the kind's
+    maximum. Exactly the cells the column's message describes (``tests/test_intake.py``
+    checks both on every kind of cell); the messages are built only for the rows that
+    fail, and these checks read the typed values instead of parsing the text again.
+    """
+    written, value = pl.col(_written(column.name)), pl.col(column.name)
+    wrong = written.is_not_null() & value.is_null()
+    if column.required:
+        wrong = wrong | written.is_null()
+    if column.kind in MAXIMA:
+        wrong = wrong | (value > MAXIMA[column.kind]).fill_null(False)
+    return wrong
 
 
 def column_errors(source: str, names: Sequence[str], fmt: FileFormat) -> list[InputError]:
@@ -174,6 +197,7 @@ class _Plan:
     messages: list[pl.Expr]
     extra: list[pl.Expr]
     repeated: pl.Expr
+    written: list[pl.Expr]  # each cell as written, beside its typed value
     flags: list[pl.Expr]  # one boolean column per check: is something wrong there?
 
 
@@ -197,6 +221,9 @@ def _plan(fmt: FileFormat) -> _Plan:
         else:
             parser = PARSERS[column.kind]
             value, error = parser(pl.col(column.name), pl.col(_parts(column.name)))
+        if column.required:  # every required column, whatever its kind, says so when empty
+            empty = pl.when(pl.col(column.name).is_null()).then(pl.lit("campo obligatorio vacío"))
+            error = pl.coalesce(error, empty)
         values.append(value.cast(schema[column.name]).alias(column.name))
         messages.append(error.alias(column.name))
     extra = []
@@ -204,9 +231,10 @@ def _plan(fmt: FileFormat) -> _Plan:
         fraction = pl.col("cantidad").str.extract(DECIMAL, 2).str.strip_chars_end("0") != ""
         extra.append(fraction.fill_null(False).alias("cantidad_fraccionaria"))
     repeated = pl.col(fmt.key).is_duplicated() if fmt.key else pl.lit(False)
-    flags = [m.is_not_null().alias(f"_malo_{i}") for i, m in enumerate(messages)]
+    written = [pl.col(c.name).alias(_written(c.name)) for c in fmt.columns]
+    flags = [_is_wrong(c).alias(f"_malo_{i}") for i, c in enumerate(fmt.columns)]
     flags.append(repeated.alias("_malo_repetida"))
-    plan = _Plan(schema, groups, values, messages, extra, repeated, flags)
+    plan = _Plan(schema, groups, values, messages, extra, repeated, written, flags)
     _PLANS[id(fmt)] = (fmt, plan)
     return plan
 
@@ -242,12 +270,13 @@ def parse_rows(
     # made typing even a single row cost milliseconds of planning).
     if plan.groups:
         frame = frame.with_columns(plan.groups)
-    # One boolean per check and row says whether anything is wrong (cheaper to plan than one
-    # expression over all the checks); the Spanish messages are built only for the rows
-    # that have errors, so a clean million-row file carries no message columns.
-    typed = frame.select("fila", *plan.values, *plan.extra, *plan.flags)
-    wrong = typed.select(pl.any_horizontal(f.meta.output_name() for f in plan.flags))
-    is_bad = wrong.to_series()
+    # Typed first; then one boolean per check and row, read from the typed values beside
+    # the cells as written (``_is_wrong``), says whether anything is wrong. The Spanish
+    # messages are built only for the rows that have errors, so a clean million-row file
+    # carries no message columns, and a few single acceptances do not pay for planning
+    # them (typing those is mostly the planning of these expressions).
+    typed = frame.select("fila", *plan.values, *plan.extra, *plan.written)
+    is_bad = typed.select(pl.any_horizontal(plan.flags)).to_series()
     bad = frame.filter(is_bad)
     if not bad.height:
         return typed.select(list(plan.schema)), []
