@@ -117,19 +117,15 @@ def _datetime(col: pl.Expr) -> Parsed:
 
 
 def _text(column: Column, codes: tuple[str, ...] | None) -> Parsed:
+    """Free text, or one of the column's codes (an empty required cell: see ``_plan``)."""
     col = pl.col(column.name)
-    errors = [pl.lit(None, dtype=pl.String)]
-    if column.required:
-        errors.append(pl.when(col.is_null()).then(pl.lit("campo obligatorio vacío")))
-    if codes:
-        listed = ", ".join(codes)
-        errors.append(
-            pl.when(col.is_not_null() & ~col.is_in(list(codes))).then(
-                pl.lit(f"valor desconocido '{{}}'; se admite: {listed}")
-            )
-        )
-    value = pl.when(col.is_in(list(codes))).then(col) if codes else col
-    return value, pl.coalesce(errors)
+    if not codes:
+        return col, pl.lit(None, dtype=pl.String)
+    listed = ", ".join(codes)
+    error = pl.when(col.is_not_null() & ~col.is_in(list(codes))).then(
+        pl.lit(f"valor desconocido '{{}}'; se admite: {listed}")
+    )
+    return pl.when(col.is_in(list(codes))).then(col), error
 
 
 # Each parser gets the column and, for decimal kinds, its ``DECIMAL`` groups (see ``_plan``).

@@ -65,6 +65,8 @@ def among(
     Why one array on PostgreSQL: an IN list of thousands of parameters costs more to build,
     send and plan than the lookup itself; a single array parameter (``= ANY``) is matched
     by the server through the column's index. SQLite gets IN lists of ``AMONG_CHUNK``.
+    Meant for a column with its own index (a primary key), where the planner has no other
+    index to choose; keys of several columns: ``rows_with_keys``.
     """
     if conn.dialect.name == "postgresql":
         yield column == any_(bindparam(None, list(values), type_=ARRAY(column.type)))
