@@ -33,7 +33,6 @@ from democratiza.rules.explain import Explanation
 from democratiza.storage import audit
 from democratiza.storage.bulk import (
     BulkWriteRefused,
-    among,
     insert_with_new_ids,
     rows_with_keys,
     write_rows,
@@ -54,6 +53,7 @@ BATCH_ROW = pl.Schema(
         "quien": pl.String(),
     }
 )
+LOOKUP_CHUNK = 5_000  # ids per UPDATE, below SQLite's limit of bound parameters
 FEW_KEYS = 1_000  # up to this many references are looked up without asking first
 
 
@@ -239,9 +239,9 @@ def store_batches(
     frame = pl.concat([d.frame for d in decided]) if len(decided) > 1 else decided[0].frame
     results = pl.concat([d.results for d in decided]) if len(decided) > 1 else decided[0].results
     current = _current_versions(conn, stored.id, frame.select("comisionista", "referencia"))
-    if not current.is_empty():
-        for condition in among(conn, acceptances.c.id, current["id"].to_list()):
-            conn.execute(update(acceptances).where(condition).values(vigente=False))
+    for start in range(0, current.height, LOOKUP_CHUNK):
+        ids = current["id"].slice(start, LOOKUP_CHUNK).to_list()
+        conn.execute(update(acceptances).where(acceptances.c.id.in_(ids)).values(vigente=False))
     # Radicados are <batch>-<row within the batch>.
     starts = np.repeat(np.cumsum([0, *sizes[:-1]]), sizes)
     within = pl.Series("_n", np.arange(frame.height) - starts + 1, dtype=pl.Int64)

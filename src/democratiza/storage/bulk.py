@@ -8,27 +8,13 @@ SQLAlchemy on the COPY path).
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import polars as pl
-from sqlalchemy import (
-    Column,
-    ColumnElement,
-    Connection,
-    Row,
-    Table,
-    any_,
-    bindparam,
-    insert,
-    select,
-    text,
-    tuple_,
-)
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy import Connection, Row, Table, insert, select, text, tuple_
 
 INSERT_CHUNK = 20_000
-AMONG_CHUNK = 5_000  # values per IN list on SQLite, below its limit of bound parameters
 KEYS_PER_QUERY = 2_000  # SQLite: keys per IN list of row values, within the same limit
 
 
@@ -54,25 +40,6 @@ def write_rows(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
             copy.write(buffer.getvalue())
     except psycopg.Error as exc:
         raise BulkWriteRefused(str(exc).strip().splitlines()[0]) from None
-
-
-def among(
-    conn: Connection, column: Column[Any], values: Sequence[Any]
-) -> Iterator[ColumnElement[bool]]:
-    """Conditions "``column`` is one of ``values``", one per query to run, for any number of
-    values.
-
-    Why one array on PostgreSQL: an IN list of thousands of parameters costs more to build,
-    send and plan than the lookup itself; a single array parameter (``= ANY``) is matched
-    by the server through the column's index. SQLite gets IN lists of ``AMONG_CHUNK``.
-    Meant for a column with its own index (a primary key), where the planner has no other
-    index to choose; keys of several columns: ``rows_with_keys``.
-    """
-    if conn.dialect.name == "postgresql":
-        yield column == any_(bindparam(None, list(values), type_=ARRAY(column.type)))
-        return
-    for start in range(0, len(values), AMONG_CHUNK):
-        yield column.in_(values[start : start + AMONG_CHUNK])
 
 
 def rows_with_keys(
