@@ -53,7 +53,7 @@ def serve_command(
     if procesos > 1 and processes.can_share_port():
         raise typer.Exit(processes.serve(anfitrion, puerto, url, procesos))
     uvicorn.run(
-        "democratiza.web.app:from_environment",
+        processes.APP,
         factory=True,
         host=anfitrion,
         port=puerto,

@@ -24,7 +24,7 @@ import time
 from multiprocessing.process import BaseProcess
 from types import FrameType
 
-APP = "democratiza.web.app:from_environment"
+APP = "democratiza.web.app:from_environment"  # uvicorn's factory, one app per process
 BACKLOG = 2048
 PARENT_CHECK = 0.5  # seconds between a process's checks that its parent is alive
 
@@ -33,9 +33,12 @@ def can_share_port() -> bool:
     return hasattr(socket, "SO_REUSEPORT")
 
 
+def _family(host: str) -> socket.AddressFamily:
+    return socket.AF_INET6 if ":" in host else socket.AF_INET
+
+
 def _listen(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(_family(host), socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind((host, port))
@@ -71,8 +74,7 @@ def port_in_use(host: str, port: int) -> str | None:
     ours, whose sockets share the port) makes this fail, instead of silently splitting
     the connections with it.
     """
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
+    with socket.socket(_family(host), socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
