@@ -37,6 +37,7 @@ from democratiza.stages.lifecycle import (
 from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.stages.terms import StageError, StageTerms
 from democratiza.storage.schema import acceptances, orders, sales
+from tests.storage_support import adjudicate_sample
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 PARAMS = yaml.safe_load((SAMPLE / "oferta.yaml").read_text(encoding="utf-8"))
@@ -61,14 +62,8 @@ def terms(**changes: Any) -> StageTerms:
 @pytest.fixture
 def settled(engine: Engine) -> int:
     """A Primera Fase adjudicated and settled: one award paid in full, the rest unpaid."""
-    with engine.begin() as conn:
-        stored = create_offer(conn, FIRST, "central-seguros-vida", PARAMS, "oficina", "aviso")
-        advance(conn, stored, "abierta", "oficina", "apertura")
-    import_batch(engine, FIRST, SAMPLE / "lote-1-casa-de-bolsa.csv", "Casa de Bolsa", "L1", "x")
-    with engine.begin() as conn:
-        advance(conn, load_offer(conn, FIRST), "cerrada", "oficina", "cierre")
-    results = adjudicate(engine, FIRST, "bolsa", "adjudicación").results
-    paid = results.filter(pl.col("adjudicada") > 0).sort("radicado").row(0, named=True)
+    results = adjudicate_sample(engine, FIRST)  # sorted by radicado
+    paid = results.filter(pl.col("adjudicada") > 0).row(0, named=True)
     record_payment(
         engine,
         FIRST,
