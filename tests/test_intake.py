@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 
 import polars as pl
@@ -88,6 +89,45 @@ def test_bad_cell_names_file_row_and_column(
     assert (error.file, error.row, error.column) == (str(path), 3, column)
     assert message in error.message
     assert f"fila 3, columna '{column}'" in str(error)
+
+
+def test_date_times_and_yes_no_in_every_accepted_spelling(tmp_path: Path) -> None:
+    """One file mixing every accepted date-time format and yes/no word: each cell reads as
+    the first format that fits it, whatever its neighbours use."""
+    written = [
+        ("2018-01-15T10:30:59", "Sí", datetime(2018, 1, 15, 10, 30, 59), True),
+        ("2018-01-15T10:30", "VERDADERO", datetime(2018, 1, 15, 10, 30), True),
+        ("2018-01-15 10:30:07", "x", datetime(2018, 1, 15, 10, 30, 7), True),
+        ("2018-01-15", "N", datetime(2018, 1, 15), False),
+        ("2018-02-26T23:59:59", "falso", datetime(2018, 2, 26, 23, 59, 59), False),
+        ("2018-02-26T23:59", "", datetime(2018, 2, 26, 23, 59), None),
+    ]
+    rows = []
+    for i, (when, flag, _, _) in enumerate(written):
+        row = with_cell("fecha_radicacion", when, f"A{i}")
+        row[HEADER.index("obligado_declarar")] = flag
+        rows.append(row)
+    frame = parse(read_table(write_csv(tmp_path, rows)))
+    assert frame["fecha_radicacion"].to_list() == [w[2] for w in written]
+    assert frame["obligado_declarar"].to_list() == [w[3] for w in written]
+
+
+@pytest.mark.parametrize(
+    ("when", "flag"),
+    [
+        ("2018-01-15 10:30", "si"),
+        ("15/01/2018", "si"),
+        ("2018-01-15T25:00", "si"),
+        ("2018-01-15", "talvez"),
+        ("2018-01-15", "sii"),
+    ],
+)
+def test_other_spellings_are_errors_beside_good_rows(tmp_path: Path, when: str, flag: str) -> None:
+    bad = with_cell("fecha_radicacion", when, "A2")
+    bad[HEADER.index("obligado_declarar")] = flag
+    [error] = errors_of(write_csv(tmp_path, [GOOD, bad]))
+    assert error.row == 3
+    assert error.column == ("obligado_declarar" if flag != "si" else "fecha_radicacion")
 
 
 def test_spaces_around_a_value_are_not_part_of_it(tmp_path: Path) -> None:
@@ -273,7 +313,7 @@ def test_a_cell_is_flagged_exactly_when_its_column_has_a_message(
         pl.lit(None, dtype=pl.String).alias(n) for n in names if n not in frame.columns
     )
     plan = _plan(ACCEPTANCES)
-    frame = frame.with_columns(plan.groups)
+    frame = frame.with_columns(plan.prepared)
     messages = frame.select(m.is_not_null() for m in plan.messages)
     typed = frame.select("fila", *plan.values, *plan.extra, *plan.written)
     flags = typed.select(plan.flags[:-1])  # the last flag is the repeated reference

@@ -82,16 +82,12 @@ def _integer(col: pl.Expr) -> Parsed:
     )
 
 
+FLAG_WORDS = {**dict.fromkeys(TRUE, True), **dict.fromkeys(FALSE, False)}
+
+
 def _flag(col: pl.Expr) -> Parsed:
-    low = col.str.to_lowercase()
-    value = (
-        pl.when(col.is_null())
-        .then(None)
-        .when(low.is_in(TRUE))
-        .then(True)
-        .when(low.is_in(FALSE))
-        .then(False)
-    )
+    # One lookup per cell: any other word (and an empty cell) has no value.
+    value = col.str.to_lowercase().replace_strict(FLAG_WORDS, default=None, return_dtype=pl.Boolean)
     return value, pl.when(col.is_not_null() & value.is_null()).then(
         pl.lit("se espera si o no: '{}'")
     )
@@ -104,12 +100,25 @@ def _date(col: pl.Expr) -> Parsed:
     )
 
 
-def _datetime(col: pl.Expr) -> Parsed:
+DATETIME_FORMATS = ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S")
+
+
+def _first_format(col: pl.Expr) -> pl.Expr:
+    return col.str.to_datetime(DATETIME_FORMATS[0], strict=False, time_unit="us")
+
+
+def _datetime(col: pl.Expr, first: pl.Expr) -> Parsed:
+    """The first of the formats that reads the cell (a bare date is midnight).
+
+    Why the first format apart (``first``, computed once by ``_plan``'s prepared columns):
+    a format that does not fit costs Polars a slow parse of every cell it is given, so the
+    other formats read only the cells the first one left unread.
+    """
+    left = pl.when(first.is_null()).then(col)
     value = pl.coalesce(
-        col.str.to_datetime("%Y-%m-%dT%H:%M:%S", strict=False, time_unit="us"),
-        col.str.to_datetime("%Y-%m-%dT%H:%M", strict=False, time_unit="us"),
-        col.str.to_datetime("%Y-%m-%d %H:%M:%S", strict=False, time_unit="us"),
-        col.str.to_date("%Y-%m-%d", strict=False).cast(pl.Datetime("us")),
+        first,
+        *(left.str.to_datetime(fmt, strict=False, time_unit="us") for fmt in DATETIME_FORMATS[1:]),
+        left.str.to_date("%Y-%m-%d", strict=False).cast(pl.Datetime("us")),
     )
     return value, pl.when(col.is_not_null() & value.is_null()).then(
         pl.lit("fecha y hora no válida (AAAA-MM-DDTHH:MM): '{}'")
@@ -128,7 +137,7 @@ def _text(column: Column, codes: tuple[str, ...] | None) -> Parsed:
     return pl.when(col.is_in(list(codes))).then(col), error
 
 
-# Each parser gets the column and, for decimal kinds, its ``DECIMAL`` groups (see ``_plan``).
+# Each parser gets the column and its prepared column (``PREPARED``, see ``_plan``).
 PARSERS: dict[str, Callable[[pl.Expr, pl.Expr], Parsed]] = {
     "pesos": lambda c, parts: _money(c, parts, MAXIMA["pesos"], "pesos"),
     "dolares": lambda c, parts: _money(c, parts, MAXIMA["dolares"], "dólares"),
@@ -136,13 +145,25 @@ PARSERS: dict[str, Callable[[pl.Expr, pl.Expr], Parsed]] = {
     "entero": lambda c, _: _integer(c),
     "si_no": lambda c, _: _flag(c),
     "fecha": lambda c, _: _date(c),
-    "fecha_hora": lambda c, _: _datetime(c),
+    "fecha_hora": _datetime,
 }
 DECIMAL_KINDS = ("pesos", "dolares", "cantidad")
 
 
-def _parts(name: str) -> str:
-    return f"_partes_{name}"
+def _decimal_groups(col: pl.Expr) -> pl.Expr:
+    return col.str.extract_groups(DECIMAL)
+
+
+# What several expressions of a column read, computed once in a column of its own: the
+# decimal kinds' regex groups, the date-times' first format.
+PREPARED: dict[str, Callable[[pl.Expr], pl.Expr]] = {
+    **dict.fromkeys(DECIMAL_KINDS, _decimal_groups),
+    "fecha_hora": _first_format,
+}
+
+
+def _prepared(name: str) -> str:
+    return f"_preparado_{name}"
 
 
 def _written(name: str) -> str:
@@ -188,7 +209,7 @@ class _Plan:
     """
 
     schema: dict[str, pl.DataType]
-    groups: list[pl.Expr]  # each decimal column's DECIMAL groups, matched once
+    prepared: list[pl.Expr]  # ``PREPARED`` of each column that has one
     values: list[pl.Expr]
     messages: list[pl.Expr]
     extra: list[pl.Expr]
@@ -205,10 +226,10 @@ def _plan(fmt: FileFormat) -> _Plan:
     if cached is not None and cached[0] is fmt:
         return cached[1]
     schema = fmt.typed_schema()
-    groups = [
-        pl.col(c.name).str.extract_groups(DECIMAL).alias(_parts(c.name))
+    prepared = [
+        PREPARED[c.kind](pl.col(c.name)).alias(_prepared(c.name))
         for c in fmt.columns
-        if c.kind in DECIMAL_KINDS
+        if c.kind in PREPARED
     ]
     values, messages = [], []
     for column in fmt.columns:
@@ -216,7 +237,7 @@ def _plan(fmt: FileFormat) -> _Plan:
             value, error = _text(column, fmt.codes.get(column.name))
         else:
             parser = PARSERS[column.kind]
-            value, error = parser(pl.col(column.name), pl.col(_parts(column.name)))
+            value, error = parser(pl.col(column.name), pl.col(_prepared(column.name)))
         if column.required:  # every required column, whatever its kind, says so when empty
             empty = pl.when(pl.col(column.name).is_null()).then(pl.lit("campo obligatorio vacío"))
             error = pl.coalesce(error, empty)
@@ -230,7 +251,7 @@ def _plan(fmt: FileFormat) -> _Plan:
     written = [pl.col(c.name).alias(_written(c.name)) for c in fmt.columns]
     flags = [_is_wrong(c).alias(f"_malo_{i}") for i, c in enumerate(fmt.columns)]
     flags.append(repeated.alias("_malo_repetida"))
-    plan = _Plan(schema, groups, values, messages, extra, repeated, written, flags)
+    plan = _Plan(schema, prepared, values, messages, extra, repeated, written, flags)
     _PLANS[id(fmt)] = (fmt, plan)
     return plan
 
@@ -261,11 +282,11 @@ def parse_rows(
         for c in fmt.columns
         if c.name not in raw.frame.columns
     )
-    # The decimal columns' regex groups are matched once, in a column of their own: every
-    # value and message of such a column reads them (matching them again in each expression
-    # made typing even a single row cost milliseconds of planning).
-    if plan.groups:
-        frame = frame.with_columns(plan.groups)
+    # Prepared once, in columns of their own: every value and message of such a column
+    # reads them (matching the regex again in each expression made typing even a single
+    # row cost milliseconds of planning; a select computes a repeated expression again).
+    if plan.prepared:
+        frame = frame.with_columns(plan.prepared)
     # Typed first; then one boolean per check and row, read from the typed values beside
     # the cells as written (``_is_wrong``), says whether anything is wrong. The Spanish
     # messages are built only for the rows that have errors, so a clean million-row file
