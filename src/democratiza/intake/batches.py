@@ -344,7 +344,6 @@ def _current_versions(conn: Connection, offer_id: int, keys: pl.DataFrame) -> pl
     first asks whether its brokers have any current acceptance at all (one probe of the
     index): for a broker's first batch, the usual case, there is nothing to look up.
     """
-    keys = keys.unique(maintain_order=True)
     if keys.height > FEW_KEYS:
         brokers = keys["comisionista"].unique().to_list()
         anything = conn.execute(
@@ -361,7 +360,7 @@ def _current_versions(conn: Connection, offer_id: int, keys: pl.DataFrame) -> pl
     rows = rows_with_keys(
         conn,
         acceptances,
-        keys,
+        keys.unique(maintain_order=True),
         ["id", "comisionista", "referencia", "radicado", "version"],
         {"oferta_id": offer_id, "vigente": True},
     )
