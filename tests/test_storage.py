@@ -183,6 +183,35 @@ def test_rows_are_looked_up_by_their_keys_without_reading_the_table(
         assert (after[0] - before[0], after[1] - before[1]) == (0, 3)
 
 
+def temporary_files(conn: Connection) -> int:
+    """Temporary files this database has written so far, this connection's included."""
+    conn.execute(text("SELECT pg_stat_force_next_flush()"))
+    conn.commit()  # the connection reports its counts once idle, here at once
+    conn.execute(text("SELECT pg_stat_clear_snapshot()"))
+    files = "SELECT temp_files FROM pg_stat_database WHERE datname = current_database()"
+    count = int(conn.execute(text(files)).scalar_one())
+    conn.commit()
+    return count
+
+
+def test_a_large_bulk_write_keeps_its_new_rows_in_memory(two_offers: Engine) -> None:
+    """The statement trigger reads the COPY's new rows from a store; for 20.000 acceptances
+    (about 6 MB) it stays in memory instead of spilling to a temporary file."""
+    if two_offers.dialect.name != "postgresql":
+        pytest.skip("statement triggers with the new rows are PostgreSQL's")
+    with two_offers.connect() as conn:
+        row = dict(conn.execute(select(acceptances).limit(1)).mappings().one())
+        del row["id"]
+        many = pl.DataFrame([row]).select(pl.all().repeat_by(20_000).explode())
+        many = many.with_columns(pl.format("copia-{}", pl.int_range(pl.len())).alias("radicado"))
+        before = temporary_files(conn)
+        with conn.begin():
+            write_rows(conn, acceptances, many)
+        assert temporary_files(conn) == before
+        stored = "SELECT count(*) FROM aceptaciones WHERE radicado LIKE 'copia-%'"
+        assert conn.execute(text(stored)).scalar() == 20_000
+
+
 def test_a_batch_or_offer_with_acceptances_cannot_be_removed(two_offers: Engine) -> None:
     refused(two_offers, delete(batches))
     refused(two_offers, delete(offers).where(offers.c.codigo == "uno"))

@@ -16,6 +16,12 @@ from sqlalchemy import Connection, Row, Table, insert, select, text, tuple_
 
 INSERT_CHUNK = 20_000
 KEYS_PER_QUERY = 2_000  # SQLite: keys per IN list of row values, within the same limit
+# PostgreSQL's statement triggers (migration 0005) read the statement's new rows from a
+# store kept in ``work_mem`` (4 MB by default) and written to a temporary file beyond it.
+# 50.000 acceptances take about 13 MB: writing and reading that file back cost the server
+# about a tenth of what storing the rows costs. Large writes raise it for their transaction.
+TRANSITION_ROWS = 10_000
+TRANSITION_MEMORY = "64MB"
 
 
 class BulkWriteRefused(Exception):
@@ -32,6 +38,8 @@ def write_rows(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
     buffer = io.BytesIO()
     rows.write_csv(buffer, include_header=False, datetime_format="%Y-%m-%d %H:%M:%S%.f")
     statement = f"COPY {table.name} ({', '.join(rows.columns)}) FROM STDIN WITH (FORMAT csv)"
+    if rows.height > TRANSITION_ROWS:
+        conn.exec_driver_sql(f"SET LOCAL work_mem = '{TRANSITION_MEMORY}'")
     raw = conn.connection.driver_connection
     import psycopg
 
