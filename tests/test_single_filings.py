@@ -10,8 +10,10 @@ from __future__ import annotations
 import csv
 import json
 import threading
+import time
+from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 import pytest
@@ -382,3 +384,33 @@ def test_a_filing_that_needs_a_missing_offer_parameter_is_refused_alone(
         alone_as_before(engine, "geb", {**dollars, "comisionista": BROKER}, tmp_path)
     assert str(alone.value) == str(outcomes[1])
     assert counts(engine)[:2] == (2, 2)
+
+
+def test_under_load_a_group_gathers_its_whole_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lone filing waits only the short quiet time; right after a group of several (the
+    service under load) the next group takes what comes within its window, gaps and all."""
+    groups: list[int] = []
+
+    def record(engine: Engine, filings: list[SingleFiling]) -> list[str]:
+        groups.append(len(filings))
+        return ["guardada"] * len(filings)
+
+    monkeypatch.setattr(singles, "process_group", record)
+    intake = SingleIntake(cast(Engine, None), window=0.6, quiet=0.02)
+    rows = sample_rows()
+
+    def send(k: int) -> Future[BatchResult]:
+        return intake.submit(filing({**rows[k], "referencia": f"Q{k}"}, batch=f"q-{k}"))
+
+    for f in [send(0), send(1), send(2)]:  # together: one group
+        f.result(timeout=30)
+    first = send(3)  # right after that group: under load
+    time.sleep(0.25)  # a gap longer than the quiet time, within the window
+    second = send(4)
+    first.result(timeout=30), second.result(timeout=30)
+    time.sleep(0.7)  # idle for longer than the window: no longer under load
+    alone = send(5)
+    time.sleep(0.25)
+    after = send(6)
+    alone.result(timeout=30), after.result(timeout=30)
+    assert groups == [3, 2, 1, 1]
