@@ -7,16 +7,19 @@ of a batch filed in the service's own process.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from democratiza.storage.schema import acceptances, batches
 from democratiza.web.app import create_app
-from democratiza.web.bulk_lane import BulkLane
+from democratiza.web.bulk_lane import BulkLane, _lower_priority, lane_cores
 from tests.test_web_support import BROKER_A, CODE, SAMPLE, bearer, count, open_offer
 
 GOOD = (SAMPLE / "lote-1-casa-de-bolsa.csv").read_bytes()
@@ -74,3 +77,28 @@ def test_a_lane_that_died_stores_nothing_and_the_next_batch_gets_a_new_one(
         status, again = upload(client, "lote-1.csv", GOOD, "L1")
         assert status == 201 and again["creado"] is True
     assert count(engine, acceptances) == 750
+
+
+def test_a_lane_keeps_to_half_of_the_cores() -> None:
+    """Batches leave the other half of the machine to the service (at least one core)."""
+    assert lane_cores({0, 1}) == {1}
+    assert lane_cores({0}) == {0}
+    assert lane_cores({0, 1, 2, 3, 4}) == {3, 4}
+    assert lane_cores({2, 5, 7, 9}) == {7, 9}
+
+
+def test_the_lane_process_starts_lower_and_on_its_cores() -> None:
+    if not hasattr(os, "sched_getaffinity"):
+        pytest.skip("the cores of a process are set on Linux only")
+    with ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_lower_priority,
+    ) as pool:
+        cores, niceness = pool.submit(_affinity_and_niceness).result(timeout=60)
+    assert cores == lane_cores(os.sched_getaffinity(0))
+    assert niceness > os.nice(0)
+
+
+def _affinity_and_niceness() -> tuple[set[int], int]:
+    return os.sched_getaffinity(0), os.nice(0)
