@@ -1,7 +1,7 @@
 """Benchmark of the web service on PostgreSQL: brokers filing at once over HTTP (loopback).
 
 ``python benchmarks/bench_web.py [--segundos 60] [--clientes 50] [--lotes 5] [--filas 10000]
-[--procesos 2] [--admin-url postgresql://postgres@127.0.0.1:5432/postgres]
+[--procesos 1] [--admin-url postgresql://postgres@127.0.0.1:5432/postgres]
 [--base democratiza_bench] [--piso] [--directo]``
 
 Recreates the database ``--base`` (``democratiza_bench``), opens an offer of Central de
@@ -306,7 +306,7 @@ def main() -> None:
     parser.add_argument("--clientes", type=int, default=50)
     parser.add_argument("--lotes", type=int, default=5)
     parser.add_argument("--filas", type=int, default=10_000)
-    parser.add_argument("--procesos", type=int, default=2)
+    parser.add_argument("--procesos", type=int, default=1)
     parser.add_argument("--puerto", type=int, default=8765)
     parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--base", default="democratiza_bench", help="base que se recrea")
@@ -371,7 +371,7 @@ def main() -> None:
         ).fetchone()[0]  # type: ignore[index]
         chain = conn.execute("SELECT count(*) FROM auditoria").fetchone()[0]  # type: ignore[index]
     expected = earlier + one.acknowledged_rows + many.acknowledged_rows
-    how = f"{args.procesos} procesos del servicio"
+    how = f"{args.procesos} proceso{'s' if args.procesos > 1 else ''} del servicio"
     if args.directo:
         how = "sin HTTP, un hilo por cliente"
     print(f"Duración: {elapsed:.1f} s; {how}; PostgreSQL por loopback")
