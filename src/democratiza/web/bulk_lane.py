@@ -32,7 +32,7 @@ from sqlalchemy import Engine
 from democratiza.storage.database import make_engine
 from democratiza.web.errors import Unavailable
 
-NICENESS = 5  # about a quarter of a normal process's CPU share when both want the core
+NICENESS = 12  # about a fifteenth of a normal process's CPU share when both want the core
 
 
 def lane_cores(allowed: set[int]) -> set[int]:
