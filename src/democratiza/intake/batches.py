@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy import Connection, Engine, insert, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from democratiza.intake.parse import parse
@@ -39,7 +39,7 @@ from democratiza.storage.bulk import (
 )
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import acceptances, batches
-from democratiza.storage.versions import supersede
+from democratiza.storage.versions import retire, supersede
 
 BATCH_ROW = pl.Schema(
     {
@@ -53,7 +53,6 @@ BATCH_ROW = pl.Schema(
         "quien": pl.String(),
     }
 )
-LOOKUP_CHUNK = 5_000  # ids per UPDATE, below SQLite's limit of bound parameters
 FEW_KEYS = 1_000  # up to this many references are looked up without asking first
 
 
@@ -239,9 +238,7 @@ def store_batches(
     frame = pl.concat([d.frame for d in decided]) if len(decided) > 1 else decided[0].frame
     results = pl.concat([d.results for d in decided]) if len(decided) > 1 else decided[0].results
     current = _current_versions(conn, stored.id, frame.select("comisionista", "referencia"))
-    for start in range(0, current.height, LOOKUP_CHUNK):
-        ids = current["id"].slice(start, LOOKUP_CHUNK).to_list()
-        conn.execute(update(acceptances).where(acceptances.c.id.in_(ids)).values(vigente=False))
+    retire(conn, acceptances, current["id"].to_list())
     # Radicados are <batch>-<row within the batch>.
     starts = np.repeat(np.cumsum([0, *sizes[:-1]]), sizes)
     within = pl.Series("_n", np.arange(frame.height) - starts + 1, dtype=pl.Int64)

@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 import polars as pl
-from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy import Connection, Engine, insert, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from democratiza.intake.batches import StorageError, file_hash, refused_message
@@ -34,7 +34,7 @@ from democratiza.storage import audit
 from democratiza.storage.bulk import BulkWriteRefused, write_rows
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import order_batches, orders
-from democratiza.storage.versions import supersede
+from democratiza.storage.versions import retire, supersede
 
 DECISION_COLUMNS = ["radicado", "referencia", "decision", "motivo"]
 
@@ -136,11 +136,7 @@ def _store(
     )
     current = _current(conn, stage, broker)
     corrected = current.filter(pl.col("referencia").is_in(checked["referencia"].implode()))
-    ids = corrected["id"].to_list()
-    for start in range(0, len(ids), 5_000):
-        conn.execute(
-            update(orders).where(orders.c.id.in_(ids[start : start + 5_000])).values(vigente=False)
-        )
+    retire(conn, orders, corrected["id"].to_list())
     number = pl.int_range(1, pl.len() + 1).cast(pl.String).str.zfill(6)
     rows = (
         checked.drop("fila")
