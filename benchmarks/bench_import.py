@@ -43,8 +43,12 @@ BROKERS = 20
 OFFER = {"trm": "2984.00", "fecha_aviso": "2017-12-22", "fecha_cierre": "2018-02-26"}
 
 
+def decimal(value: float) -> str:
+    return f"{value:.2f}".replace(".", ",")
+
+
 def seconds(value: float) -> str:
-    return f"{value:.2f} s".replace(".", ",")
+    return f"{decimal(value)} s"
 
 
 def line(label: str, value: str) -> None:
@@ -70,10 +74,6 @@ def plain_copy(url: str, files: list[Path], columns: list[str]) -> float:
                     copy.write(path.read_bytes())
         conn.commit()
         return time.perf_counter() - start
-
-
-def decimal(value: float) -> str:
-    return f"{value:.2f}".replace(".", ",")
 
 
 def one_round(

@@ -118,7 +118,7 @@ def _datetime(col: pl.Expr, first: pl.Expr) -> Parsed:
     value = pl.coalesce(
         first,
         *(left.str.to_datetime(fmt, strict=False, time_unit="us") for fmt in DATETIME_FORMATS[1:]),
-        left.str.to_date("%Y-%m-%d", strict=False).cast(pl.Datetime("us")),
+        _date(left)[0].cast(pl.Datetime("us")),  # a bare date, as a date column reads it
     )
     return value, pl.when(col.is_not_null() & value.is_null()).then(
         pl.lit("fecha y hora no válida (AAAA-MM-DDTHH:MM): '{}'")
