@@ -1,18 +1,38 @@
-"""Write a columnar frame into a table: COPY on PostgreSQL, chunked INSERTs on SQLite.
+"""Write a columnar frame into a table: binary COPY on PostgreSQL, chunked INSERTs on SQLite.
 
 Inside the caller's transaction, so a failure leaves nothing; the database's refusal comes
 back as ``BulkWriteRefused`` with its first line (the driver's own errors are not wrapped by
 SQLAlchemy on the COPY path).
+
+Why binary COPY: in text (CSV) form the server spends about a third of a large import
+reading numbers, dates and flags back out of their digits; in binary form each value
+arrives as the server stores it (an ``int8`` as 8 bytes, a date as days since 2000), and
+encoding it here (``pgpq``, from the frame's Arrow columns) costs less than writing CSV.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import polars as pl
-from sqlalchemy import Connection, Row, Table, insert, select, text, tuple_
+from pgpq import ArrowToPostgresBinaryEncoder
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Connection,
+    Date,
+    DateTime,
+    Integer,
+    Row,
+    String,
+    Table,
+    insert,
+    select,
+    text,
+    tuple_,
+)
+from sqlalchemy.types import TypeEngine
 
 INSERT_CHUNK = 20_000
 KEYS_PER_QUERY = 2_000  # SQLite: keys per IN list of row values, within the same limit
@@ -35,9 +55,14 @@ def write_rows(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
         for start in range(0, rows.height, INSERT_CHUNK):
             conn.execute(insert(table), rows.slice(start, INSERT_CHUNK).to_dicts())
         return
-    buffer = io.BytesIO()
-    rows.write_csv(buffer, include_header=False, datetime_format="%Y-%m-%d %H:%M:%S%.f")
-    statement = f"COPY {table.name} ({', '.join(rows.columns)}) FROM STDIN WITH (FORMAT csv)"
+    try:
+        wire = rows.select(pl.col(c).cast(wire_type(table.c[c].type)) for c in rows.columns)
+    except pl.exceptions.InvalidOperationError as exc:  # say, a number too large for int4
+        first = str(exc).strip().splitlines()[0]
+        raise BulkWriteRefused(f"un valor no cabe en el tipo de su columna: {first}") from None
+    arrow = wire.to_arrow(compat_level=pl.CompatLevel.oldest())
+    encoder = ArrowToPostgresBinaryEncoder(arrow.schema)
+    statement = f"COPY {table.name} ({', '.join(rows.columns)}) FROM STDIN WITH (FORMAT binary)"
     if rows.height > TRANSITION_ROWS:
         conn.exec_driver_sql(f"SET LOCAL work_mem = '{TRANSITION_MEMORY}'")
     raw = conn.connection.driver_connection
@@ -45,9 +70,33 @@ def write_rows(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
 
     try:
         with raw.cursor() as cursor, cursor.copy(statement) as copy:  # type: ignore[union-attr]
-            copy.write(buffer.getvalue())
+            copy.write(encoder.write_header())
+            for batch in arrow.to_batches():
+                copy.write(encoder.write_batch(batch))
+            copy.write(encoder.finish())
     except psycopg.Error as exc:
         raise BulkWriteRefused(str(exc).strip().splitlines()[0]) from None
+
+
+def wire_type(column_type: TypeEngine[Any]) -> pl.DataType:
+    """The Polars type whose Arrow form ``pgpq`` sends as this column's binary value.
+
+    Binary COPY has no conversions: an ``int4`` column reads exactly 4 bytes, so an
+    ``Integer`` column is sent as Int32 and a ``BigInteger`` one as Int64 (the order of the
+    checks matters: ``BigInteger`` is an ``Integer``, ``Text`` a ``String``).
+    """
+    wire: list[tuple[type[TypeEngine[Any]], pl.DataType]] = [
+        (BigInteger, pl.Int64()),
+        (Integer, pl.Int32()),
+        (Boolean, pl.Boolean()),
+        (DateTime, pl.Datetime("us")),
+        (Date, pl.Date()),
+        (String, pl.String()),
+    ]
+    for kind, dtype in wire:
+        if isinstance(column_type, kind):
+            return dtype
+    raise TypeError(f"sin tipo binario para la columna de tipo {column_type!r}")
 
 
 def rows_with_keys(

@@ -1,0 +1,112 @@
+"""``storage.bulk.write_rows``: what goes in is what the database keeps, value for value.
+
+On PostgreSQL the rows travel in the binary COPY format, each value already in the column's
+own width; these examples take every column type the schema uses through it and read the
+rows back, with the values that a text format has to escape or that sit at a type's edges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date, datetime
+
+import polars as pl
+import pytest
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Date,
+    DateTime,
+    Engine,
+    Integer,
+    MetaData,
+    Numeric,
+    String,
+    Table,
+    Text,
+    select,
+)
+
+from democratiza.storage.bulk import BulkWriteRefused, wire_type, write_rows
+from democratiza.storage.database import make_engine
+
+metadata = MetaData()
+every_type = Table(
+    "todos_los_tipos",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("entero", Integer),
+    Column("grande", BigInteger),
+    Column("marca", Boolean),
+    Column("dia", Date),
+    Column("momento", DateTime),
+    Column("corto", String(40)),
+    Column("largo", Text),
+)
+
+ROWS = pl.DataFrame(
+    {
+        "id": [1, 2, 3, 4],
+        "entero": [0, -2_147_483_648, 2_147_483_647, None],
+        "grande": [4_800_000_000, -9_223_372_036_854_775_808, 9_223_372_036_854_775_807, None],
+        "marca": [True, False, None, True],
+        "dia": [date(2018, 2, 26), date(1999, 12, 31), date(1, 1, 1), None],
+        "momento": [
+            datetime(2018, 2, 26, 14, 26, 22, 123456),
+            datetime(1999, 12, 31, 23, 59, 59, 999999),
+            datetime(2000, 1, 1),
+            None,
+        ],
+        "corto": ["000001-000001", "", None, "Ñandú"],
+        "largo": [
+            'Pérez, "Ana"\nsegunda línea',
+            "tab\taquí y barra \\N",
+            "emoji 🙂 y \r retorno",
+            None,
+        ],
+    },
+    schema_overrides={"dia": pl.Date, "momento": pl.Datetime("us")},
+)
+
+
+@pytest.fixture
+def table_engine(db_url: str) -> Iterator[Engine]:
+    engine = make_engine(db_url)
+    metadata.create_all(engine)
+    yield engine
+    metadata.drop_all(engine)
+    engine.dispose()
+
+
+def test_every_column_type_is_read_back_as_written(table_engine: Engine) -> None:
+    with table_engine.begin() as conn:
+        write_rows(conn, every_type, ROWS)
+    with table_engine.connect() as conn:
+        stored = conn.execute(select(every_type).order_by(every_type.c.id)).all()
+    assert [tuple(row) for row in stored] == ROWS.rows()
+
+
+def test_integers_of_a_narrower_type_are_widened_to_the_column(table_engine: Engine) -> None:
+    narrow = ROWS.head(1).with_columns(pl.lit(7, dtype=pl.Int32).alias("grande"))
+    with table_engine.begin() as conn:
+        write_rows(conn, every_type, narrow)
+    with table_engine.connect() as conn:
+        assert conn.execute(select(every_type.c.grande)).scalars().all() == [7]
+
+
+def test_a_number_too_large_for_its_column_refuses_the_whole_write(table_engine: Engine) -> None:
+    """An ``Integer`` column holds 4 bytes in PostgreSQL (SQLite's integers are all 8)."""
+    if table_engine.dialect.name != "postgresql":
+        pytest.skip("SQLite stores any 8-byte integer in an Integer column")
+    too_large = ROWS.slice(1, 1).with_columns(pl.lit(2_147_483_648).alias("entero"))
+    refused = pytest.raises(BulkWriteRefused, match="no cabe en el tipo de su columna")
+    with refused, table_engine.begin() as conn:
+        write_rows(conn, every_type, pl.concat([ROWS.head(1), too_large]))
+    with table_engine.connect() as conn:
+        assert conn.execute(select(every_type.c.id)).scalars().all() == []
+
+
+def test_a_column_type_without_a_binary_form_is_named() -> None:
+    with pytest.raises(TypeError, match="sin tipo binario"):
+        wire_type(Numeric(12, 2))
