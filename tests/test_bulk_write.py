@@ -1,8 +1,9 @@
 """``storage.bulk.write_rows``: what goes in is what the database keeps, value for value.
 
-On PostgreSQL the rows travel in the binary COPY format, each value already in the column's
-own width; these examples take every column type the schema uses through it and read the
-rows back, with the values that a text format has to escape or that sit at a type's edges.
+On PostgreSQL large writes travel in the binary COPY format, each value already in the
+column's own width, and small ones as CSV; these examples take every column type the schema
+uses through both and read the rows back, with the values that a text format has to escape
+or that sit at a type's edges.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from sqlalchemy import (
     select,
 )
 
+from democratiza.storage import bulk
 from democratiza.storage.bulk import BulkWriteRefused, wire_type, write_rows
 from democratiza.storage.database import make_engine
 
@@ -70,8 +72,15 @@ ROWS = pl.DataFrame(
 )
 
 
+@pytest.fixture(params=["binario", "csv"])
+def encoding(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every write in binary (from the first row on) or every write as CSV."""
+    monkeypatch.setattr(bulk, "BINARY_ROWS", 0 if request.param == "binario" else 10**9)
+    return str(request.param)
+
+
 @pytest.fixture
-def table_engine(db_url: str) -> Iterator[Engine]:
+def table_engine(db_url: str, encoding: str) -> Iterator[Engine]:
     engine = make_engine(db_url)
     metadata.create_all(engine)
     yield engine
@@ -95,13 +104,15 @@ def test_integers_of_a_narrower_type_are_widened_to_the_column(table_engine: Eng
         assert conn.execute(select(every_type.c.grande)).scalars().all() == [7]
 
 
-def test_a_number_too_large_for_its_column_refuses_the_whole_write(table_engine: Engine) -> None:
+def test_a_number_too_large_for_its_column_refuses_the_whole_write(
+    table_engine: Engine, encoding: str
+) -> None:
     """An ``Integer`` column holds 4 bytes in PostgreSQL (SQLite's integers are all 8)."""
     if table_engine.dialect.name != "postgresql":
         pytest.skip("SQLite stores any 8-byte integer in an Integer column")
     too_large = ROWS.slice(1, 1).with_columns(pl.lit(2_147_483_648).alias("entero"))
-    refused = pytest.raises(BulkWriteRefused, match="no cabe en el tipo de su columna")
-    with refused, table_engine.begin() as conn:
+    said = "no cabe en el tipo de su columna" if encoding == "binario" else "out of range"
+    with pytest.raises(BulkWriteRefused, match=said), table_engine.begin() as conn:
         write_rows(conn, every_type, pl.concat([ROWS.head(1), too_large]))
     with table_engine.connect() as conn:
         assert conn.execute(select(every_type.c.id)).scalars().all() == []
