@@ -38,13 +38,12 @@ from pathlib import Path
 
 import polars as pl
 import psycopg
-from bench_import import OFFER, decimal, recreate
+from bench_import import decimal, open_offer, recreate
 from generate import generate
 
 from democratiza.intake.batches import import_batch
 from democratiza.money import group
-from democratiza.offers.lifecycle import advance, create_offer
-from democratiza.storage.database import make_engine, migrate
+from democratiza.storage.schema import acceptances
 
 VARIANTS = {
     "esquema actual, COPY binario": ("", "binary"),
@@ -69,26 +68,15 @@ def as_postgres(command: str) -> subprocess.CompletedProcess[str]:
 
 def one_batch(url: str, n: int, folder: Path) -> tuple[str, Path, Path]:
     """The batch stored by the intake; its columns and the rows in binary and CSV form."""
-    engine = make_engine(url)
-    migrate(engine)
-    with engine.begin() as conn:
-        stored = create_offer(conn, "geb", "geb-2017", dict(OFFER), "banco", "aviso")
-        advance(conn, stored, "abierta", "banco", "apertura")
+    engine = open_offer(url)
     path = folder / "SCB01.csv"
     frame = generate(n, program_id="geb-2017")
     frame.with_columns(pl.lit("SCB01").alias("comisionista")).write_csv(path)
     result = import_batch(engine, "geb", path, "SCB01", "L1", "banco")
     engine.dispose()
+    # The columns the intake writes (``store_batches``): all but the id the server draws.
+    columns = ", ".join(c.name for c in acceptances.columns if c.name != "id")
     with psycopg.connect(url) as conn:
-        names = [
-            row[0]
-            for row in conn.execute(
-                "SELECT column_name FROM information_schema.columns "
-                "WHERE table_name = 'aceptaciones' AND column_name <> 'id' "
-                "ORDER BY ordinal_position"
-            )
-        ]
-        columns = ", ".join(names)
         rows = f"SELECT {columns} FROM aceptaciones WHERE lote_id = {result.batch_id}"
         files = {"binary": folder / "lote.bin", "csv": folder / "lote.csv"}
         for form, target in files.items():

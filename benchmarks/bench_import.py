@@ -76,6 +76,16 @@ def plain_copy(url: str, files: list[Path], columns: list[str]) -> float:
         return time.perf_counter() - start
 
 
+def open_offer(url: str) -> Engine:
+    """The migrated database at ``url`` with the GEB 2017 offer ``geb`` open."""
+    engine = make_engine(url)
+    migrate(engine)
+    with engine.begin() as conn:
+        stored = create_offer(conn, "geb", "geb-2017", dict(OFFER), "bench", "aviso")
+        advance(conn, stored, "abierta", "bench", "apertura")
+    return engine
+
+
 def one_round(
     args: argparse.Namespace, files: list[Path], columns: list[str]
 ) -> tuple[Engine, float, float]:
@@ -83,11 +93,7 @@ def one_round(
     url = recreate(args.url, "democratiza_bench")
     copy_time = plain_copy(url, files, columns)
     line("COPY plano del mismo CSV en una tabla sin tipos", seconds(copy_time))
-    engine = make_engine(url)
-    migrate(engine)
-    with engine.begin() as conn:
-        stored = create_offer(conn, "geb", "geb-2017", dict(OFFER), "bench", "aviso")
-        advance(conn, stored, "abierta", "bench", "apertura")
+    engine = open_offer(url)
     start = time.perf_counter()
     # Brokers send at the same time; two at once on a two-core machine.
     with ThreadPoolExecutor(max_workers=args.workers) as pool:

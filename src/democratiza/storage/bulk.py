@@ -1,4 +1,4 @@
-"""Write a columnar frame into a table: binary COPY on PostgreSQL, chunked INSERTs on SQLite.
+"""Write a columnar frame into a table: COPY on PostgreSQL, chunked INSERTs on SQLite.
 
 Inside the caller's transaction, so a failure leaves nothing; the database's refusal comes
 back as ``BulkWriteRefused`` with its first line (the driver's own errors are not wrapped by
@@ -48,6 +48,16 @@ KEYS_PER_QUERY = 2_000  # SQLite: keys per IN list of row values, within the sam
 TRANSITION_ROWS = 10_000
 TRANSITION_MEMORY = "64MB"
 BINARY_ROWS = 1_000  # from this many rows on, binary COPY; below, CSV
+# Each column type and the Polars type sent for it in binary; the first that fits wins
+# (``BigInteger`` is an ``Integer``, ``Text`` a ``String``).
+WIRE_TYPES: list[tuple[type[TypeEngine[Any]], pl.DataType]] = [
+    (BigInteger, pl.Int64()),
+    (Integer, pl.Int32()),
+    (Boolean, pl.Boolean()),
+    (DateTime, pl.Datetime("us")),
+    (Date, pl.Date()),
+    (String, pl.String()),
+]
 
 
 class BulkWriteRefused(Exception):
@@ -101,18 +111,9 @@ def wire_type(column_type: TypeEngine[Any]) -> pl.DataType:
     """The Polars type whose Arrow form ``pgpq`` sends as this column's binary value.
 
     Binary COPY has no conversions: an ``int4`` column reads exactly 4 bytes, so an
-    ``Integer`` column is sent as Int32 and a ``BigInteger`` one as Int64 (the order of the
-    checks matters: ``BigInteger`` is an ``Integer``, ``Text`` a ``String``).
+    ``Integer`` column is sent as Int32 and a ``BigInteger`` one as Int64.
     """
-    wire: list[tuple[type[TypeEngine[Any]], pl.DataType]] = [
-        (BigInteger, pl.Int64()),
-        (Integer, pl.Int32()),
-        (Boolean, pl.Boolean()),
-        (DateTime, pl.Datetime("us")),
-        (Date, pl.Date()),
-        (String, pl.String()),
-    ]
-    for kind, dtype in wire:
+    for kind, dtype in WIRE_TYPES:
         if isinstance(column_type, kind):
             return dtype
     raise TypeError(f"sin tipo binario para la columna de tipo {column_type!r}")
