@@ -43,6 +43,7 @@ from generate import generate
 
 from democratiza.intake.batches import import_batch
 from democratiza.money import group
+from democratiza.storage.bulk import written_columns
 from democratiza.storage.schema import acceptances
 
 VARIANTS = {
@@ -74,8 +75,7 @@ def one_batch(url: str, n: int, folder: Path) -> tuple[str, Path, Path]:
     frame.with_columns(pl.lit("SCB01").alias("comisionista")).write_csv(path)
     result = import_batch(engine, "geb", path, "SCB01", "L1", "banco")
     engine.dispose()
-    # The columns the intake writes (``store_batches``): all but the id the server draws.
-    columns = ", ".join(c.name for c in acceptances.columns if c.name != "id")
+    columns = ", ".join(written_columns(acceptances))  # as ``store_batches`` writes them
     with psycopg.connect(url) as conn:
         rows = f"SELECT {columns} FROM aceptaciones WHERE lote_id = {result.batch_id}"
         files = {"binary": folder / "lote.bin", "csv": folder / "lote.csv"}

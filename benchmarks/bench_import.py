@@ -88,9 +88,11 @@ def open_offer(url: str, adjustments: Sequence[str] = ()) -> Engine:
     """The migrated database at ``url`` (then ``adjustments``) with the offer ``geb`` open."""
     engine = make_engine(url)
     migrate(engine)
-    with psycopg.connect(url) as raw:  # as written: no parameters, so "%" is an operator
-        for statement in adjustments:
-            raw.execute(statement.encode())
+    if adjustments:
+        # Straight to the driver, with no parameters, so that "%" stays an operator.
+        with psycopg.connect(url) as raw:
+            for statement in adjustments:
+                raw.execute(statement.encode())
     with engine.begin() as conn:
         stored = create_offer(conn, "geb", "geb-2017", dict(OFFER), "bench", "aviso")
         advance(conn, stored, "abierta", "bench", "apertura")
@@ -139,8 +141,8 @@ def one_round(
 def machine_cpu() -> float | None:
     """Seconds of CPU the whole machine has used since boot (``None`` off Linux).
 
-    Why the whole machine: the import's CPU is this process and the database server, whose
-    backends are other processes; /proc/stat counts both, and the yardstick's one core.
+    Why the whole machine: the import's CPU is this process and the database server's
+    backends, which are other processes; /proc/stat counts them all.
     """
     try:
         fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]

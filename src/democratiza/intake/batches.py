@@ -36,6 +36,7 @@ from democratiza.storage.bulk import (
     insert_with_new_ids,
     rows_with_keys,
     write_rows,
+    written_columns,
 )
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import acceptances, batches
@@ -273,7 +274,7 @@ def store_batches(
             pl.lit(None, dtype=pl.String).alias("motivo"),
             pl.col(pl.Enum).cast(pl.String),
         )
-        .select([c.name for c in acceptances.columns if c.name != "id"])
+        .select(written_columns(acceptances))
     )
     try:
         write_rows(conn, acceptances, rows)

@@ -31,7 +31,7 @@ from democratiza.stages.order_checks import check_orders
 from democratiza.stages.order_format import ORDERS
 from democratiza.stages.terms import StageError
 from democratiza.storage import audit
-from democratiza.storage.bulk import BulkWriteRefused, write_rows
+from democratiza.storage.bulk import BulkWriteRefused, write_rows, written_columns
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import order_batches, orders
 from democratiza.storage.versions import retire, supersede
@@ -153,7 +153,7 @@ def _store(
             .alias("estado"),
             pl.col(pl.Enum).cast(pl.String),
         )
-        .select([c.name for c in orders.columns if c.name != "id"])
+        .select(written_columns(orders))
     )
     write_rows(conn, orders, rows)
     valid = rows.filter(pl.col("decision") == "valida").height

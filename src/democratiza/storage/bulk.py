@@ -93,6 +93,11 @@ def write_rows(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
         raise BulkWriteRefused(str(exc).strip().splitlines()[0]) from None
 
 
+def written_columns(table: Table) -> list[str]:
+    """The columns a bulk write of new rows fills: all but the id the database draws."""
+    return [c.name for c in table.columns if c.name != "id"]
+
+
 def _binary(table: Table, rows: pl.DataFrame) -> list[bytes]:
     """The rows in PostgreSQL's binary COPY format, each column cast to its wire type."""
     try:
