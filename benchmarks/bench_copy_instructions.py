@@ -41,7 +41,7 @@ import psycopg
 from bench_import import decimal, open_offer, recreate
 from generate import generate
 
-from democratiza.intake.batches import import_batch
+from democratiza.filing.batches import import_batch
 from democratiza.money import group
 from democratiza.storage.bulk import written_columns
 from democratiza.storage.schema import acceptances

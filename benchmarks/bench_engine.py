@@ -29,12 +29,12 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 from generate import generate
 
-from democratiza.intake.parse import parse
-from democratiza.intake.readers import read_table
 from democratiza.money import group
 from democratiza.programs.loader import load_program
 from democratiza.programs.parameters import Offer, make_offer
 from democratiza.rules.engine import CompiledProgram, limit_column
+from democratiza.tables.parse import parse
+from democratiza.tables.readers import read_table
 
 PROGRAM = "geb-2017"
 # The TRM converts the foreigners' dollars. The generated file has new managers (with their
@@ -231,8 +231,8 @@ def run(n: int, seed: int, reference_sample: int | None) -> None:
         typed = parse(table)
         parsed = time.perf_counter() - start
         del table
-    line("intake.readers.read_table (lectura y limpieza)", seconds(read))
-    line("intake.parse.parse (tipos, centavos, errores)", seconds(parsed))
+    line("tables.readers.read_table (lectura y limpieza)", seconds(read))
+    line("tables.parse.parse (tipos, centavos, errores)", seconds(parsed))
     line(f"Ingreso total ({group(typed.height)} aceptaciones)", seconds(read + parsed))
     line("Memoria pico acumulada", mebibytes(peak_memory_bytes()))
 

@@ -4,7 +4,7 @@
 
 Uses (and recreates) the database ``democratiza_bench``. Prints:
 - a plain COPY of the same CSV files into an untyped table (the yardstick);
-- the import of the 20 batches through ``intake.batches.import_batch`` (parse, evaluation,
+- the import of the 20 batches through ``filing.batches.import_batch`` (parse, evaluation,
   COPY into ``aceptaciones``), whose target is at most 3 × the plain COPY;
 - the adjudication of the closed, oversubscribed offer: the whole record (per-person
   limits, allocation, hashes) and the allocation step alone for each method;
@@ -42,7 +42,7 @@ from sqlalchemy import Engine
 
 from democratiza.adjudication.adjudicate import allocate
 from democratiza.adjudication.record import compute, current_acceptances
-from democratiza.intake.batches import import_batch
+from democratiza.filing.batches import import_batch
 from democratiza.money import group
 from democratiza.offers.lifecycle import advance, create_offer, load_offer
 from democratiza.storage.database import make_engine, migrate

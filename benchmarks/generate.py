@@ -1,7 +1,7 @@
 """Synthetic acceptance files for benchmarks: text columns exactly in the acceptance format.
 
 ``generate(n)`` returns ``n`` acceptances as a frame of String columns (nulls are empty
-cells), named and ordered as ``democratiza.intake.columns.COLUMNS``, so that written as CSV it
+cells), named and ordered as ``democratiza.tables.acceptances.COLUMNS``, so that written as CSV it
 is a file a broker could have filed. Everything is drawn at once with NumPy (no per-row
 Python), deterministically for a seed.
 
@@ -39,11 +39,11 @@ import polars as pl
 from numpy.typing import NDArray
 
 from democratiza.calendar import is_business_day
-from democratiza.intake.columns import COLUMNS
 from democratiza.programs.loader import load_program
 from democratiza.programs.parameters import Offer, make_offer
 from democratiza.programs.schema import Condition, LimitRule
-from democratiza.rules.vocabulary import NATURAL_CATEGORIES
+from democratiza.tables.acceptances import COLUMNS
+from democratiza.vocabulary import NATURAL_CATEGORIES
 
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]

@@ -1,33 +1,57 @@
 """Database fixtures: every storage test runs on SQLite and on PostgreSQL.
 
-PostgreSQL is the one at 127.0.0.1:5432 (database ``test``) unless DEMOCRATIZA_TEST_PG says
-otherwise; where no server answers, those tests are skipped with the reason shown.
+PostgreSQL is the server at 127.0.0.1:5432 unless DEMOCRATIZA_TEST_PG names another (any
+database of it: the run only uses it to create its own). Each test run creates a database of
+its own with a unique name and drops it at the end, so two runs at once on the same server
+never touch each other's tables. Where no server answers, those tests are skipped with the
+reason shown.
 """
 
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, make_url, text
 from sqlalchemy.exc import OperationalError
 
 from democratiza.storage.database import make_engine, migrate
 
-PG_URL = os.environ.get("DEMOCRATIZA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+SERVER_URL = os.environ.get("DEMOCRATIZA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+RUN_DATABASE = f"democratiza_prueba_{os.getpid()}_{uuid.uuid4().hex[:8]}"
 
 
-def _fresh_postgres() -> Engine:
-    engine = make_engine(PG_URL)
+def _admin() -> Engine:
+    return make_engine(SERVER_URL).execution_options(isolation_level="AUTOCOMMIT")
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """This run's own PostgreSQL database, created now and dropped when the run ends."""
+    admin = _admin()
     try:
-        with engine.begin() as conn:
-            conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
-            conn.execute(text("CREATE SCHEMA public"))
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{RUN_DATABASE}"'))
     except OperationalError as exc:
-        pytest.skip(f"PostgreSQL no responde en {PG_URL}: {exc.orig}")
-    return engine
+        admin.dispose()
+        pytest.skip(f"PostgreSQL no responde en {SERVER_URL}: {exc.orig}")
+    url = make_url(SERVER_URL).set(database=RUN_DATABASE).render_as_string(hide_password=False)
+    yield url
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{RUN_DATABASE}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def fresh_postgres(url: str) -> None:
+    """An empty schema in this run's database, for one test."""
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -35,8 +59,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'democratiza.db'}"
     else:
-        _fresh_postgres().dispose()
-        yield PG_URL
+        url: str = request.getfixturevalue("pg_url")
+        fresh_postgres(url)
+        yield url
 
 
 @pytest.fixture

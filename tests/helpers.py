@@ -9,7 +9,7 @@ from democratiza.programs.loader import load_program
 from democratiza.programs.parameters import make_offer
 from democratiza.rules.engine import CompiledProgram, frame_from_rows
 from democratiza.rules.explain import Explainer, Explanation
-from democratiza.rules.vocabulary import UNDERTAKINGS
+from democratiza.vocabulary import UNDERTAKINGS
 
 
 def pesos(amount: int) -> int:

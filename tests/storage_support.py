@@ -10,7 +10,7 @@ import yaml
 from sqlalchemy import Engine, text
 
 from democratiza.adjudication.record import adjudicate
-from democratiza.intake.batches import import_batch
+from democratiza.filing.batches import import_batch
 from democratiza.offers.lifecycle import advance, create_offer, load_offer
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"

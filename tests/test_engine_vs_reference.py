@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from democratiza.programs.loader import load_program
 from democratiza.programs.parameters import Offer, make_offer
 from democratiza.rules.engine import CompiledProgram, frame_from_rows, limit_column
-from democratiza.rules.vocabulary import CATEGORIES, UNDERTAKINGS
+from democratiza.vocabulary import CATEGORIES, UNDERTAKINGS
 from tests.reference import reference_evaluate
 
 OFFERS: dict[str, dict[str, object]] = {

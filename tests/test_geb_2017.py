@@ -11,7 +11,7 @@ from datetime import date, datetime
 import pytest
 
 from democratiza.programs.parameters import OfferParameterError
-from democratiza.rules.vocabulary import CATEGORIES, NATURAL_CATEGORIES, UNDERTAKINGS
+from democratiza.vocabulary import CATEGORIES, NATURAL_CATEGORIES, UNDERTAKINGS
 from tests.helpers import entity, evaluate_one, pesos, worker
 
 GEB = "geb-2017"

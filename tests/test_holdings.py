@@ -22,12 +22,12 @@ from democratiza.compliance.holdings import (
     settle,
 )
 from democratiza.compliance.payment_batches import record_payment
-from democratiza.intake.batches import import_batch
+from democratiza.filing.batches import import_batch
 from democratiza.money import group
 from democratiza.offers.lifecycle import OfferError, advance, create_offer, load_offer
 from democratiza.reports.exports import registry_file
-from democratiza.rules.vocabulary import NATURAL_CATEGORIES
 from democratiza.storage import audit
+from democratiza.vocabulary import NATURAL_CATEGORIES
 from tests.storage_support import adjudicate_sample
 
 CODE = "central"

@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openpyxl import Workbook
 
-from democratiza.intake.columns import ACCEPTANCES, COLUMNS, MAX_DOLLARS, MAX_PESOS, MAX_SHARES
-from democratiza.intake.errors import InputError, InputRejected
-from democratiza.intake.parse import _plan, parse
-from democratiza.intake.readers import read_records, read_table
+from democratiza.tables.acceptances import ACCEPTANCES, COLUMNS
+from democratiza.tables.errors import InputError, InputRejected
+from democratiza.tables.format import MAX_DOLLARS, MAX_PESOS, MAX_SHARES
+from democratiza.tables.parse import _plan, parse
+from democratiza.tables.readers import read_records, read_table
 
 HEADER = [c.name for c in COLUMNS if c.required] + ["obligado_declarar", "patrimonio_liquido"]
 GOOD = [

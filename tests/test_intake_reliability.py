@@ -11,8 +11,9 @@ import pytest
 import yaml
 from sqlalchemy import Engine, func, select
 
-from democratiza.intake.batches import StorageError, import_batch
+from democratiza.filing.batches import import_batch
 from democratiza.offers.lifecycle import advance, create_offer, load_offer
+from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import acceptances, batches
 from tests.storage_support import refuse_acceptances_where
 
@@ -50,7 +51,7 @@ def run_import(
     script = textwrap.dedent(f"""
         import os, signal, time
         from pathlib import Path
-        from democratiza.intake.batches import import_batch
+        from democratiza.filing.batches import import_batch
         from democratiza.storage.database import make_engine
         result = import_batch(make_engine({url!r}), {CODE!r}, Path({str(SAMPLE / name)!r}),
                               {broker!r}, {batch!r}, "prueba", before_commit={hook})

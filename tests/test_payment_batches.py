@@ -11,10 +11,10 @@ from sqlalchemy import Engine, func, select
 
 from democratiza.compliance.holdings import settle
 from democratiza.compliance.payment_batches import import_payments
-from democratiza.intake.errors import InputRejected
 from democratiza.offers.lifecycle import OfferError
-from democratiza.rules.vocabulary import NATURAL_CATEGORIES
 from democratiza.storage.schema import payments
+from democratiza.tables.errors import InputRejected
+from democratiza.vocabulary import NATURAL_CATEGORIES
 from tests.storage_support import adjudicate_sample
 
 CODE = "central"

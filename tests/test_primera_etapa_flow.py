@@ -10,10 +10,10 @@ import yaml
 from sqlalchemy import Engine, func, select
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
-from democratiza.intake.batches import import_batch, withdraw
-from democratiza.intake.errors import InputRejected
+from democratiza.filing.batches import import_batch, withdraw
 from democratiza.offers.lifecycle import OfferError, advance, create_offer, events, load_offer
 from democratiza.storage.schema import acceptances, batches
+from democratiza.tables.errors import InputRejected
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 PARAMS: dict[str, object] = yaml.safe_load((SAMPLE / "oferta.yaml").read_text(encoding="utf-8"))

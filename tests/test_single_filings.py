@@ -21,12 +21,9 @@ import yaml
 from polars.testing import assert_frame_equal
 from sqlalchemy import Engine, func, select
 
-from democratiza.intake import singles
-from democratiza.intake.batches import BatchResult, import_batch
-from democratiza.intake.errors import InputRejected
-from democratiza.intake.parse import parse
-from democratiza.intake.readers import read_table
-from democratiza.intake.singles import (
+from democratiza.filing import singles
+from democratiza.filing.batches import BatchResult, import_batch
+from democratiza.filing.singles import (
     FILE_NAME,
     SingleFiling,
     SingleIntake,
@@ -38,6 +35,9 @@ from democratiza.offers.lifecycle import OfferError, advance, create_offer, load
 from democratiza.rules.engine import CompiledProgram
 from democratiza.storage import audit
 from democratiza.storage.schema import acceptances, audit_log, batches
+from democratiza.tables.errors import InputRejected
+from democratiza.tables.parse import parse
+from democratiza.tables.readers import read_table
 from democratiza.web.filing import batch_answer
 from tests.storage_support import refuse_acceptances_where
 

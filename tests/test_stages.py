@@ -23,8 +23,7 @@ from democratiza.adjudication.record import adjudicate
 from democratiza.cli.main import app
 from democratiza.compliance.holdings import record_event, settle
 from democratiza.compliance.payment_batches import record_payment
-from democratiza.intake.batches import StorageError, import_batch
-from democratiza.intake.errors import InputRejected
+from democratiza.filing.batches import import_batch
 from democratiza.offers.lifecycle import advance, create_offer, load_offer
 from democratiza.stages.allocate import allocate_stage, stored_allocation
 from democratiza.stages.lifecycle import (
@@ -36,7 +35,9 @@ from democratiza.stages.lifecycle import (
 )
 from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.stages.terms import StageError, StageTerms
+from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import acceptances, orders, sales
+from democratiza.tables.errors import InputRejected
 from tests.storage_support import adjudicate_sample
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"

@@ -13,7 +13,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import Connection, Engine, delete, select, text, update
 from sqlalchemy.exc import DBAPIError
 
-from democratiza.intake.batches import import_batch
+from democratiza.filing.batches import import_batch
 from democratiza.offers.lifecycle import OfferError, advance, create_offer, load_offer
 from democratiza.storage.bulk import BulkWriteRefused, rows_with_keys, write_rows
 from democratiza.storage.database import migrate

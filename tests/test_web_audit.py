@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, delete, select, update
 
 from democratiza.adjudication.record import adjudicate, publish
-from democratiza.intake.batches import withdraw
+from democratiza.filing.batches import withdraw
 from democratiza.storage import audit
 from democratiza.storage.schema import audit_log
 from democratiza.web.app import create_app

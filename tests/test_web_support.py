@@ -21,7 +21,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func, select
 
-from democratiza.intake.batches import import_batch
+from democratiza.filing.batches import import_batch
 from democratiza.offers.lifecycle import advance, create_offer, load_offer
 from democratiza.web.auth import create_token, create_user
 

@@ -15,7 +15,7 @@ from democratiza.adjudication.adjudicate import (
     allocate,
     allocate_program,
 )
-from democratiza.adjudication.remainder import REMAINDERS, Remainder
+from democratiza.allocation.remainder import REMAINDERS, Remainder
 
 __all__ = [
     "METHODS",

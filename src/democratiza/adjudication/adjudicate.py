@@ -28,14 +28,14 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from democratiza.adjudication.exact import INT64_MAX
-from democratiza.adjudication.methods import (
+from democratiza.allocation.exact import INT64_MAX
+from democratiza.allocation.methods import (
     Split,
     equal_with_redistribution,
     linear_then_proportional,
     proportional,
 )
-from democratiza.adjudication.remainder import REMAINDERS, Remainder
+from democratiza.allocation.remainder import REMAINDERS, Remainder
 from democratiza.money import group
 from democratiza.programs.schema import Allocation
 

@@ -1,1 +1,1 @@
-
+"""The command line: `democratiza` and its subcommands (typer), in Spanish."""

@@ -24,9 +24,9 @@ from democratiza.compliance.holdings import (
     settle,
 )
 from democratiza.compliance.payment_batches import import_payments, record_payment
-from democratiza.intake.errors import InputRejected
 from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import OfferError
+from democratiza.tables.errors import InputRejected
 
 payment_app = typer.Typer(
     help="Pagos de lo adjudicado y liquidación del periodo de pago.",

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from democratiza.money import MoneyError, to_centavos
 from democratiza.rules.calculator import Question, ask
-from democratiza.rules.vocabulary import CATEGORIES
+from democratiza.vocabulary import CATEGORIES
 
 console = Console()
 

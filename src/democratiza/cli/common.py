@@ -7,8 +7,8 @@ from decimal import Decimal, InvalidOperation
 import typer
 from rich.console import Console
 
-from democratiza.intake.errors import InputRejected
 from democratiza.money import MoneyError, to_centavos
+from democratiza.tables.errors import InputRejected
 
 err = Console(stderr=True)
 

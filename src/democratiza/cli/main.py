@@ -20,15 +20,15 @@ from democratiza.cli.offers import batch_app, offer_app
 from democratiza.cli.program_view import show_program, show_programs
 from democratiza.cli.stages import stage_app
 from democratiza.cli.web import audit_app, serve_command, token_app, user_app
-from democratiza.intake.columns import format_markdown
-from democratiza.intake.errors import InputRejected
-from democratiza.intake.parse import parse
-from democratiza.intake.readers import read_table
 from democratiza.money import group
 from democratiza.programs.loader import ProgramFileError, load_program
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
 from democratiza.reports.decisions import iter_chunks, summarize, write_decisions
 from democratiza.rules.engine import CompiledProgram
+from democratiza.tables.acceptances import format_markdown
+from democratiza.tables.errors import InputRejected
+from democratiza.tables.parse import parse
+from democratiza.tables.readers import read_table
 
 app = typer.Typer(
     help="Programas de democratización accionaria (Ley 226 de 1995).",

@@ -14,8 +14,7 @@ from sqlalchemy import Engine, func, select
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
 from democratiza.cli.common import refuse, refuse_file
 from democratiza.compliance.holdings import paid_shares
-from democratiza.intake.batches import StorageError, import_batch, withdraw
-from democratiza.intake.errors import InputRejected
+from democratiza.filing.batches import import_batch, withdraw
 from democratiza.money import group
 from democratiza.offers.lifecycle import (
     OfferError,
@@ -28,7 +27,9 @@ from democratiza.offers.lifecycle import (
 from democratiza.reports.decisions import write_decisions
 from democratiza.reports.exports import broker_files, registry_file, slug
 from democratiza.storage.database import database_url, make_engine, migrate
+from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import acceptances
+from democratiza.tables.errors import InputRejected
 
 offer_app = typer.Typer(
     help="Ofertas: crear, abrir, cerrar, adjudicar, publicar, exportar.",

@@ -13,8 +13,6 @@ from rich.table import Table
 
 from democratiza.cli.common import centavos_option, refuse, refuse_file
 from democratiza.cli.offers import Db, Who, Why, engine_for
-from democratiza.intake.batches import StorageError
-from democratiza.intake.errors import InputRejected
 from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.exports import slug
@@ -30,6 +28,8 @@ from democratiza.stages.lifecycle import (
 )
 from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.stages.terms import StageError, StageTerms
+from democratiza.storage.receipts import StorageError
+from democratiza.tables.errors import InputRejected
 
 stage_app = typer.Typer(
     help="Segunda Etapa y etapas subsecuentes: crear, recibir órdenes, adjudicar, exportar.",

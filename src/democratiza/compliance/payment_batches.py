@@ -25,31 +25,19 @@ import polars as pl
 from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from democratiza.intake.batches import file_hash
-from democratiza.intake.columns import Column, FileFormat
-from democratiza.intake.errors import InputError, InputRejected
-from democratiza.intake.parse import parse
-from democratiza.intake.readers import read_table
 from democratiza.money import pesos
 from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
 from democratiza.rules.explain import cite
-from democratiza.rules.vocabulary import NATURAL_CATEGORIES, PAYMENT_METHODS
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows
 from democratiza.storage.database import new_id, read_frame
+from democratiza.storage.receipts import file_hash
 from democratiza.storage.schema import acceptances, awards, payment_batches, payments, sales
-
-PAYMENTS = FileFormat(
-    "pagos",
-    (
-        Column("radicado", "texto", True, "Radicado de la aceptación adjudicada", "000001-000002"),
-        Column("fecha", "fecha", True, "Día del pago", "2018-03-15"),
-        Column("monto", "pesos", True, "Pesos pagados", "8000000"),
-        Column("forma", "texto", True, "contado, credito o cesantias", "contado"),
-    ),
-    {"forma": PAYMENT_METHODS},
-    key=None,
-)
+from democratiza.tables.errors import InputError, InputRejected
+from democratiza.tables.parse import parse
+from democratiza.tables.payments import PAYMENTS
+from democratiza.tables.readers import read_table
+from democratiza.vocabulary import NATURAL_CATEGORIES
 
 
 @dataclass(frozen=True)

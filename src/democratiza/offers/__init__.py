@@ -1,0 +1,1 @@
+"""An offer: a program instantiated with its parameters, its states and its events."""

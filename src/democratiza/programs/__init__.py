@@ -1,1 +1,1 @@
-
+"""Program files: one YAML per decree, its schema, its loading and the offer parameters."""

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from democratiza.programs.parameters import PARAMETERS, REQUIRED_PARAMETERS
 from democratiza.programs.schema import Citation, Program
-from democratiza.rules.vocabulary import DOCUMENT_DATE
+from democratiza.vocabulary import DOCUMENT_DATE
 
 DATA_PACKAGE = "democratiza.programs.data"
 

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from democratiza.rules.vocabulary import (
+from democratiza.vocabulary import (
     AmountSource,
     Category,
     Combine,

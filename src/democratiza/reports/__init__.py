@@ -1,1 +1,1 @@
-
+"""Reports and files for people: decisions, adjudication, stages, statements, exports."""

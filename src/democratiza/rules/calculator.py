@@ -17,12 +17,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from democratiza.intake.columns import MAX_SHARES
 from democratiza.programs.parameters import Offer
 from democratiza.programs.schema import LimitRule
 from democratiza.rules.engine import CompiledProgram, frame_from_rows
 from democratiza.rules.explain import Explainer, Explanation
-from democratiza.rules.vocabulary import UNDERTAKINGS
+from democratiza.tables.format import MAX_SHARES
+from democratiza.vocabulary import UNDERTAKINGS
 
 # The figures a person may give, in centavos (cents of a dollar for ingresos_usd).
 MONEY_FIELDS = (

@@ -15,7 +15,7 @@ from democratiza.calendar import next_business_day, previous_business_day
 from democratiza.programs.parameters import Offer
 from democratiza.programs.schema import Citation, LimitRule
 from democratiza.rules.conditions import condition, flag, is_natural, is_new_manager
-from democratiza.rules.vocabulary import DOCUMENT_DATE, DOCUMENT_FIELDS
+from democratiza.vocabulary import DOCUMENT_DATE, DOCUMENT_FIELDS
 
 CheckKind = Literal[
     "categoria",

@@ -6,7 +6,7 @@ import polars as pl
 
 from democratiza.programs.parameters import Offer
 from democratiza.programs.schema import Condition
-from democratiza.rules.vocabulary import NATURAL_CATEGORIES
+from democratiza.vocabulary import NATURAL_CATEGORIES
 
 
 def is_natural() -> pl.Expr:

@@ -21,12 +21,12 @@ from functools import cached_property
 
 import polars as pl
 
-from democratiza.intake.columns import typed_schema
 from democratiza.programs.parameters import Offer
 from democratiza.programs.schema import LimitRule
 from democratiza.rules.amounts import Base, base_amount, shares_within
 from democratiza.rules.checks import Check, build_checks, missing_value_check, zero_permitted_check
 from democratiza.rules.conditions import condition
+from democratiza.tables.acceptances import typed_schema
 
 DECISIONS = pl.Enum(["aceptada", "reducida", "rechazada"])
 MAX_CAUSES = 63  # stored as a signed 64-bit integer in the database
@@ -118,7 +118,7 @@ class CompiledProgram:
             offer.require(["fecha_cierre"], "verificar la vinculación de los directivos nuevos")
 
     def evaluate(self, frame: pl.DataFrame) -> pl.DataFrame:
-        """Decide every acceptance of ``frame`` (columns as ``intake.columns.typed_schema``)."""
+        """Decide every acceptance of ``frame`` (columns as ``tables.acceptances.typed_schema``)."""
         self.required_parameters(frame)
         lazy = frame.lazy()
         for step in self._plan:

@@ -17,7 +17,7 @@ from democratiza.money import dollars, group, pesos
 from democratiza.programs.schema import Citation, LimitRule, Program
 from democratiza.rules.checks import Check
 from democratiza.rules.engine import CompiledProgram, limit_column, source_column
-from democratiza.rules.vocabulary import AMOUNT_LABELS
+from democratiza.vocabulary import AMOUNT_LABELS
 
 PERSON = {"natural": "personas naturales", "juridica": "personas jurídicas"}
 

@@ -67,7 +67,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from democratiza.adjudication.exact import INT64_MAX, scaled_floor
+from democratiza.allocation.exact import INT64_MAX, scaled_floor
 from democratiza.money import group, pesos
 
 Mechanism = Literal["subasta_holandesa", "construccion_libro"]

@@ -1,4 +1,4 @@
-"""Broker order batches for a stage: the same guarantees as acceptances (``intake.batches``).
+"""Broker order batches for a stage: the same guarantees as acceptances (``filing.batches``).
 
 - The file is read and typed by the shared intake code; a file with any bad cell is
   refused whole with its row-by-row report, and nothing is written.
@@ -22,19 +22,25 @@ import polars as pl
 from sqlalchemy import Connection, Engine, insert, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from democratiza.intake.batches import StorageError, file_hash, refused_message
-from democratiza.intake.parse import parse
-from democratiza.intake.readers import read_table
-from democratiza.intake.receipts import previous_batch, refuse_foreign_rows
 from democratiza.stages.lifecycle import StoredStage, load_stage
 from democratiza.stages.order_checks import check_orders
-from democratiza.stages.order_format import ORDERS
 from democratiza.stages.terms import StageError
 from democratiza.storage import audit
 from democratiza.storage.bulk import BulkWriteRefused, write_rows, written_columns
 from democratiza.storage.database import new_id
+from democratiza.storage.receipts import (
+    StorageError,
+    file_hash,
+    previous_batch,
+    refuse_foreign_rows,
+    refused_message,
+    refused_write,
+)
 from democratiza.storage.schema import order_batches, orders
 from democratiza.storage.versions import retire, supersede
+from democratiza.tables.orders import ORDERS
+from democratiza.tables.parse import parse
+from democratiza.tables.readers import read_table
 
 DECISION_COLUMNS = ["radicado", "referencia", "decision", "motivo"]
 
@@ -101,10 +107,10 @@ def import_orders(
         with engine.connect() as conn:
             done = _received(conn, stage, broker, batch, digest, path)
         if done is None:
-            raise StorageError(refused_message(str(exc.orig).splitlines()[0])) from None
+            raise StorageError(refused_write(exc)) from None
         return done
     except DBAPIError as exc:
-        raise StorageError(refused_message(str(exc.orig).strip().splitlines()[0])) from None
+        raise StorageError(refused_write(exc)) from None
     except BulkWriteRefused as exc:
         raise StorageError(refused_message(str(exc))) from None
 

@@ -1,0 +1,1 @@
+"""Storage: tables (SQLAlchemy Core), connections, migrations, bulk writes, the audit log."""

@@ -22,7 +22,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-from democratiza.intake.columns import COLUMNS
+from democratiza.tables.acceptances import COLUMNS
 
 metadata = MetaData()
 

@@ -36,7 +36,6 @@ from democratiza.compliance.holdings import (
 )
 from democratiza.compliance.payment_batches import import_payments
 from democratiza.compliance.series import MissingSeriesValue
-from democratiza.intake.errors import InputRejected
 from democratiza.offers.lifecycle import OfferError
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.programs.schema import FineBaseKey
@@ -46,6 +45,7 @@ from democratiza.reports.statements import (
     fine_statement_pdf,
     schedule_csv_with_totals,
 )
+from democratiza.tables.errors import InputRejected
 from democratiza.web.access import current, route
 from democratiza.web.bodies import Body, Day
 from democratiza.web.catalog import program_or_404

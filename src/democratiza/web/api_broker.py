@@ -13,7 +13,7 @@ from fastapi import APIRouter, File, Form, Query, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from democratiza.intake.batches import withdraw
+from democratiza.filing.batches import withdraw
 from democratiza.offers.lifecycle import OfferError
 from democratiza.web import downloads, views
 from democratiza.web.access import current, route

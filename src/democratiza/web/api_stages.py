@@ -20,8 +20,6 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import Connection, Engine, select
 
-from democratiza.intake.batches import StorageError
-from democratiza.intake.errors import InputRejected
 from democratiza.money import pesos
 from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.stage_report import (
@@ -46,7 +44,9 @@ from democratiza.stages.lifecycle import (
 )
 from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.stages.terms import StageError, StageTerms
+from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import stages
+from democratiza.tables.errors import InputRejected
 from democratiza.web.access import current, route
 from democratiza.web.auth import Principal
 from democratiza.web.bodies import Body, NewCode

@@ -15,12 +15,12 @@ from decimal import Decimal, InvalidOperation
 
 from pydantic import BaseModel, Field
 
-from democratiza.intake.columns import MAX_PESOS, MAX_SHARES
 from democratiza.money import MoneyError, to_centavos
 from democratiza.programs.parameters import Offer, OfferParameterError
 from democratiza.rules.calculator import MONEY_FIELDS, Question, ask
 from democratiza.rules.explain import cite
-from democratiza.rules.vocabulary import CATEGORIES, Category
+from democratiza.tables.format import MAX_PESOS, MAX_SHARES
+from democratiza.vocabulary import CATEGORIES, Category
 from democratiza.web.errors import ErrorItem, Unprocessable
 
 COLOMBIAN = re.compile(r"^\d{1,3}(\.\d{3})+(,\d+)?$|^\d+,\d+$")

@@ -2,7 +2,7 @@
 
 Why one shape: a broker's system reads ``{"detalle": ..., "errores": [{archivo, fila,
 columna, mensaje}]}`` whatever went wrong (a bad batch, a bad request, a refused
-transition), the same fields as ``intake.errors.InputError``; the OpenAPI description
+transition), the same fields as ``tables.errors.InputError``; the OpenAPI description
 declares it, so schemathesis can hold the API to it.
 """
 
@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
-from democratiza.intake.errors import InputError, InputRejected
+from democratiza.tables.errors import InputError, InputRejected
 
 
 class ErrorItem(BaseModel):

@@ -1,7 +1,7 @@
 """Brokers' filings over HTTP, through the very same intake as files from the command line.
 
 Why: the all-or-nothing, once-only, evaluated-at-intake guarantees live in ``import_batch``
-(files) and ``intake.singles`` (single acceptances, grouped with others filed at the same
+(files) and ``filing.singles`` (single acceptances, grouped with others filed at the same
 moment, each still its own one-row batch); the web adds only what HTTP needs: the upload
 is streamed to a private temporary folder under its own (sanitised) name with a size
 limit, the batch is filed as the authenticated broker (never a name the client sends), and
@@ -23,12 +23,13 @@ from fastapi import UploadFile
 from pydantic import BaseModel
 from sqlalchemy import Engine
 
-from democratiza.intake.batches import BatchResult, StorageError, import_batch
-from democratiza.intake.errors import InputRejected
-from democratiza.intake.singles import intake_for, single_filing
+from democratiza.filing.batches import BatchResult, import_batch
+from democratiza.filing.singles import intake_for, single_filing
 from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.exports import slug
 from democratiza.rules.explain import Explainer, Explanation
+from democratiza.storage.receipts import StorageError
+from democratiza.tables.errors import InputRejected
 from democratiza.web.auth import Principal
 from democratiza.web.bulk_lane import BulkLane
 from democratiza.web.errors import (
@@ -180,7 +181,7 @@ async def file_one(
 ) -> dict[str, Any]:
     """One acceptance as a batch of one; the same content sent twice is filed once.
 
-    Filed through ``intake.singles``: acceptances filed at the same moment are typed,
+    Filed through ``filing.singles``: acceptances filed at the same moment are typed,
     decided and stored together, each still its own batch with its own answer. The request
     waits for its own answer without holding a worker thread (the work is done by the
     intake's collecting thread), so many brokers can wait at once.

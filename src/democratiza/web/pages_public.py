@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from democratiza.rules.calculator import MONEY_FIELDS
-from democratiza.rules.vocabulary import CATEGORIES
+from democratiza.vocabulary import CATEGORIES
 from democratiza.web import catalog
 from democratiza.web.access import SESSION_COOKIE, current, route
 from democratiza.web.api_public import resolve_offer

@@ -15,7 +15,7 @@ from fastapi.responses import RedirectResponse, Response
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from democratiza.intake.batches import withdraw
+from democratiza.filing.batches import withdraw
 from democratiza.offers.lifecycle import OfferError, create_offer, events
 from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage import audit

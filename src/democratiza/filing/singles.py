@@ -4,7 +4,7 @@ Why (group commit): typing and deciding acceptances costs the same few milliseco
 Polars planning for one row as for a thousand, so filing each single acceptance as its own
 one-row batch spends almost all its time planning. Filings that arrive within a few
 milliseconds of each other for the same offer are therefore collected, typed in one frame
-by ``intake.parse`` and decided in one call of the very same ``CompiledProgram.evaluate``
+by ``tables.parse`` and decided in one call of the very same ``CompiledProgram.evaluate``
 that decides a million-row batch (no rule is written twice), and stored in one
 transaction. Nothing else changes for the broker; each filing keeps:
 
@@ -41,26 +41,24 @@ import polars as pl
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from democratiza.intake.batches import (
+from democratiza.filing.batches import (
     BatchResult,
     Decided,
-    StorageError,
     already_received,
     compiled_program,
-    refused_message,
     store_batches,
 )
-from democratiza.intake.columns import ACCEPTANCES
-from democratiza.intake.errors import InputError, InputRejected
-from democratiza.intake.parse import column_errors, parse_rows
-from democratiza.intake.readers import cell_key, read_records
-from democratiza.intake.receipts import foreign_row
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import Explainer, Explanation
 from democratiza.storage.bulk import rows_with_keys
+from democratiza.storage.receipts import StorageError, foreign_row, refused_write
 from democratiza.storage.schema import batches
+from democratiza.tables.acceptances import ACCEPTANCES
+from democratiza.tables.errors import InputError, InputRejected
+from democratiza.tables.parse import column_errors, parse_rows
+from democratiza.tables.readers import cell_key, read_records
 
 FILE_NAME = "aceptacion.json"  # the ``archivo`` of a single filing's batch, as before grouping
 GROUP_WINDOW = 0.025  # seconds the oldest waiting filing may wait for others to join it
@@ -317,16 +315,11 @@ def _store_alone(engine: Engine, stored: StoredOffer, d: Decided, source: str) -
         try:
             with engine.connect() as conn:
                 done = already_received(conn, stored.id, d.broker, d.batch, d.digest, source)
-        except InputRejected as refused:
-            return refused
-        return done if done is not None else StorageError(_refused(exc))
+        except InputRejected as rejection:
+            return rejection
+        return done if done is not None else StorageError(refused_write(exc))
     except DBAPIError as exc:
-        return StorageError(_refused(exc))
-
-
-def _refused(exc: DBAPIError) -> str:
-    reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
-    return refused_message(reason)
+        return StorageError(refused_write(exc))
 
 
 @dataclass(frozen=True)

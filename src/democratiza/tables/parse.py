@@ -12,16 +12,10 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from democratiza.intake.columns import (
-    ACCEPTANCES,
-    MAX_DOLLARS,
-    MAX_PESOS,
-    MAX_SHARES,
-    Column,
-    FileFormat,
-)
-from democratiza.intake.errors import InputError, InputRejected
-from democratiza.intake.readers import RawTable
+from democratiza.tables.acceptances import ACCEPTANCES
+from democratiza.tables.errors import InputError, InputRejected
+from democratiza.tables.format import MAX_DOLLARS, MAX_PESOS, MAX_SHARES, Column, FileFormat
+from democratiza.tables.readers import RawTable
 
 TRUE = ["si", "sí", "s", "x", "1", "true", "verdadero", "yes"]
 FALSE = ["no", "n", "0", "false", "falso"]

@@ -1,6 +1,6 @@
 """Read an acceptance file (CSV, XLSX or JSON) into text columns, one row per acceptance.
 
-Everything is read as text here; ``intake.parse`` gives each column its type, so that a bad
+Everything is read as text here; ``tables.parse`` gives each column its type, so that a bad
 cell is reported with its row and column instead of failing the whole read.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import polars as pl
 
-from democratiza.intake.errors import InputError, InputRejected
+from democratiza.tables.errors import InputError, InputRejected
 
 
 @dataclass(frozen=True)

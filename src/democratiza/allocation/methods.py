@@ -32,8 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from democratiza.adjudication.exact import scaled_floor
-from democratiza.adjudication.remainder import Remainder, hand_out
+from democratiza.allocation.exact import scaled_floor
+from democratiza.allocation.remainder import Remainder, hand_out
 
 
 @dataclass(frozen=True, eq=False)

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -23,9 +22,6 @@ import polars as pl
 from sqlalchemy import Connection, Engine, insert, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from democratiza.intake.parse import parse
-from democratiza.intake.readers import read_table
-from democratiza.intake.receipts import previous_batch, refuse_foreign_rows
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.engine import CompiledProgram
@@ -39,8 +35,18 @@ from democratiza.storage.bulk import (
     written_columns,
 )
 from democratiza.storage.database import new_id
+from democratiza.storage.receipts import (
+    StorageError,
+    file_hash,
+    previous_batch,
+    refuse_foreign_rows,
+    refused_message,
+    refused_write,
+)
 from democratiza.storage.schema import acceptances, batches
 from democratiza.storage.versions import retire, supersede
+from democratiza.tables.parse import parse
+from democratiza.tables.readers import read_table
 
 BATCH_ROW = pl.Schema(
     {
@@ -89,14 +95,6 @@ def compiled_program(stored: StoredOffer) -> CompiledProgram:
             _COMPILED.clear()
         compiled = _COMPILED[key] = CompiledProgram(stored.offer)
     return compiled
-
-
-def file_hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def already_received(
@@ -164,26 +162,10 @@ def import_batch(
         with engine.connect() as conn:
             done = already_received(conn, stored.id, broker, batch, digest, path)
         if done is None:
-            raise StorageError(_refused(exc)) from None
+            raise StorageError(refused_write(exc)) from None
         return done
     except DBAPIError as exc:
-        raise StorageError(_refused(exc)) from None
-
-
-class StorageError(Exception):
-    """The database refused the write; the transaction was rolled back whole."""
-
-
-def _refused(exc: DBAPIError) -> str:
-    reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
-    return refused_message(reason)
-
-
-def refused_message(reason: str) -> str:
-    return (
-        f"La base de datos rechazó la escritura del lote ({reason}); no se guardó nada del "
-        "lote y la oferta quedó como estaba."
-    )
+        raise StorageError(refused_write(exc)) from None
 
 
 @dataclass(frozen=True)
@@ -195,7 +177,7 @@ class Decided:
     file_name: str
     digest: str  # SHA-256 of the batch as sent: a resend with the same bytes is recognised
     who: str  # who filed it (audit log)
-    frame: pl.DataFrame  # typed rows (``intake.parse``), all of this broker
+    frame: pl.DataFrame  # typed rows (``tables.parse``), all of this broker
     results: pl.DataFrame  # ``CompiledProgram.evaluate(frame)``
 
 

@@ -1,13 +1,14 @@
 """The order file brokers send in a Segunda Etapa: one row per investor's order.
 
-Read, typed and refused by the same code as acceptances (``intake.readers``,
-``intake.parse``): every bad cell is reported with file, row and column, and a file with any
+Read, typed and refused by the same code as acceptances (``tables.readers``,
+``tables.parse``): every bad cell is reported with file, row and column, and a file with any
 bad cell is refused whole.
 """
 
 from __future__ import annotations
 
-from democratiza.intake.columns import ID_TYPES, Column, FileFormat
+from democratiza.tables.format import Column, FileFormat
+from democratiza.vocabulary import ID_TYPES
 
 PERSON_KINDS = ("natural", "juridica")
 NATIONALITIES = ("colombiana", "extranjera")

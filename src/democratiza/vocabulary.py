@@ -93,3 +93,7 @@ PaymentMethod = Literal["contado", "credito", "cesantias"]
 PAYMENT_METHODS: tuple[str, ...] = get_args(PaymentMethod)
 
 EMPLOYER_STATUSES = ("activo", "pensionado", "extrabajador")
+
+# Identity documents a filing may name (cédula, cédula de extranjería, pasaporte, tarjeta de
+# identidad, NIT, permiso especial y permiso por protección temporal de permanencia).
+ID_TYPES = ("CC", "CE", "PA", "TI", "NIT", "PEP", "PPT")

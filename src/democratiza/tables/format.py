@@ -1,0 +1,82 @@
+"""The files brokers send, described as data: columns with a kind, a unit and an example.
+
+Acceptances (Primera Etapa), orders (Segunda Etapa) and payments are all a ``FileFormat``
+(``tables.acceptances``, ``tables.orders``, ``tables.payments``), read by ``tables.readers``
+and typed by ``tables.parse``, so that every file gets the same checks and the same errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import polars as pl
+
+Kind = Literal["texto", "entero", "cantidad", "pesos", "dolares", "si_no", "fecha", "fecha_hora"]
+
+DTYPES: dict[Kind, pl.DataType] = {
+    "texto": pl.String(),
+    "entero": pl.Int64(),
+    "cantidad": pl.Int64(),
+    "pesos": pl.Int64(),  # centavos
+    "dolares": pl.Int64(),  # cents of a dollar
+    "si_no": pl.Boolean(),
+    "fecha": pl.Date(),
+    "fecha_hora": pl.Datetime("us"),
+}
+
+KIND_DOC: dict[Kind, str] = {
+    "texto": "texto libre (UTF-8)",
+    "entero": "número entero sin separadores, ≥ 0",
+    "cantidad": "número de acciones: entero sin separadores",
+    "pesos": "pesos colombianos; entero o con hasta 2 decimales separados por punto, "
+    "sin separador de miles (48000000 o 2075.31)",
+    "dolares": "dólares de EE. UU.; entero o con hasta 2 decimales separados por punto",
+    "si_no": "si / no (también s, n, x, 1, 0, verdadero, falso); vacío es no",
+    "fecha": "AAAA-MM-DD",
+    "fecha_hora": "AAAA-MM-DD o AAAA-MM-DDTHH:MM[:SS]",
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    kind: Kind
+    required: bool
+    description: str
+    example: str = ""
+
+
+# Plausible upper bounds: beyond these a figure is a typo, not a fortune. The whole Colombian
+# pension system manages about 4 × 10^14 pesos; no acceptant can exceed 10^15.
+MAX_PESOS = 10**15
+MAX_DOLLARS = 10**12
+MAX_SHARES = 10**13
+
+
+@dataclass(frozen=True)
+class FileFormat:
+    """A file brokers send: its columns and the text columns that take a fixed list of codes.
+
+    Acceptances (Primera Etapa), orders (Segunda Etapa) and payments are all files of this
+    kind, read, typed and refused by the same code (``tables.parse``). ``key`` names the
+    column that must be unique in a file (none for payments: an award may be paid in parts).
+    """
+
+    name: str
+    columns: tuple[Column, ...]
+    codes: dict[str, tuple[str, ...]]
+    key: str | None = "referencia"
+
+    @property
+    def by_name(self) -> dict[str, Column]:
+        return {c.name: c for c in self.columns}
+
+    def typed_schema(self) -> dict[str, pl.DataType]:
+        """The typed rows: every column, in centavos/cents for money, codes as enums."""
+        schema = {c.name: DTYPES[c.kind] for c in self.columns}
+        schema.update({name: pl.Enum(codes) for name, codes in self.codes.items()})
+        schema["fila"] = pl.Int64()
+        if "cantidad" in schema:
+            schema["cantidad_fraccionaria"] = pl.Boolean()
+        return schema
