@@ -25,8 +25,9 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from democratiza.adjudication import METHODS, REMAINDERS, Method, Remainder, allocate
+from democratiza.adjudication.adjudicate import allocate
 from democratiza.money import group
+from democratiza.vocabulary import METHODS, REMAINDERS, Method, Remainder
 
 LABEL_WIDTH = 58
 LINEAR_PERCENT = 25

@@ -32,7 +32,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from democratiza.money import group, pesos
-from democratiza.stages import ClearingResult, Mechanism, clear, dutch_price
+from democratiza.stages.clearing import ClearingResult, clear, dutch_price
+from democratiza.vocabulary import Mechanism
 
 MINIMUM = 201_800  # COP 2.018 in centavos
 TARGET = 0.5

@@ -16,17 +16,14 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 from pydantic import ValidationError
 
-from democratiza.adjudication import (
-    METHODS,
-    REMAINDERS,
+from democratiza.adjudication.adjudicate import (
     AdjudicationError,
     AllocationResult,
-    Method,
-    Remainder,
     allocate,
     allocate_program,
 )
 from democratiza.programs.schema import Allocation
+from democratiza.vocabulary import METHODS, REMAINDERS, Method, Remainder
 from tests.adjudication_reference import reference_allocate
 
 CITA = {"norma": "dominio", "ref": "§3"}

@@ -15,17 +15,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
-from democratiza.stages import (
+from democratiza.stages.clearing import (
     ALL_BELOW_MINIMUM,
-    MECHANISMS,
     NO_ORDERS,
     ClearingError,
     ClearingResult,
-    Mechanism,
     clear,
     demand_curve,
     dutch_price,
 )
+from democratiza.vocabulary import MECHANISMS, Mechanism
 from tests.clearing_reference import reference_clear, reference_demand_curve
 
 MINIMUM = 201_800  # COP 2.018 in centavos

@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func, select
 
 from democratiza.filing.batches import import_batch
-from democratiza.offers.lifecycle import advance, create_offer, load_offer
+from democratiza.offers.lifecycle import OfferState, advance, create_offer, load_offer
 from democratiza.web.auth import create_token, create_user
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
@@ -81,7 +81,7 @@ def file_samples(engine: Engine, code: str = CODE) -> None:
     import_batch(engine, code, SAMPLE / "lote-2-acciones-y-valores.csv", BROKER_B, "L1", "ayv")
 
 
-def move(engine: Engine, target: str, code: str = CODE) -> None:
+def move(engine: Engine, target: OfferState, code: str = CODE) -> None:
     with engine.begin() as conn:
         advance(conn, load_offer(conn, code), target, "oficina", "prueba")
 

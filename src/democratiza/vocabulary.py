@@ -97,3 +97,14 @@ EMPLOYER_STATUSES = ("activo", "pensionado", "extrabajador")
 # Identity documents a filing may name (cédula, cédula de extranjería, pasaporte, tarjeta de
 # identidad, NIT, permiso especial y permiso por protección temporal de permanencia).
 ID_TYPES = ("CC", "CE", "PA", "TI", "NIT", "PEP", "PPT")
+
+# How an oversubscribed Primera Etapa is shared out, and who gets the lots left by the floors
+# (``allocation.methods``, ``allocation.remainder``).
+Method = Literal["igualitario_redistribucion", "proporcional", "lineal_proporcional"]
+METHODS: tuple[Method, ...] = get_args(Method)
+Remainder = Literal["primero_radicado", "mayor_solicitud"]
+REMAINDERS: tuple[Remainder, ...] = get_args(Remainder)
+
+# How a later stage finds its single price (``stages.clearing``).
+Mechanism = Literal["subasta_holandesa", "construccion_libro"]
+MECHANISMS: tuple[Mechanism, ...] = get_args(Mechanism)

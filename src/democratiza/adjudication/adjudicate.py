@@ -23,24 +23,21 @@ So the total awarded is ``Σ demand`` when ``Σ demand ≤ supply``, and otherwi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
-from democratiza.allocation.exact import INT64_MAX
+from democratiza.allocation.checks import checked_total, integer_column, whole, whole_at_least
 from democratiza.allocation.methods import (
     Split,
     equal_with_redistribution,
     linear_then_proportional,
     proportional,
 )
-from democratiza.allocation.remainder import REMAINDERS, Remainder
+from democratiza.allocation.notes import left_over_note, lot_remnants, whole_units
 from democratiza.money import group
 from democratiza.programs.schema import Allocation
-
-Method = Literal["igualitario_redistribucion", "proporcional", "lineal_proporcional"]
-METHODS: tuple[Method, ...] = ("igualitario_redistribucion", "proporcional", "lineal_proporcional")
+from democratiza.vocabulary import METHODS, REMAINDERS, Method, Remainder
 
 REMAINDER_ORDER: dict[str, str] = {
     "primero_radicado": "en orden de radicación",
@@ -88,7 +85,7 @@ def allocate(
     demand = _checked_demand(demand)
     _check_parameters(supply, method, remainder, unit, linear_percent)
     supply, unit = int(supply), int(unit)  # numpy integers become Python ints from here on
-    total = _total(demand)
+    total = checked_total(demand, AdjudicationError)
     if total <= supply:
         notes = (
             f"Demanda válida de {group(total)} acciones ≤ oferta de {group(supply)}: "
@@ -154,26 +151,17 @@ def _result(
 
 
 def _checked_demand(demand: NDArray[np.int64]) -> NDArray[np.int64]:
-    array = np.asarray(demand)
-    if array.ndim != 1 or array.dtype.kind not in "iu":
-        raise AdjudicationError(
-            "la demanda debe ser un vector de cantidades enteras de acciones "
-            f"(recibido: {array.ndim} dimensiones, tipo {array.dtype})"
-        )
-    if array.size and array.dtype.kind == "i" and int(array.min()) < 0:
+    array = integer_column(demand, "demanda en cantidades enteras de acciones", AdjudicationError)
+    if array.size and int(array.min()) < 0:
         raise AdjudicationError("la demanda tiene cantidades negativas")
-    if array.size and int(array.max()) > INT64_MAX:
-        raise AdjudicationError("la demanda tiene cantidades mayores que 2⁶³ − 1 acciones")
-    return array.astype(np.int64, copy=False)
+    return array
 
 
 def _check_parameters(
     supply: int, method: str, remainder: str, unit: int, linear_percent: int | None
 ) -> None:
-    if not _whole(supply) or supply < 0:
-        raise AdjudicationError(f"la oferta debe ser un número entero de acciones ≥ 0: {supply!r}")
-    if not _whole(unit) or unit < 1:
-        raise AdjudicationError(f"el lote debe ser un número entero de acciones ≥ 1: {unit!r}")
+    whole_at_least(supply, 0, "la oferta", "acciones", AdjudicationError)
+    whole_at_least(unit, 1, "el lote", "acciones", AdjudicationError)
     if method not in METHODS:
         raise AdjudicationError(f"método de adjudicación desconocido: {method!r}")
     if remainder not in REMAINDERS:
@@ -184,7 +172,7 @@ def _check_parameters(
                 "el método lineal_proporcional necesita porcentaje_lineal (el porcentaje de la "
                 "oferta que se reparte por igual)"
             )
-        if not _whole(linear_percent) or not 1 <= linear_percent <= 100:
+        if not whole(linear_percent) or not 1 <= linear_percent <= 100:
             raise AdjudicationError(
                 f"porcentaje_lineal debe ser un entero entre 1 y 100: {linear_percent!r}"
             )
@@ -194,35 +182,14 @@ def _check_parameters(
         )
 
 
-def _whole(value: object) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
-
-
-def _total(demand: NDArray[np.int64]) -> int:
-    """``Σ demand``, refused when it would not fit in Int64 (far beyond any real offer)."""
-    if demand.size == 0:
-        return 0
-    if int(demand.max()) * demand.size <= INT64_MAX:
-        return int(demand.sum())
-    total = int(sum(demand.tolist()))
-    if total > INT64_MAX:
-        raise AdjudicationError("la demanda total supera 2⁶³ − 1 acciones")
-    return total
-
-
 def _lot_note(unit: int, total: int, total_lots: int, supply: int, supply_lots: int) -> str:
     note = (
         f"Se adjudica en lotes de {group(unit)} acciones: la demanda cuenta en lotes completos "
         f"({group(total_lots)} lotes, {group(total_lots * unit)} acciones) y la oferta "
         f"en {group(supply_lots)} lotes ({group(supply_lots * unit)} acciones)"
     )
-    dropped = total - total_lots * unit
-    if dropped:
-        note += f"; {group(dropped)} acciones pedidas que no completan un lote no se adjudican"
-    unsold = supply - supply_lots * unit
-    if unsold:
-        note += f"; {group(unsold)} acciones de la oferta que no completan un lote no se venden"
-    return note + "."
+    dropped, unsold = total - total_lots * unit, supply - supply_lots * unit
+    return note + lot_remnants(dropped, unsold, "de la oferta") + "."
 
 
 def _method_notes(
@@ -246,7 +213,7 @@ def _method_notes(
         assert split.prorate is not None
         notes.append(
             f"Proporcional: cada aceptante recibe {_percent(*split.prorate)} de su cantidad, "
-            f"redondeado hacia abajo a {_whole_units(unit)}."
+            f"redondeado hacia abajo a {whole_units(unit)}."
         )
     else:
         assert split.level is not None and split.prorate is not None
@@ -260,20 +227,11 @@ def _method_notes(
         notes.append(
             f"Tramo proporcional: {group(rest * unit)} acciones sobre la demanda no atendida de "
             f"{group(base * unit)} ({_percent(rest, base)}), redondeado hacia abajo a "
-            f"{_whole_units(unit)}."
+            f"{whole_units(unit)}."
         )
     if split.left_over:
-        count = split.left_over
-        if unit == 1:
-            what, one_by_one = ("acción" if count == 1 else "acciones"), "de una en una"
-        else:
-            lots_word = "lote" if count == 1 else "lotes"
-            what, one_by_one = f"{lots_word} de {group(unit)} acciones", "de uno en uno"
-        notes.append(
-            f"Residuo del redondeo: {group(count)} {what}. Se reparte {one_by_one}, nunca dos "
-            f"al mismo aceptante, entre quienes aún no reciben toda su cantidad, "
-            f"{REMAINDER_ORDER[remainder]}."
-        )
+        recipients = "al mismo aceptante, entre quienes aún no reciben toda su cantidad"
+        notes.append(left_over_note(split.left_over, unit, recipients, REMAINDER_ORDER[remainder]))
     return notes
 
 
@@ -281,7 +239,3 @@ def _percent(numerator: int, denominator: int) -> str:
     """'37,28 %': the ratio in hundredths of a percent, truncated (for the notes only)."""
     hundredths = numerator * 10_000 // denominator
     return f"{hundredths // 100},{hundredths % 100:02d} %"
-
-
-def _whole_units(unit: int) -> str:
-    return "acciones enteras" if unit == 1 else f"lotes completos de {group(unit)} acciones"

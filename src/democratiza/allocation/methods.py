@@ -33,7 +33,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from democratiza.allocation.exact import scaled_floor
-from democratiza.allocation.remainder import Remainder, hand_out
+from democratiza.allocation.remainder import hand_out
+from democratiza.vocabulary import Remainder
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,12 +75,18 @@ def equal_with_redistribution(
 
 
 def proportional(
-    lots: NDArray[np.int64], supply: int, demand: NDArray[np.int64], remainder: Remainder
+    lots: NDArray[np.int64],
+    supply: int,
+    demand: NDArray[np.int64],
+    remainder: Remainder,
+    ranks: NDArray[np.int64] | None = None,
 ) -> Split:
+    """``ranks``: the time-of-entry ranks when the array is not in that order (``remainder``)."""
     total = int(lots.sum())
     awards = scaled_floor(lots, supply, total)
     left = supply - int(awards.sum())
-    return Split(hand_out(awards, lots, demand, left, remainder), None, (supply, total), left)
+    awards = hand_out(awards, lots, demand, left, remainder, ranks)
+    return Split(awards, None, (supply, total), left)
 
 
 def linear_then_proportional(

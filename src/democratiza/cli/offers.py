@@ -18,6 +18,7 @@ from democratiza.filing.batches import import_batch, withdraw
 from democratiza.money import group
 from democratiza.offers.lifecycle import (
     OfferError,
+    OfferState,
     advance,
     create_offer,
     events,
@@ -78,7 +79,7 @@ def create_command(
     console.print(f"Oferta '{stored.code}' creada en borrador ({stored.program.name}).")
 
 
-def _advance(codigo: str, target: str, quien: str, motivo: str, db: str | None) -> None:
+def _advance(codigo: str, target: OfferState, quien: str, motivo: str, db: str | None) -> None:
     try:
         with engine_for(db).begin() as conn:
             advance(conn, load_offer(conn, codigo), target, quien, motivo)

@@ -27,7 +27,7 @@ from democratiza.stages.lifecycle import (
     stage_history,
 )
 from democratiza.stages.orders import import_orders, withdraw_order
-from democratiza.stages.terms import StageError, StageTerms
+from democratiza.stages.terms import StageError, StageState, StageTerms
 from democratiza.storage.receipts import StorageError
 from democratiza.tables.errors import InputRejected
 
@@ -95,7 +95,7 @@ def _describe(origin: dict[str, object], shares: int, minimum: int) -> None:
     console.print(f"  Precio mínimo: {pesos(minimum)}")
 
 
-def _advance(codigo: str, target: str, quien: str, motivo: str, db: str | None) -> None:
+def _advance(codigo: str, target: StageState, quien: str, motivo: str, db: str | None) -> None:
     try:
         with engine_for(db).begin() as conn:
             advance_stage(conn, load_stage(conn, codigo), target, quien, motivo)

@@ -7,10 +7,10 @@ interruption or price adjustment (Ley 226 art. 11), is an event with who, when a
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from itertools import pairwise
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
 from sqlalchemy import Connection, insert, select
 
@@ -18,13 +18,13 @@ from democratiza.calendar import add_months, next_business_day
 from democratiza.programs.loader import load_program
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
 from democratiza.programs.schema import Program
-from democratiza.storage import audit
 from democratiza.storage.database import new_id
+from democratiza.storage.lifecycle import Life, canonical_json, record_event
+from democratiza.storage.lifecycle import advance as advance_row
 from democratiza.storage.schema import offer_events, offers
-from democratiza.storage.states import move_state
 
-STATES = ("borrador", "abierta", "cerrada", "adjudicada", "publicada")
-NEXT = dict(pairwise(STATES))
+OfferState = Literal["borrador", "abierta", "cerrada", "adjudicada", "publicada"]
+STATES: tuple[OfferState, ...] = get_args(OfferState)
 ADJUDICATED = ("adjudicada", "publicada")  # the awards exist: payments, holdings, next stage
 
 
@@ -32,11 +32,14 @@ class OfferError(Exception):
     """A refused operation on an offer; the message is for the person who asked."""
 
 
+LIFE = Life(offers, offer_events, "oferta_id", "oferta", dict(pairwise(STATES)), OfferError, True)
+
+
 @dataclass(frozen=True)
 class StoredOffer:
     id: int
     code: str
-    state: str
+    state: OfferState
     offer: Offer
 
     @property
@@ -63,10 +66,6 @@ def window_problem(program: Program, announced: date, closing: date) -> str | No
     return None
 
 
-def _canonical(values: dict[str, Any]) -> str:
-    return json.dumps(values, sort_keys=True, ensure_ascii=False, default=str)
-
-
 def create_offer(
     conn: Connection, code: str, program_id: str, params: dict[str, object], who: str, why: str
 ) -> StoredOffer:
@@ -90,13 +89,13 @@ def create_offer(
                 codigo=code,
                 programa=program.id,
                 version_programa=program.version,
-                parametros=_canonical({k: str(v) for k, v in params.items() if v is not None}),
+                parametros=canonical_json({k: str(v) for k, v in params.items() if v is not None}),
                 estado="borrador",
                 creada_en=now,
             )
         )
     )
-    _event(conn, offer_id, "creacion", None, "borrador", who, why, None)
+    _event(conn, offer_id, "creacion", (None, "borrador"), who, why)
     return StoredOffer(offer_id, code, "borrador", offer)
 
 
@@ -111,53 +110,28 @@ def load_offer(conn: Connection, code: str) -> StoredOffer:
             f"{program.id} y la instalada es la {program.version}."
         )
     offer = make_offer(program, json.loads(row["parametros"]))
-    return StoredOffer(row["id"], code, row["estado"], offer)
+    return StoredOffer(row["id"], code, cast(OfferState, row["estado"]), offer)
 
 
 def _event(
     conn: Connection,
     offer_id: int,
     kind: str,
-    before: str | None,
-    after: str | None,
+    states: tuple[str | None, str | None],
     who: str,
     why: str,
-    detail: dict[str, Any] | None,
+    detail: dict[str, Any] | None = None,
 ) -> None:
-    if not why.strip():
-        raise OfferError("Todo cambio de la oferta debe decir por qué.")
-    conn.execute(
-        insert(offer_events).values(
-            oferta_id=offer_id,
-            tipo=kind,
-            de_estado=before,
-            a_estado=after,
-            quien=who,
-            cuando=datetime.now(),
-            por_que=why,
-            detalle=_canonical(detail) if detail else None,
-        )
-    )
-    audit.append(
-        conn,
-        who,
-        f"oferta.{kind}",
-        f"ofertas/{offer_id}",
-        {"estado": before},
-        {"estado": after, "por_que": why, "detalle": detail},
-    )
+    record_event(conn, LIFE, offer_id, f"ofertas/{offer_id}", kind, states, who, why, detail)
 
 
-def advance(conn: Connection, stored: StoredOffer, target: str, who: str, why: str) -> StoredOffer:
+def advance(
+    conn: Connection, stored: StoredOffer, target: OfferState, who: str, why: str
+) -> StoredOffer:
     """Move the offer to the next state; any other move is refused and nothing changes."""
-    if NEXT.get(stored.state) != target:
-        raise OfferError(
-            f"La oferta '{stored.code}' está {stored.state}; no puede pasar a {target}."
-        )
-    if not move_state(conn, offers, stored.id, stored.state, target):
-        raise OfferError(f"La oferta '{stored.code}' cambió de estado mientras tanto.")
-    _event(conn, stored.id, "transicion", stored.state, target, who, why, None)
-    return StoredOffer(stored.id, stored.code, target, stored.offer)
+    where = f"ofertas/{stored.id}"
+    advance_row(conn, LIFE, stored.id, where, stored.code, (stored.state, target), who, why)
+    return replace(stored, state=target)
 
 
 def record_interruption(
@@ -174,7 +148,8 @@ def record_interruption(
         if not legal_basis:
             raise OfferError("Un ajuste del precio debe citar su fundamento legal.")
         detail = {"precio_nuevo": new_price, "fundamento": legal_basis}
-    _event(conn, stored.id, "interrupcion", stored.state, stored.state, who, why, detail or None)
+    states = (stored.state, stored.state)
+    _event(conn, stored.id, "interrupcion", states, who, why, detail or None)
 
 
 def events(conn: Connection, stored: StoredOffer) -> list[dict[str, Any]]:

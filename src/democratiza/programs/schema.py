@@ -18,8 +18,10 @@ from democratiza.vocabulary import (
     Category,
     Combine,
     Document,
+    Method,
     PaymentMethod,
     PersonKind,
+    Remainder,
     Undertaking,
 )
 
@@ -151,10 +153,8 @@ class OfferWindow(Model):
 
 
 class Allocation(Model):
-    method: Literal["igualitario_redistribucion", "proporcional", "lineal_proporcional"] = Field(
-        alias="metodo"
-    )
-    remainder: Literal["primero_radicado", "mayor_solicitud"] = Field(alias="residuo")
+    method: Method = Field(alias="metodo")
+    remainder: Remainder = Field(alias="residuo")
     unit_shares: int = Field(default=1, alias="lote_acciones", ge=1)
     linear_percent: int | None = Field(default=None, alias="porcentaje_lineal", ge=1, le=100)
     citation: Citation = Field(alias="cita")

@@ -62,16 +62,15 @@ no order reaches the minimum price.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
-from democratiza.allocation.exact import INT64_MAX, scaled_floor
+from democratiza.allocation.checks import checked_total, integer_column, whole, whole_at_least
+from democratiza.allocation.methods import proportional
+from democratiza.allocation.notes import left_over_note, lot_remnants, whole_units
 from democratiza.money import group, pesos
-
-Mechanism = Literal["subasta_holandesa", "construccion_libro"]
-MECHANISMS: tuple[Mechanism, ...] = ("subasta_holandesa", "construccion_libro")
+from democratiza.vocabulary import MECHANISMS, Mechanism
 
 NO_ORDERS = "no hay órdenes"
 ALL_BELOW_MINIMUM = "todas las órdenes están por debajo del precio mínimo"
@@ -143,7 +142,7 @@ def clear(
         return _void(n, NO_ORDERS)
     if int(prices.max()) < minimum_price:
         return _void(n, ALL_BELOW_MINIMUM)
-    _total(quantities)
+    checked_total(quantities, ClearingError)
     if mechanism == "subasta_holandesa":
         price = dutch_price(prices, quantities, offered, minimum_price)
     else:
@@ -200,15 +199,15 @@ def demand_curve(prices: NDArray[np.int64], quantities: NDArray[np.int64]) -> li
     The cumulative demand ``D(price)`` of the module doc, for the chart of the book: the Dutch
     price is the first point whose quantity reaches the offer.
     """
-    prices = _integer_column(prices, "precios")
-    quantities = _integer_column(quantities, "cantidades")
+    prices = integer_column(prices, "precios", ClearingError)
+    quantities = integer_column(quantities, "cantidades", ClearingError)
     if prices.size != quantities.size:
         raise ClearingError(
             f"precios ({prices.size}) y cantidades ({quantities.size}) deben tener el mismo largo"
         )
     if prices.size == 0:
         return []
-    _total(quantities)
+    checked_total(quantities, ClearingError)
     order = np.argsort(prices, kind="stable")[::-1]
     sorted_prices = prices[order]
     starts = np.flatnonzero(np.diff(sorted_prices, prepend=sorted_prices[0] + 1))
@@ -297,43 +296,18 @@ def _allocate(
 def _prorate(
     quantities: NDArray[np.int64], entry_order: NDArray[np.int64], supply: int, lot: int
 ) -> _Margin:
-    """The margin prorate of the module doc: ``supply`` shares among these orders, in lots."""
+    """The margin prorate of the module doc: ``supply`` shares among these orders, in lots.
+
+    The Primera Etapa's proportional method on the orders' whole lots, the left-over lots to
+    the largest orders first and, at equal quantities, the earliest entered.
+    """
     lots = quantities // lot
     supply_lots = supply // lot
     asked_lots = int(lots.sum())
     if asked_lots <= supply_lots:
         return _Margin(lots * lot, supply_lots, asked_lots, None, 0)
-    awards = scaled_floor(lots, supply_lots, asked_lots)
-    left = supply_lots - int(awards.sum())
-    if left:
-        short = np.flatnonzero(awards < lots)
-        assert left < short.size, "each floor drops less than one lot"
-        awards[_largest_first(short, quantities, entry_order, left)] += 1
-    return _Margin(awards * lot, supply_lots, asked_lots, (supply_lots, asked_lots), left)
-
-
-def _largest_first(
-    candidates: NDArray[np.intp],
-    quantities: NDArray[np.int64],
-    entry_order: NDArray[np.int64],
-    count: int,
-) -> NDArray[np.intp]:
-    """The first ``count`` candidates by quantity (largest first), then time of entry.
-
-    No sort: the ``count``-th largest quantity is a threshold; every candidate above it is
-    in, and the places left go to those exactly at it with the earliest entries, found the
-    same way (entry ranks are unique, so exactly the places left are taken).
-    """
-    keys = quantities[candidates]
-    threshold = np.partition(keys, keys.size - count)[keys.size - count]
-    chosen_above = candidates[keys > threshold]
-    tied = candidates[keys == threshold]
-    places = count - chosen_above.size
-    if places < tied.size:
-        ranks = entry_order[tied]
-        last_rank = np.partition(ranks, places - 1)[places - 1]
-        tied = tied[ranks <= last_rank]
-    return np.concatenate([chosen_above, tied])
+    split = proportional(lots, supply_lots, quantities, "mayor_solicitud", entry_order)
+    return _Margin(split.awards * lot, supply_lots, asked_lots, split.prorate, split.left_over)
 
 
 def _shares(prorate: tuple[int, int] | None, lot: int) -> tuple[int, int] | None:
@@ -391,35 +365,22 @@ def _margin_notes(
             f"{group(margin.supply_lots)} lotes"
         )
         dropped = int(quantities.sum()) - margin.asked_lots * lot
-        if dropped:
-            note += f"; {group(dropped)} acciones pedidas que no completan un lote no se adjudican"
         unsold = supply - margin.supply_lots * lot
-        if unsold:
-            note += f"; {group(unsold)} acciones disponibles que no completan un lote no se venden"
-        notes.append(note + ".")
+        notes.append(note + lot_remnants(dropped, unsold, "disponibles") + ".")
     if margin.prorate is None:
         notes.append(
             "La demanda en lotes completos cabe en lo disponible: cada orden recibe sus lotes "
             "completos."
         )
         return notes
-    units = "acciones enteras" if lot == 1 else f"lotes completos de {group(lot)} acciones"
     notes.append(
         f"Prorrateo: cada orden recibe el {_percent(*margin.prorate)} de lo que pide, "
-        f"redondeado hacia abajo a {units}."
+        f"redondeado hacia abajo a {whole_units(lot)}."
     )
     if margin.left_over:
-        count = margin.left_over
-        if lot == 1:
-            what, one_by_one = ("acción" if count == 1 else "acciones"), "de una en una"
-        else:
-            lots_word = "lote" if count == 1 else "lotes"
-            what, one_by_one = f"{lots_word} de {group(lot)} acciones", "de uno en uno"
-        notes.append(
-            f"Residuo del redondeo: {group(count)} {what}. Se reparte {one_by_one}, nunca dos "
-            "a la misma orden, entre las que aún no reciben toda su cantidad, de mayor a menor "
-            "cantidad pedida (a igual cantidad, por orden de ingreso)."
-        )
+        recipients = "a la misma orden, entre las que aún no reciben toda su cantidad"
+        order = "de mayor a menor cantidad pedida (a igual cantidad, por orden de ingreso)"
+        notes.append(left_over_note(margin.left_over, lot, recipients, order))
     return notes
 
 
@@ -476,9 +437,9 @@ def _percent(numerator: int, denominator: int) -> str:
 def _checked_book(
     prices: NDArray[np.int64], quantities: NDArray[np.int64], entry_order: NDArray[np.int64]
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    prices = _integer_column(prices, "precios")
-    quantities = _integer_column(quantities, "cantidades")
-    entry_order = _integer_column(entry_order, "orden de ingreso")
+    prices = integer_column(prices, "precios", ClearingError)
+    quantities = integer_column(quantities, "cantidades", ClearingError)
+    entry_order = integer_column(entry_order, "orden de ingreso", ClearingError)
     if not prices.size == quantities.size == entry_order.size:
         raise ClearingError(
             f"precios ({prices.size}), cantidades ({quantities.size}) y orden de ingreso "
@@ -496,29 +457,12 @@ def _checked_book(
     return prices, quantities, entry_order
 
 
-def _integer_column(values: NDArray[np.int64], name: str) -> NDArray[np.int64]:
-    array = np.asarray(values)
-    if array.ndim != 1 or array.dtype.kind not in "iu":
-        raise ClearingError(
-            f"{name}: se espera un vector de enteros (recibido: {array.ndim} dimensiones, "
-            f"tipo {array.dtype})"
-        )
-    if array.size and array.dtype.kind == "u" and int(array.max()) > INT64_MAX:
-        raise ClearingError(f"{name}: valores mayores que 2⁶³ − 1")
-    return array.astype(np.int64, copy=False)
-
-
 def _check_parameters(
     offered: int, minimum_price: int, lot: int, mechanism: str, cutoff_price: int | None
 ) -> None:
-    if not _whole(offered) or offered < 1:
-        raise ClearingError(f"la oferta debe ser un número entero de acciones ≥ 1: {offered!r}")
-    if not _whole(minimum_price) or minimum_price < 1:
-        raise ClearingError(
-            f"el precio mínimo debe ser un número entero de centavos ≥ 1: {minimum_price!r}"
-        )
-    if not _whole(lot) or lot < 1:
-        raise ClearingError(f"el lote debe ser un número entero de acciones ≥ 1: {lot!r}")
+    whole_at_least(offered, 1, "la oferta", "acciones", ClearingError)
+    whole_at_least(minimum_price, 1, "el precio mínimo", "centavos", ClearingError)
+    whole_at_least(lot, 1, "el lote", "acciones", ClearingError)
     if mechanism not in MECHANISMS:
         raise ClearingError(f"mecanismo de adjudicación desconocido: {mechanism!r}")
     if mechanism == "subasta_holandesa":
@@ -530,7 +474,7 @@ def _check_parameters(
         return
     if cutoff_price is None:
         raise ClearingError("la construcción del libro necesita el precio de corte del vendedor")
-    if not _whole(cutoff_price):
+    if not whole(cutoff_price):
         raise ClearingError(
             f"el precio de corte debe ser un número entero de centavos: {cutoff_price!r}"
         )
@@ -539,19 +483,3 @@ def _check_parameters(
             f"el precio de corte ({pesos(int(cutoff_price))}) no puede ser inferior al precio "
             f"mínimo ({pesos(int(minimum_price))})"
         )
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
-
-
-def _total(quantities: NDArray[np.int64]) -> int:
-    """``Σ quantities``, refused when it would not fit in Int64 (the running sums use Int64)."""
-    if quantities.size == 0:
-        return 0
-    if int(quantities.max()) * quantities.size <= INT64_MAX:
-        return int(quantities.sum())
-    total = int(sum(quantities.tolist()))
-    if total > INT64_MAX:
-        raise ClearingError("la demanda total supera 2⁶³ − 1 acciones")
-    return total

@@ -17,19 +17,19 @@ reaches the minimum price. Every change is an event (who, when, why) and an audi
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Connection, func, insert, select
 
 from democratiza.money import group
 from democratiza.offers.lifecycle import ADJUDICATED, StoredOffer, load_offer
 from democratiza.programs.schema import Program
-from democratiza.stages.terms import NEXT, StageError, StageTerms, minimum_price, rules
+from democratiza.stages.terms import NEXT, StageError, StageState, StageTerms, minimum_price, rules
 from democratiza.stages.terms import shares_on_offer as capped
-from democratiza.storage import audit
 from democratiza.storage.database import new_id
+from democratiza.storage.lifecycle import Life, advance, canonical_json, move, record_event
 from democratiza.storage.schema import (
     acceptances,
     adjudications,
@@ -41,9 +41,9 @@ from democratiza.storage.schema import (
     stage_events,
     stages,
 )
-from democratiza.storage.states import move_state
 
 STAGE_DONE = ("adjudicada", "publicada", "desierta")
+LIFE = Life(stages, stage_events, "etapa_id", "etapa", NEXT, StageError)
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class StoredStage:
     id: int
     code: str
     number: int
-    state: str
+    state: StageState
     terms: StageTerms
     shares: int  # on offer in this stage
     minimum_price: int  # centavos
@@ -66,10 +66,6 @@ class StoredStage:
     def name(self) -> str:
         base = rules(self.program).name.value
         return base if self.number == 2 else f"Etapa Subsecuente {self.number - 2}"
-
-
-def _canonical(values: dict[str, Any]) -> str:
-    return json.dumps(values, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def _first_stage_left(conn: Connection, first: StoredOffer) -> dict[str, Any]:
@@ -174,7 +170,7 @@ def create_stage(
                 terminos=terms.model_dump_json(by_alias=True),
                 acciones=shares,
                 precio_minimo=price.centavos,
-                origen=_canonical(origin),
+                origen=canonical_json(origin),
                 creada_en=datetime.now(),
             )
         )
@@ -182,7 +178,7 @@ def create_stage(
     stored = StoredStage(
         stage_id, code, number, "borrador", terms, shares, price.centavos, origin, first
     )
-    _event(conn, stored, "creacion", None, "borrador", who, why)
+    record_event(conn, LIFE, stage_id, f"etapas/{code}", "creacion", (None, "borrador"), who, why)
     return stored
 
 
@@ -197,7 +193,7 @@ def load_stage(conn: Connection, code: str) -> StoredStage:
         row["id"],
         code,
         row["numero"],
-        row["estado"],
+        cast(StageState, row["estado"]),
         StageTerms.model_validate_json(row["terminos"]),
         row["acciones"],
         row["precio_minimo"],
@@ -206,64 +202,13 @@ def load_stage(conn: Connection, code: str) -> StoredStage:
     )
 
 
-def _event(
-    conn: Connection,
-    stage: StoredStage,
-    kind: str,
-    before: str | None,
-    after: str | None,
-    who: str,
-    why: str,
-) -> None:
-    if not why.strip():
-        raise StageError("Todo cambio de la etapa debe decir por qué.")
-    conn.execute(
-        insert(stage_events).values(
-            etapa_id=stage.id,
-            tipo=kind,
-            de_estado=before,
-            a_estado=after,
-            quien=who,
-            cuando=datetime.now(),
-            por_que=why,
-        )
-    )
-    audit.append(
-        conn,
-        who,
-        f"etapa.{kind}",
-        f"etapas/{stage.code}",
-        {"estado": before} if before else None,
-        {"estado": after, "por_que": why},
-    )
-
-
-def _move(
-    conn: Connection, stage: StoredStage, target: str, kind: str, who: str, why: str
-) -> StoredStage:
-    if not move_state(conn, stages, stage.id, stage.state, target):
-        raise StageError(f"La etapa '{stage.code}' cambió de estado mientras tanto.")
-    _event(conn, stage, kind, stage.state, target, who, why)
-    return StoredStage(
-        stage.id,
-        stage.code,
-        stage.number,
-        target,
-        stage.terms,
-        stage.shares,
-        stage.minimum_price,
-        stage.origin,
-        stage.first,
-    )
-
-
 def advance_stage(
-    conn: Connection, stage: StoredStage, target: str, who: str, why: str
+    conn: Connection, stage: StoredStage, target: StageState, who: str, why: str
 ) -> StoredStage:
     """Move the stage to its next state; any other move is refused and nothing changes."""
-    if NEXT.get(stage.state) != target:
-        raise StageError(f"La etapa '{stage.code}' está {stage.state}; no puede pasar a {target}.")
-    return _move(conn, stage, target, "transicion", who, why)
+    where = f"etapas/{stage.code}"
+    advance(conn, LIFE, stage.id, where, stage.code, (stage.state, target), who, why)
+    return replace(stage, state=target)
 
 
 def declare_void(conn: Connection, stage: StoredStage, who: str, why: str) -> StoredStage:
@@ -275,7 +220,9 @@ def declare_void(conn: Connection, stage: StoredStage, who: str, why: str) -> St
         )
     rule = rules(stage.program).void
     cite = f"{stage.program.norms[rule.citation.norm].short} {rule.citation.ref}"
-    return _move(conn, stage, "desierta", "desierta", who, f"{why} ({cite})")
+    where, states = f"etapas/{stage.code}", (stage.state, "desierta")
+    move(conn, LIFE, stage.id, where, stage.code, states, who, f"{why} ({cite})", "desierta")
+    return replace(stage, state="desierta")
 
 
 def stage_history(conn: Connection, stage: StoredStage) -> list[dict[str, Any]]:

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from democratiza.calendar import add_months
 from democratiza.money import pesos, to_centavos
 from democratiza.programs.schema import LaterStages, Program
-from democratiza.stages.clearing import Mechanism
+from democratiza.vocabulary import Mechanism
 
 
 class StageError(Exception):

@@ -19,6 +19,7 @@ from sqlalchemy import Engine, select
 from democratiza.adjudication.record import adjudicate, publish
 from democratiza.offers.lifecycle import (
     OfferError,
+    OfferState,
     advance,
     create_offer,
     load_offer,
@@ -71,7 +72,7 @@ class State(BaseModel):
     detalle: str
 
 
-def change(engine: Engine, code: str, target: str, who: str, why: str) -> State:
+def change(engine: Engine, code: str, target: OfferState, who: str, why: str) -> State:
     """One lifecycle step through the services; a refused step changes nothing (409)."""
     try:
         if target == "adjudicada":
@@ -106,7 +107,7 @@ def new_offer(data: NewOffer, request: Request) -> catalog.OfferView:
     return catalog.offer_view(stored)
 
 
-def _step(target: str, default_reason: str) -> Callable[[str, Reason, Request], State]:
+def _step(target: OfferState, default_reason: str) -> Callable[[str, Reason, Request], State]:
     def handler(codigo: str, data: Reason, request: Request) -> State:
         return change(request.app.state.engine, codigo, target, current(request).who, data.motivo)
 
@@ -114,12 +115,13 @@ def _step(target: str, default_reason: str) -> Callable[[str, Reason, Request], 
     return handler
 
 
-for _name, _target, _why in [
+STEPS: list[tuple[str, OfferState, str]] = [
     ("abrir", "abierta", "inicio del plazo"),
     ("cerrar", "cerrada", "vencimiento del plazo"),
     ("adjudicar", "adjudicada", "adjudicación al vencimiento del plazo"),
     ("publicar", "publicada", "publicación de resultados"),
-]:
+]
+for _name, _target, _why in STEPS:
     route(router, "POST", f"/ofertas/{{codigo}}/{_name}", f"api.oferta.{_name}")(
         _step(_target, _why)
     )

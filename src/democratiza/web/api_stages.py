@@ -43,7 +43,7 @@ from democratiza.stages.lifecycle import (
     load_stage,
 )
 from democratiza.stages.orders import import_orders, withdraw_order
-from democratiza.stages.terms import StageError, StageTerms
+from democratiza.stages.terms import StageError, StageState, StageTerms
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import stages
 from democratiza.tables.errors import InputRejected
@@ -164,7 +164,7 @@ def new_stage(data: NewStage, request: Request) -> StageView:
     return stage_view(stage)
 
 
-def change(engine: Engine, code: str, target: str, who: str, why: str) -> StageView:
+def change(engine: Engine, code: str, target: StageState, who: str, why: str) -> StageView:
     """One lifecycle step; a refused step changes nothing (409)."""
     try:
         with engine.begin() as conn:

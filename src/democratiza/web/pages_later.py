@@ -30,6 +30,7 @@ from democratiza.reports.statements import fine_statement_pdf
 from democratiza.stages.allocate import current_orders
 from democratiza.stages.clearing import demand_curve
 from democratiza.stages.lifecycle import stage_history
+from democratiza.stages.terms import StageState
 from democratiza.storage.schema import stage_allocations
 from democratiza.web import api_stages, catalog
 from democratiza.web.access import current, route
@@ -37,7 +38,7 @@ from democratiza.web.errors import Unprocessable
 from democratiza.web.templating import render
 
 router = APIRouter(include_in_schema=False)
-ACTIONS = {"abrir": "abierta", "cerrar": "cerrada", "publicar": "publicada"}
+ACTIONS: dict[str, StageState] = {"abrir": "abierta", "cerrar": "cerrada", "publicar": "publicada"}
 TERM_FIELDS = (
     "mecanismo",
     "fecha_aviso",

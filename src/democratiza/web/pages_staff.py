@@ -16,7 +16,7 @@ from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
 from democratiza.filing.batches import withdraw
-from democratiza.offers.lifecycle import OfferError, create_offer, events
+from democratiza.offers.lifecycle import OfferError, OfferState, create_offer, events
 from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage import audit
 from democratiza.storage.schema import adjudications, api_tokens
@@ -32,7 +32,7 @@ from democratiza.web.jobs import Progress, load_job
 from democratiza.web.templating import render
 
 router = APIRouter(include_in_schema=False)
-ACTIONS = {
+ACTIONS: dict[str, OfferState] = {
     "abrir": "abierta",
     "cerrar": "cerrada",
     "adjudicar": "adjudicada",
