@@ -9,8 +9,6 @@ running it again on the same database gives byte-identical results.
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,6 +22,7 @@ from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_
 from democratiza.rules.person import ORDER, per_person
 from democratiza.storage import audit
 from democratiza.storage.database import new_id, read_frame
+from democratiza.storage.records import digest, same_results, stored_header
 from democratiza.storage.schema import acceptances, adjudications, awards
 
 INPUT_COLUMNS = ["radicado", "tipo_identificacion", "numero_identificacion", "cantidad_persona"]
@@ -52,10 +51,7 @@ class Adjudication:
     results: pl.DataFrame  # RESULT_COLUMNS, in filing order
 
 
-def _csv(frame: pl.DataFrame) -> bytes:
-    buffer = io.BytesIO()
-    frame.write_csv(buffer, datetime_format="%Y-%m-%dT%H:%M:%S")
-    return buffer.getvalue()
+DATETIMES = "%Y-%m-%dT%H:%M:%S"  # filing times in the hashed CSV: to the second
 
 
 def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
@@ -92,7 +88,6 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
     demand = people["cantidad_persona"].to_numpy().astype(np.int64)
     result = allocate_program(demand, supply, program.allocation)
     results = people.with_columns(pl.Series("adjudicada", result.awards)).select(RESULT_COLUMNS)
-    inputs = _csv(people.select(INPUT_COLUMNS))
     header: dict[str, object] = {
         "oferta": stored.code,
         "programa": program.id,
@@ -108,8 +103,8 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
         "sobredemanda": bool(result.oversubscribed),
         "nivel": result.level,
         "notas": list(result.notes),
-        "huella_entradas": hashlib.sha256(inputs).hexdigest(),
-        "huella_resultado": hashlib.sha256(_csv(results)).hexdigest(),
+        "huella_entradas": digest(people.select(INPUT_COLUMNS), DATETIMES),
+        "huella_resultado": digest(results, DATETIMES),
     }
     return Adjudication(stored.code, header, results)
 
@@ -179,14 +174,11 @@ def stored_adjudication(engine: Engine, offer_code: str) -> Adjudication:
     """The stored record, recomputed from the stored inputs and checked against its hashes."""
     with engine.connect() as conn:
         stored = load_offer(conn, offer_code)
-        record = conn.execute(
-            select(adjudications.c.registro).where(adjudications.c.oferta_id == stored.id)
-        ).scalar_one_or_none()
-        if record is None:
+        header = stored_header(conn, adjudications, "oferta_id", stored.id)
+        if header is None:
             raise OfferError(f"La oferta '{offer_code}' no se ha adjudicado.")
         again = compute(stored, current_acceptances(conn, stored))
-    header = json.loads(record)
-    if again.header["huella_resultado"] != header["huella_resultado"]:
+    if not same_results(header, again.header):
         raise OfferError("La adjudicación recalculada no coincide con la registrada.")
     return Adjudication(offer_code, header, again.results)
 

@@ -20,7 +20,6 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 from sqlalchemy import Connection, Engine, insert, select
-from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.parameters import OfferParameterError
@@ -39,14 +38,14 @@ from democratiza.storage.receipts import (
     StorageError,
     file_hash,
     previous_batch,
-    refuse_foreign_rows,
     refused_message,
-    refused_write,
+    store_once,
 )
 from democratiza.storage.schema import acceptances, batches
-from democratiza.storage.versions import retire, supersede
-from democratiza.tables.parse import parse
-from democratiza.tables.readers import read_table
+from democratiza.storage.versions import retire
+from democratiza.storage.versions import withdraw as withdraw_version
+from democratiza.tables.acceptances import ACCEPTANCES
+from democratiza.tables.brokers import read_broker_file
 
 BATCH_ROW = pl.Schema(
     {
@@ -145,27 +144,22 @@ def import_batch(
             return done
     if stored.state != "abierta":
         raise OfferError(f"La oferta '{offer_code}' está {stored.state}; no recibe aceptaciones.")
-    frame = parse(read_table(path))
-    refuse_foreign_rows(frame, broker, str(path))
+    frame = read_broker_file(path, ACCEPTANCES, broker)
     compiled = compiled_program(stored)
     try:
         results = compiled.evaluate(frame)
     except OfferParameterError as exc:
         raise OfferError("\n".join(exc.messages)) from None
-    try:
-        with engine.begin() as conn:
-            received = Decided(broker, batch, path.name, digest, who, frame, results)
-            stored_batch = store_batches(conn, stored, [received], before_commit)[0]
+    received = Decided(broker, batch, path.name, digest, who, frame, results)
+
+    def store(conn: Connection) -> BatchResult:
+        stored_batch = store_batches(conn, stored, [received], before_commit)[0]
         return replace(stored_batch, evaluated=(compiled, results, frame))
-    except IntegrityError as exc:
-        # Another process stored the same batch between our check and our insert.
-        with engine.connect() as conn:
-            done = already_received(conn, stored.id, broker, batch, digest, path)
-        if done is None:
-            raise StorageError(refused_write(exc)) from None
-        return done
-    except DBAPIError as exc:
-        raise StorageError(refused_write(exc)) from None
+
+    def resent(conn: Connection) -> BatchResult | None:
+        return already_received(conn, stored.id, broker, batch, digest, path)
+
+    return store_once(engine, store, resent)
 
 
 @dataclass(frozen=True)
@@ -355,33 +349,17 @@ def withdraw(engine: Engine, offer_code: str, radicado: str, who: str, why: str)
             raise OfferError(
                 "Una aceptación solo se puede retirar mientras la oferta está abierta."
             )
-        row = (
-            conn.execute(
-                select(acceptances).where(
-                    acceptances.c.oferta_id == stored.id,
-                    acceptances.c.radicado == radicado,
-                    acceptances.c.vigente,
-                )
-            )
-            .mappings()
-            .first()
-        )
-        if row is None:
-            raise OfferError(f"No hay una aceptación vigente con radicado {radicado}.")
-        supersede(
+        entry = ("aceptacion.retirar", f"ofertas/{stored.id}/aceptaciones/{radicado}")
+        if not withdraw_version(
             conn,
             acceptances,
-            row,
-            estado="retirada",
+            {"oferta_id": stored.id},
+            radicado,
+            who,
+            why,
+            entry,
             cantidad_permitida=0,
             decision="rechazada",
             motivo=f"{why} ({who})",
-        )
-        audit.append(
-            conn,
-            who,
-            "aceptacion.retirar",
-            f"ofertas/{stored.id}/aceptaciones/{radicado}",
-            {"version": row["version"], "estado": row["estado"]},
-            {"version": row["version"] + 1, "estado": "retirada", "motivo": why},
-        )
+        ):
+            raise OfferError(f"No hay una aceptación vigente con radicado {radicado}.")

@@ -53,9 +53,10 @@ from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import Explainer, Explanation
 from democratiza.storage.bulk import rows_with_keys
-from democratiza.storage.receipts import StorageError, foreign_row, refused_write
+from democratiza.storage.receipts import StorageError, refused_write
 from democratiza.storage.schema import batches
 from democratiza.tables.acceptances import ACCEPTANCES
+from democratiza.tables.brokers import foreign_row
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.parse import column_errors, parse_rows
 from democratiza.tables.readers import cell_key, read_records

@@ -19,7 +19,7 @@ from democratiza.programs.loader import load_program
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
 from democratiza.programs.schema import Program
 from democratiza.storage.database import new_id
-from democratiza.storage.lifecycle import Life, canonical_json, record_event
+from democratiza.storage.lifecycle import Life, Row, canonical_json, record_event
 from democratiza.storage.lifecycle import advance as advance_row
 from democratiza.storage.schema import offer_events, offers
 
@@ -32,7 +32,16 @@ class OfferError(Exception):
     """A refused operation on an offer; the message is for the person who asked."""
 
 
-LIFE = Life(offers, offer_events, "oferta_id", "oferta", dict(pairwise(STATES)), OfferError, True)
+LIFE = Life(
+    offers,
+    offer_events,
+    "oferta_id",
+    "oferta",
+    "ofertas/{id}",
+    dict(pairwise(STATES)),
+    OfferError,
+    True,
+)
 
 
 @dataclass(frozen=True)
@@ -95,7 +104,7 @@ def create_offer(
             )
         )
     )
-    _event(conn, offer_id, "creacion", (None, "borrador"), who, why)
+    record_event(conn, LIFE, Row(offer_id, code), "creacion", (None, "borrador"), who, why)
     return StoredOffer(offer_id, code, "borrador", offer)
 
 
@@ -113,24 +122,11 @@ def load_offer(conn: Connection, code: str) -> StoredOffer:
     return StoredOffer(row["id"], code, cast(OfferState, row["estado"]), offer)
 
 
-def _event(
-    conn: Connection,
-    offer_id: int,
-    kind: str,
-    states: tuple[str | None, str | None],
-    who: str,
-    why: str,
-    detail: dict[str, Any] | None = None,
-) -> None:
-    record_event(conn, LIFE, offer_id, f"ofertas/{offer_id}", kind, states, who, why, detail)
-
-
 def advance(
     conn: Connection, stored: StoredOffer, target: OfferState, who: str, why: str
 ) -> StoredOffer:
     """Move the offer to the next state; any other move is refused and nothing changes."""
-    where = f"ofertas/{stored.id}"
-    advance_row(conn, LIFE, stored.id, where, stored.code, (stored.state, target), who, why)
+    advance_row(conn, LIFE, Row(stored.id, stored.code), (stored.state, target), who, why)
     return replace(stored, state=target)
 
 
@@ -148,8 +144,8 @@ def record_interruption(
         if not legal_basis:
             raise OfferError("Un ajuste del precio debe citar su fundamento legal.")
         detail = {"precio_nuevo": new_price, "fundamento": legal_basis}
-    states = (stored.state, stored.state)
-    _event(conn, stored.id, "interrupcion", states, who, why, detail or None)
+    row, states = Row(stored.id, stored.code), (stored.state, stored.state)
+    record_event(conn, LIFE, row, "interrupcion", states, who, why, detail or None)
 
 
 def events(conn: Connection, stored: StoredOffer) -> list[dict[str, Any]]:

@@ -10,8 +10,6 @@ the minimum price declares the stage void (desierta) with that cause.
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,6 +25,7 @@ from democratiza.stages.terms import StageError
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows
 from democratiza.storage.database import new_id, read_frame
+from democratiza.storage.records import digest, same_results, stored_header
 from democratiza.storage.schema import order_awards, orders, stage_allocations
 
 BOOK_COLUMNS = ["radicado", "fecha_ingreso", "precio", "cantidad"]
@@ -57,10 +56,7 @@ class StageAllocation:
     curve: list[tuple[int, int]]  # (price, shares asked at or above), high to low
 
 
-def _csv(frame: pl.DataFrame) -> bytes:
-    buffer = io.BytesIO()
-    frame.write_csv(buffer, datetime_format="%Y-%m-%dT%H:%M:%S%.f")
-    return buffer.getvalue()
+DATETIMES = "%Y-%m-%dT%H:%M:%S%.f"  # times of entry in the hashed CSV: to the microsecond
 
 
 def current_orders(conn: Connection, stage: StoredStage) -> pl.DataFrame:
@@ -131,8 +127,8 @@ def compute(stage: StoredStage, book: pl.DataFrame, cutoff: int | None) -> Stage
         "desierta": result.void,
         "causa": _cause(result.reason, book.height - valid.height),
         "notas": list(result.notes),
-        "huella_entradas": hashlib.sha256(_csv(valid.select(BOOK_COLUMNS))).hexdigest(),
-        "huella_resultado": hashlib.sha256(_csv(results)).hexdigest(),
+        "huella_entradas": digest(valid.select(BOOK_COLUMNS), DATETIMES),
+        "huella_resultado": digest(results, DATETIMES),
     }
     return StageAllocation(stage.code, header, results, demand_curve(prices, quantities))
 
@@ -205,14 +201,10 @@ def stored_allocation(engine: Engine, stage_code: str) -> StageAllocation:
     """The stored record, recomputed from the stored orders and checked against its hashes."""
     with engine.connect() as conn:
         stage = load_stage(conn, stage_code)
-        record = conn.execute(
-            select(stage_allocations.c.registro).where(stage_allocations.c.etapa_id == stage.id)
-        ).scalar_one_or_none()
-        if record is None:
+        header = stored_header(conn, stage_allocations, "etapa_id", stage.id)
+        if header is None:
             raise StageError(f"La etapa '{stage_code}' no se ha adjudicado.")
-        header = json.loads(record)
-        cutoff = header["precio_corte"]
-        again = compute(stage, current_orders(conn, stage), cutoff)
-    if again.header["huella_resultado"] != header["huella_resultado"]:
+        again = compute(stage, current_orders(conn, stage), header["precio_corte"])
+    if not same_results(header, again.header):
         raise StageError("La adjudicación recalculada de la etapa no coincide con la registrada.")
     return StageAllocation(stage_code, header, again.results, again.curve)

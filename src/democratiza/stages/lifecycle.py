@@ -29,7 +29,7 @@ from democratiza.programs.schema import Program
 from democratiza.stages.terms import NEXT, StageError, StageState, StageTerms, minimum_price, rules
 from democratiza.stages.terms import shares_on_offer as capped
 from democratiza.storage.database import new_id
-from democratiza.storage.lifecycle import Life, advance, canonical_json, move, record_event
+from democratiza.storage.lifecycle import Life, Row, advance, canonical_json, move, record_event
 from democratiza.storage.schema import (
     acceptances,
     adjudications,
@@ -43,7 +43,7 @@ from democratiza.storage.schema import (
 )
 
 STAGE_DONE = ("adjudicada", "publicada", "desierta")
-LIFE = Life(stages, stage_events, "etapa_id", "etapa", NEXT, StageError)
+LIFE = Life(stages, stage_events, "etapa_id", "etapa", "etapas/{code}", NEXT, StageError)
 
 
 @dataclass(frozen=True)
@@ -178,7 +178,7 @@ def create_stage(
     stored = StoredStage(
         stage_id, code, number, "borrador", terms, shares, price.centavos, origin, first
     )
-    record_event(conn, LIFE, stage_id, f"etapas/{code}", "creacion", (None, "borrador"), who, why)
+    record_event(conn, LIFE, Row(stage_id, code), "creacion", (None, "borrador"), who, why)
     return stored
 
 
@@ -206,8 +206,7 @@ def advance_stage(
     conn: Connection, stage: StoredStage, target: StageState, who: str, why: str
 ) -> StoredStage:
     """Move the stage to its next state; any other move is refused and nothing changes."""
-    where = f"etapas/{stage.code}"
-    advance(conn, LIFE, stage.id, where, stage.code, (stage.state, target), who, why)
+    advance(conn, LIFE, Row(stage.id, stage.code), (stage.state, target), who, why)
     return replace(stage, state=target)
 
 
@@ -220,8 +219,8 @@ def declare_void(conn: Connection, stage: StoredStage, who: str, why: str) -> St
         )
     rule = rules(stage.program).void
     cite = f"{stage.program.norms[rule.citation.norm].short} {rule.citation.ref}"
-    where, states = f"etapas/{stage.code}", (stage.state, "desierta")
-    move(conn, LIFE, stage.id, where, stage.code, states, who, f"{why} ({cite})", "desierta")
+    row, states = Row(stage.id, stage.code), (stage.state, "desierta")
+    move(conn, LIFE, row, states, who, f"{why} ({cite})", "desierta")
     return replace(stage, state="desierta")
 
 

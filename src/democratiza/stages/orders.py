@@ -20,27 +20,18 @@ from pathlib import Path
 
 import polars as pl
 from sqlalchemy import Connection, Engine, insert, select
-from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from democratiza.stages.lifecycle import StoredStage, load_stage
 from democratiza.stages.order_checks import check_orders
 from democratiza.stages.terms import StageError
 from democratiza.storage import audit
-from democratiza.storage.bulk import BulkWriteRefused, write_rows, written_columns
+from democratiza.storage.bulk import write_rows, written_columns
 from democratiza.storage.database import new_id
-from democratiza.storage.receipts import (
-    StorageError,
-    file_hash,
-    previous_batch,
-    refuse_foreign_rows,
-    refused_message,
-    refused_write,
-)
+from democratiza.storage.receipts import file_hash, previous_batch, store_once
 from democratiza.storage.schema import order_batches, orders
-from democratiza.storage.versions import retire, supersede
+from democratiza.storage.versions import retire, withdraw
+from democratiza.tables.brokers import read_broker_file
 from democratiza.tables.orders import ORDERS
-from democratiza.tables.parse import parse
-from democratiza.tables.readers import read_table
 
 DECISION_COLUMNS = ["radicado", "referencia", "decision", "motivo"]
 
@@ -97,22 +88,12 @@ def import_orders(
             return done
     if stage.state != "abierta":
         raise StageError(f"La etapa '{stage_code}' está {stage.state}; no recibe órdenes.")
-    frame = parse(read_table(path), ORDERS)
-    refuse_foreign_rows(frame, broker, str(path))
-    checked = check_orders(stage, frame)
-    try:
-        with engine.begin() as conn:
-            return _store(conn, stage, checked, path, broker, batch, digest, who, before_commit)
-    except IntegrityError as exc:
-        with engine.connect() as conn:
-            done = _received(conn, stage, broker, batch, digest, path)
-        if done is None:
-            raise StorageError(refused_write(exc)) from None
-        return done
-    except DBAPIError as exc:
-        raise StorageError(refused_write(exc)) from None
-    except BulkWriteRefused as exc:
-        raise StorageError(refused_message(str(exc))) from None
+    checked = check_orders(stage, read_broker_file(path, ORDERS, broker))
+    return store_once(
+        engine,
+        lambda conn: _store(conn, stage, checked, path, broker, batch, digest, who, before_commit),
+        lambda conn: _received(conn, stage, broker, batch, digest, path),
+    )
 
 
 def _store(
@@ -205,30 +186,16 @@ def withdraw_order(engine: Engine, stage_code: str, radicado: str, who: str, why
         stage = load_stage(conn, stage_code)
         if stage.state != "abierta":
             raise StageError("Una orden solo se puede retirar mientras la etapa está abierta.")
-        row = (
-            conn.execute(
-                select(orders).where(
-                    orders.c.etapa_id == stage.id, orders.c.radicado == radicado, orders.c.vigente
-                )
-            )
-            .mappings()
-            .first()
-        )
-        if row is None:
-            raise StageError(f"No hay una orden vigente con radicado {radicado}.")
-        supersede(
+        entry = ("orden.retirar", f"etapas/{stage.code}/ordenes/{radicado}")
+        if not withdraw(
             conn,
             orders,
-            row,
-            estado="retirada",
+            {"etapa_id": stage.id},
+            radicado,
+            who,
+            why,
+            entry,
             decision="rechazada",
             motivo=f"retirada: {why} ({who})",
-        )
-        audit.append(
-            conn,
-            who,
-            "orden.retirar",
-            f"etapas/{stage.code}/ordenes/{radicado}",
-            {"version": row["version"], "estado": row["estado"]},
-            {"version": row["version"] + 1, "estado": "retirada", "motivo": why},
-        )
+        ):
+            raise StageError(f"No hay una orden vigente con radicado {radicado}.")

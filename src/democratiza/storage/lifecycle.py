@@ -32,9 +32,18 @@ class Life:
     events: Table  # their events: ``tipo``, ``de_estado``, ``a_estado``, who, when and why
     owner: str  # the events' column naming the row (``oferta_id``, ``etapa_id``)
     noun: str  # "oferta", "etapa": the audit action's prefix and the messages' subject
+    audit_path: str  # the row in the audit log, from its ``id`` or ``code``: "ofertas/{id}"
     next: Mapping[str, str]  # each state's next one
     error: type[Exception]  # what a refused move raises, with a message for the person
     details: bool = False  # the events table keeps each event's ``detalle``
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a kind: its id and the code people know it by."""
+
+    id: int
+    code: str
 
 
 def canonical_json(values: Mapping[str, Any]) -> str:
@@ -53,20 +62,19 @@ def move_state(conn: Connection, table: Table, row_id: int, seen: str, target: s
 def record_event(
     conn: Connection,
     life: Life,
-    row_id: int,
-    where: str,
+    row: Row,
     kind: str,
     states: tuple[str | None, str | None],
     who: str,
     why: str,
     detail: Mapping[str, Any] | None = None,
 ) -> None:
-    """One event of the row (``where``: its path in the audit log), refused without a reason."""
+    """One event of the row, refused without a reason."""
     if not why.strip():
         raise life.error(f"Todo cambio de la {life.noun} debe decir por qué.")
     before, after = states
     values: dict[str, Any] = {
-        life.owner: row_id,
+        life.owner: row.id,
         "tipo": kind,
         "de_estado": before,
         "a_estado": after,
@@ -81,15 +89,14 @@ def record_event(
     if life.details:
         changed["detalle"] = detail
     seen = {"estado": before} if before or life.details else None
+    where = life.audit_path.format(id=row.id, code=row.code)
     audit.append(conn, who, f"{life.noun}.{kind}", where, seen, changed)
 
 
 def move(
     conn: Connection,
     life: Life,
-    row_id: int,
-    where: str,
-    code: str,
+    row: Row,
     states: tuple[str, str],
     who: str,
     why: str,
@@ -97,23 +104,16 @@ def move(
 ) -> None:
     """Move the row from the state seen to ``target``, refused if it changed meanwhile."""
     seen, target = states
-    if not move_state(conn, life.rows, row_id, seen, target):
-        raise life.error(f"La {life.noun} '{code}' cambió de estado mientras tanto.")
-    record_event(conn, life, row_id, where, kind, (seen, target), who, why)
+    if not move_state(conn, life.rows, row.id, seen, target):
+        raise life.error(f"La {life.noun} '{row.code}' cambió de estado mientras tanto.")
+    record_event(conn, life, row, kind, (seen, target), who, why)
 
 
 def advance(
-    conn: Connection,
-    life: Life,
-    row_id: int,
-    where: str,
-    code: str,
-    states: tuple[str, str],
-    who: str,
-    why: str,
+    conn: Connection, life: Life, row: Row, states: tuple[str, str], who: str, why: str
 ) -> None:
     """Move the row to its next state; any other move is refused and nothing changes."""
     seen, target = states
     if life.next.get(seen) != target:
-        raise life.error(f"La {life.noun} '{code}' está {seen}; no puede pasar a {target}.")
-    move(conn, life, row_id, where, code, states, who, why)
+        raise life.error(f"La {life.noun} '{row.code}' está {seen}; no puede pasar a {target}.")
+    move(conn, life, row, states, who, why)

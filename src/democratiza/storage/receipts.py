@@ -1,22 +1,23 @@
-"""Has this broker batch been received already? One answer for every kind of batch.
-
-And what a broker is told when the database refuses a batch's write.
+"""Broker batches are stored once: the resend check, the one-transaction write, the refusals.
 
 Acceptances, orders and payments all come in batches a broker names; a batch sent again
 with the same name and the same bytes stores nothing new (it is answered from what was
 stored), and the same name with other bytes is refused: the broker must use a new name.
+A batch is written in one transaction (``store_once``): a refusal of the database leaves
+nothing, and is told to the broker in one message.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-import polars as pl
-from sqlalchemy import Connection, Row, Table, select
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import Connection, Engine, Row, Table, select
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from democratiza.storage.bulk import BulkWriteRefused
 from democratiza.tables.errors import InputError, InputRejected
 
 
@@ -52,20 +53,6 @@ def previous_batch(
     return row
 
 
-def foreign_row(source: str, row: int, broker: str) -> InputError:
-    """A row that names another broker than the one whose batch it came in."""
-    return InputError(
-        source, row, "comisionista", f"la fila es de otro comisionista; el lote es de {broker}"
-    )
-
-
-def refuse_foreign_rows(frame: pl.DataFrame, broker: str, source: str) -> None:
-    """A broker files only its own rows: any other broker's row refuses the whole batch."""
-    foreign = frame.filter(pl.col("comisionista") != broker)
-    if foreign.height:
-        raise InputRejected([foreign_row(source, row, broker) for row in foreign["fila"]])
-
-
 def file_hash(path: Path) -> str:
     """SHA-256 of a file as sent: a batch resent with the same bytes is recognised by it."""
     digest = hashlib.sha256()
@@ -90,3 +77,34 @@ def refused_message(reason: str) -> str:
         f"La base de datos rechazó la escritura del lote ({reason}); no se guardó nada del "
         "lote y la oferta quedó como estaba."
     )
+
+
+Answer = TypeVar("Answer")
+
+
+def store_once(
+    engine: Engine,
+    store: Callable[[Connection], Answer],
+    resent: Callable[[Connection], Answer | None],
+) -> Answer:
+    """Store a batch in one transaction; the same batch stored meanwhile is answered as resent.
+
+    ``store`` writes the batch in the transaction it is given and answers it; ``resent``
+    answers a batch already stored (``None`` if it is not). If another process stored the
+    same batch between the caller's check and this write, its unique key refuses this one
+    and the broker gets the stored answer; any other refusal of the database is a
+    ``StorageError``, and nothing of the batch was written.
+    """
+    try:
+        with engine.begin() as conn:
+            return store(conn)
+    except IntegrityError as exc:
+        with engine.connect() as conn:
+            done = resent(conn)
+        if done is None:
+            raise StorageError(refused_write(exc)) from None
+        return done
+    except DBAPIError as exc:
+        raise StorageError(refused_write(exc)) from None
+    except BulkWriteRefused as exc:
+        raise StorageError(refused_message(str(exc))) from None

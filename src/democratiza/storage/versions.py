@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Table, insert, update
+from sqlalchemy import Connection, Table, insert, select, update
+
+from democratiza.storage import audit
 
 RETIRE_CHUNK = 5_000  # ids per UPDATE, below SQLite's limit of bound parameters
 
@@ -27,3 +29,45 @@ def supersede(conn: Connection, table: Table, current: Mapping[Any, Any], **chan
     following = {k: v for k, v in current.items() if k != "id"}
     following.update(version=current["version"] + 1, vigente=True, **changes)
     conn.execute(insert(table).values(**following))
+
+
+def withdraw(
+    conn: Connection,
+    table: Table,
+    scope: Mapping[str, Any],
+    radicado: str,
+    who: str,
+    why: str,
+    audit_entry: tuple[str, str],
+    **changes: Any,
+) -> bool:
+    """Withdraw the current version of ``radicado``: a new version ``retirada``, audited.
+
+    ``scope`` names the offer or stage it belongs to; ``audit_entry`` the audit log's action
+    and path; ``changes`` what the withdrawn version records besides its state. Whether there
+    was a current version to withdraw.
+    """
+    row = (
+        conn.execute(
+            select(table).where(
+                *(table.c[name] == value for name, value in scope.items()),
+                table.c.radicado == radicado,
+                table.c.vigente,
+            )
+        )
+        .mappings()
+        .first()
+    )
+    if row is None:
+        return False
+    supersede(conn, table, row, estado="retirada", **changes)
+    action, where = audit_entry
+    audit.append(
+        conn,
+        who,
+        action,
+        where,
+        {"version": row["version"], "estado": row["estado"]},
+        {"version": row["version"] + 1, "estado": "retirada", "motivo": why},
+    )
+    return True
