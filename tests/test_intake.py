@@ -15,7 +15,7 @@ from openpyxl import Workbook
 from democratiza.tables.acceptances import ACCEPTANCES, COLUMNS
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.format import MAX_DOLLARS, MAX_PESOS, MAX_SHARES
-from democratiza.tables.parse import _plan, parse
+from democratiza.tables.parse import _plan, _typed, parse
 from democratiza.tables.readers import read_records, read_table
 
 HEADER = [c.name for c in COLUMNS if c.required] + ["obligado_declarar", "patrimonio_liquido"]
@@ -68,10 +68,10 @@ def test_a_good_row_parses_money_to_exact_centavos(tmp_path: Path) -> None:
     [
         ("categoria", "gerente", "valor desconocido 'gerente'"),
         ("patrimonio_liquido", "cuarenta", "no es un monto en pesos: 'cuarenta'"),
-        ("patrimonio_liquido", "48.000.000", "sin separador de miles"),
+        ("patrimonio_liquido", "48.00.000", "no es un monto en pesos: '48.00.000'"),
         ("patrimonio_liquido", "-5", "monto negativo"),
         ("patrimonio_liquido", "99999999999999999", "fuera de todo rango plausible"),
-        ("patrimonio_liquido", "10.123", "más de dos decimales"),
+        ("patrimonio_liquido", "1012.345", "más de dos decimales"),
         ("cantidad", "mil", "la cantidad no es un número"),
         ("cantidad", "-3", "cantidad negativa"),
         ("fecha_radicacion", "2018-13-01", "fecha y hora no válida"),
@@ -90,6 +90,46 @@ def test_bad_cell_names_file_row_and_column(
     assert (error.file, error.row, error.column) == (str(path), 3, column)
     assert message in error.message
     assert f"fila 3, columna '{column}'" in str(error)
+
+
+def test_amounts_as_people_write_them(tmp_path: Path) -> None:
+    """The grammar of ``money.parse_pesos``, in a file (``;``-separated: commas are decimals):
+    thousands grouped by dots in threes, at most two decimals after a comma, or after a dot
+    when no dot groups thousands; a "$" in front is allowed."""
+    written = [
+        ("48000000", 4_800_000_000),
+        ("2075.31", 207_531),
+        ("2075,31", 207_531),
+        ("48.000.000", 4_800_000_000),
+        ("48.000.000,50", 4_800_000_050),
+        ("$ 1.500", 150_000),
+        ("1.50", 150),
+    ]
+    header = ";".join(HEADER)
+    lines = [header]
+    for i, (text, _) in enumerate(written):
+        lines.append(";".join(with_cell("patrimonio_liquido", text, f"A{i}")))
+    path = tmp_path / "montos.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    frame = parse(read_table(path))
+    assert frame["patrimonio_liquido"].to_list() == [cents for _, cents in written]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("48,000,000", "no es un monto en pesos: '48,000,000'"),  # commas never group thousands
+        ("10,123", "más de dos decimales: '10,123'"),
+        ("1.5000", "más de dos decimales"),
+    ],
+)
+def test_amounts_not_in_the_grammar_are_refused(tmp_path: Path, text: str, message: str) -> None:
+    lines = [";".join(HEADER), ";".join(with_cell("patrimonio_liquido", text))]
+    path = tmp_path / "montos.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [error] = errors_of(path)
+    assert (error.row, error.column) == (2, "patrimonio_liquido")
+    assert message in error.message
 
 
 def test_date_times_and_yes_no_in_every_accepted_spelling(tmp_path: Path) -> None:
@@ -316,7 +356,7 @@ def test_a_cell_is_flagged_exactly_when_its_column_has_a_message(
     plan = _plan(ACCEPTANCES)
     frame = frame.with_columns(plan.prepared)
     messages = frame.select(m.is_not_null() for m in plan.messages)
-    typed = frame.select("fila", *plan.values, *plan.extra, *plan.written)
+    typed = _typed(frame, plan, ACCEPTANCES)
     flags = typed.select(plan.flags[:-1])  # the last flag is the repeated reference
     for name, flag, message in zip(
         names, flags.iter_columns(), messages.iter_columns(), strict=True

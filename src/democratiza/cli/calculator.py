@@ -8,34 +8,24 @@ the largest quantity the program could ever give unless a quantity is given.
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from democratiza.money import MoneyError, to_centavos
+from democratiza.cli.common import centavos_option
+from democratiza.money import AMOUNT_EXAMPLES
 from democratiza.rules.calculator import Question, ask
 from democratiza.vocabulary import CATEGORIES
 
 console = Console()
 
-Money = Annotated[str | None, typer.Option(help="Pesos, p. ej. 48000000 o 2075.31")]
+Money = Annotated[str | None, typer.Option(help=f"Pesos, p. ej. {AMOUNT_EXAMPLES}")]
 
 
 def _cents(name: str, value: str | None) -> int | None:
-    if value is None or value == "":
-        return None
-    try:
-        cents = to_centavos(Decimal(value))
-    except (InvalidOperation, MoneyError):
-        raise typer.BadParameter(
-            f"'{value}' no es un monto (use punto decimal)", param_hint=f"--{name}"
-        ) from None
-    if cents < 0:
-        raise typer.BadParameter("no puede ser negativo", param_hint=f"--{name}")
-    return cents
+    return None if value is None or value == "" else centavos_option(value, f"--{name}")
 
 
 def _ask(text: str) -> str:

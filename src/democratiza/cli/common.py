@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 import typer
 from rich.console import Console
 
-from democratiza.money import MoneyError, to_centavos
+from democratiza.money import MoneyError, parse_percent, parse_pesos
 from democratiza.tables.errors import InputRejected
 
 err = Console(stderr=True)
@@ -28,11 +28,20 @@ def refuse_file(exc: InputRejected, what: str = "El lote") -> typer.Exit:
 
 
 def centavos_option(text: str, option: str) -> int:
-    """Pesos as typed ('2018' or '2075.31') to centavos, refusing negatives and fractions."""
+    """Pesos as typed (``money.parse_pesos``: '2018', '2075.31', '48.000.000,50') to
+    centavos, refusing negatives."""
     try:
-        value = to_centavos(Decimal(text))
-    except (InvalidOperation, MoneyError):
-        raise refuse(f"{option}: '{text}' no es un monto en pesos (use punto decimal).") from None
+        value = parse_pesos(text)
+    except MoneyError as exc:
+        raise refuse(f"{option}: {exc}.") from None
     if value < 0:
         raise refuse(f"{option}: el monto no puede ser negativo.")
     return value
+
+
+def percent_option(text: str, option: str) -> Decimal:
+    """A percentage as typed ('18.5', '18,5') as a fraction (``money.parse_percent``)."""
+    try:
+        return parse_percent(text)
+    except MoneyError as exc:
+        raise refuse(f"{option}: {exc}.") from None

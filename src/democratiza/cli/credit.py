@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from democratiza.cli.common import centavos_option, refuse
+from democratiza.cli.common import centavos_option, percent_option, refuse
 from democratiza.compliance.credit import (
     CreditError,
     CreditLine,
@@ -33,14 +32,6 @@ credit_app = typer.Typer(
     rich_markup_mode=None,
 )
 console = Console()
-
-
-def _rate(text: str) -> Decimal:
-    """'18.5' (percent) → Decimal('0.185')."""
-    try:
-        return Decimal(text) / 100
-    except InvalidOperation:
-        raise refuse(f"--tasa-ea: '{text}' no es un porcentaje (p. ej. 18.5).") from None
 
 
 @credit_app.command("verificar")
@@ -78,7 +69,7 @@ def check_command(
             centavos_option(monto_disponible, "--monto-disponible"),
             plazo_meses,
             gracia_meses,
-            _rate(tasa_ea),
+            percent_option(tasa_ea, "--tasa-ea"),
             date.fromisoformat(fecha_otorgamiento),
             capitalizar_gracia,
             collateral,
@@ -121,7 +112,7 @@ def schedule_command(
     try:
         schedule = amortization_schedule(
             centavos_option(monto, "--monto"),
-            _rate(tasa_ea),
+            percent_option(tasa_ea, "--tasa-ea"),
             plazo_meses,
             gracia_meses,
             capitalizar_gracia,

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
-from democratiza.money import MoneyError, to_centavos
+from democratiza.money import MoneyError, parse_pesos
 from democratiza.programs.schema import Program
 
 
@@ -98,7 +98,7 @@ def make_offer_value(name: str, raw: object) -> int | date:
         if value <= 0:
             raise ValueError
         return value
-    cents = to_centavos(Decimal(str(raw)))
+    cents = parse_pesos(str(raw))
     if cents <= 0:
         raise ValueError
     return cents
@@ -127,7 +127,7 @@ def make_offer(program: Program, overrides: Mapping[str, object] | None = None) 
             continue
         try:
             values[name] = make_offer_value(name, raw)
-        except (ValueError, InvalidOperation, MoneyError):
+        except (ValueError, MoneyError):
             errors.append(
                 f"El parámetro '{name}' debe ser {PARAMETERS[name].kind} positivo; "
                 f"se recibió '{raw}'."

@@ -29,9 +29,10 @@ KIND_DOC: dict[Kind, str] = {
     "texto": "texto libre (UTF-8)",
     "entero": "número entero sin separadores, ≥ 0",
     "cantidad": "número de acciones: entero sin separadores",
-    "pesos": "pesos colombianos; entero o con hasta 2 decimales separados por punto, "
-    "sin separador de miles (48000000 o 2075.31)",
-    "dolares": "dólares de EE. UU.; entero o con hasta 2 decimales separados por punto",
+    "pesos": "pesos colombianos, como se escriben: 48000000, 2075.31, 48.000.000 o "
+    "48.000.000,50 (punto de miles en grupos de tres; hasta 2 decimales con coma, o con punto "
+    "si no hay puntos de miles)",
+    "dolares": "dólares de EE. UU., escritos como los pesos (20000, 20.000 o 20.000,50)",
     "si_no": "si / no (también s, n, x, 1, 0, verdadero, falso); vacío es no",
     "fecha": "AAAA-MM-DD",
     "fecha_hora": "AAAA-MM-DD o AAAA-MM-DDTHH:MM[:SS]",

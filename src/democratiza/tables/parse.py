@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from democratiza.money import AMOUNT_DIGITS, AMOUNT_EXAMPLES, AMOUNT_PATTERN, TOO_FINE_PATTERN
 from democratiza.tables.acceptances import ACCEPTANCES
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.format import MAX_DOLLARS, MAX_PESOS, MAX_SHARES, Column, FileFormat
@@ -29,28 +30,69 @@ Parsed = tuple[pl.Expr, pl.Expr]
 MAXIMA = {"pesos": MAX_PESOS * 100, "dolares": MAX_DOLLARS * 100, "cantidad": MAX_SHARES}
 
 
-def _money(col: pl.Expr, parts: pl.Expr, maximum: int, unit: str) -> Parsed:
-    whole, frac = parts.struct.field("1"), parts.struct.field("2").fill_null("")
-    ok = whole.is_not_null() & (frac.str.len_chars() <= 2) & (whole.str.len_chars() <= 16)
-    cents = whole.cast(pl.Int64, strict=False) * 100 + frac.str.pad_end(2, "0").cast(
-        pl.Int64, strict=False
-    ).fill_null(0)
-    value = pl.when(ok).then(cents)
+def _money(col: pl.Expr, maximum: int, unit: str) -> Parsed:
+    """An amount in the grammar of ``money`` (``AMOUNT_PATTERN``), in centavos or cents.
+
+    The value read here is only that of a cell of plain digits (a cast, without a regex: most
+    amounts are written so); ``_written_amounts`` then reads every other cell by the
+    grammar, on those cells alone. The message reads the cell again: messages are built
+    only for the rows that have an error.
+    """
+    signed = col.str.starts_with("-") | col.str.starts_with("+")  # the cast would take them
+    value = pl.when(~signed & (col.str.len_bytes() <= AMOUNT_DIGITS)).then(
+        col.cast(pl.Int64, strict=False) * 100
+    )
+    whole = _amount(col)[0]
     error = (
         pl.when(col.is_null())
         .then(None)
         .when(col.str.starts_with("-"))
         .then(pl.lit("monto negativo: '{}'"))
-        .when(whole.is_not_null() & (frac.str.len_chars() > 2))
-        .then(pl.lit("más de dos decimales: '{}'"))
-        .when(whole.str.len_chars() > 16)
+        .when(whole.str.len_chars() > AMOUNT_DIGITS)
         .then(pl.lit("monto fuera de todo rango plausible: '{}'"))
-        .when(~ok)
-        .then(pl.lit(f"no es un monto en {unit}: '{{}}' (punto decimal, sin separador de miles)"))
-        .when(value > maximum)
+        .when(whole.is_null() & col.str.contains(TOO_FINE_PATTERN))
+        .then(pl.lit("más de dos decimales: '{}'"))
+        .when(whole.is_null())
+        .then(pl.lit(f"no es un monto en {unit}: '{{}}' (se escribe {AMOUNT_EXAMPLES})"))
+        .when(_amount_value(col) > maximum)
         .then(pl.lit("monto fuera de todo rango plausible: '{}'"))
     )
     return value, error
+
+
+def _amount(col: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """(whole pesos, their cents) as written, by the grammar; null where it does not fit."""
+    groups = col.str.extract_groups(AMOUNT_PATTERN)
+    grouped = groups.struct.field("grouped").str.replace_all(".", "", literal=True)
+    whole = pl.coalesce(groups.struct.field("plain"), grouped)
+    cents = pl.coalesce(groups.struct.field("plain_cents"), groups.struct.field("grouped_cents"))
+    return whole, cents
+
+
+def _amount_value(col: pl.Expr) -> pl.Expr:
+    """The cell's centavos by the grammar (null if it does not fit it, or is implausible)."""
+    whole, cents = _amount(col)
+    return pl.when(whole.str.len_chars() <= AMOUNT_DIGITS).then(
+        whole.cast(pl.Int64, strict=False) * 100
+        + cents.str.pad_end(2, "0").cast(pl.Int64, strict=False).fill_null(0)
+    )
+
+
+def _written_amounts(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame:
+    """Every amount the cast did not read (decimals, thousands dots), read by the grammar.
+
+    Only those cells are read, so a file of plain amounts pays for no regex at all.
+    """
+    for column in fmt.columns:
+        if column.kind not in MONEY_KINDS:
+            continue
+        written, value = typed[_written(column.name)], typed[column.name]
+        unread = (written.is_not_null() & value.is_null()).arg_true()
+        if unread.len():
+            cells = pl.DataFrame({"monto": written.gather(unread)})
+            read = cells.select(_amount_value(pl.col("monto"))).to_series()
+            typed = typed.with_columns(value.clone().scatter(unread, read))
+    return typed
 
 
 def _quantity(col: pl.Expr, parts: pl.Expr) -> Parsed:
@@ -133,15 +175,15 @@ def _text(column: Column, codes: tuple[str, ...] | None) -> Parsed:
 
 # Each parser gets the column and its prepared column (``PREPARED``, see ``_plan``).
 PARSERS: dict[str, Callable[[pl.Expr, pl.Expr], Parsed]] = {
-    "pesos": lambda c, parts: _money(c, parts, MAXIMA["pesos"], "pesos"),
-    "dolares": lambda c, parts: _money(c, parts, MAXIMA["dolares"], "dólares"),
+    "pesos": lambda c, _: _money(c, MAXIMA["pesos"], "pesos"),
+    "dolares": lambda c, _: _money(c, MAXIMA["dolares"], "dólares"),
     "cantidad": lambda c, parts: _quantity(c, parts),
     "entero": lambda c, _: _integer(c),
     "si_no": lambda c, _: _flag(c),
     "fecha": lambda c, _: _date(c),
     "fecha_hora": _datetime,
 }
-DECIMAL_KINDS = ("pesos", "dolares", "cantidad")
+MONEY_KINDS = ("pesos", "dolares")
 
 
 def _decimal_groups(col: pl.Expr) -> pl.Expr:
@@ -149,9 +191,9 @@ def _decimal_groups(col: pl.Expr) -> pl.Expr:
 
 
 # What several expressions of a column read, computed once in a column of its own: the
-# decimal kinds' regex groups, the date-times' first format.
+# quantities' regex groups, the date-times' first format.
 PREPARED: dict[str, Callable[[pl.Expr], pl.Expr]] = {
-    **dict.fromkeys(DECIMAL_KINDS, _decimal_groups),
+    "cantidad": _decimal_groups,
     "fecha_hora": _first_format,
 }
 
@@ -286,7 +328,7 @@ def parse_rows(
     # messages are built only for the rows that have errors, so a clean million-row file
     # carries no message columns, and a few single acceptances do not pay for planning
     # them (typing those is mostly the planning of these expressions).
-    typed = frame.select("fila", *plan.values, *plan.extra, *plan.written)
+    typed = _typed(frame, plan, fmt)
     is_bad = typed.select(pl.any_horizontal(plan.flags)).to_series()
     bad = frame.filter(is_bad)
     if not bad.height:
@@ -294,6 +336,11 @@ def parse_rows(
     duplicated = frame.filter(plan.repeated)[fmt.key] if fmt.key else pl.Series([], dtype=pl.String)
     found = _collect(raw.source, bad, plan.messages, duplicated, fmt)
     return typed.filter(~is_bad).select(list(plan.schema)), found
+
+
+def _typed(frame: pl.DataFrame, plan: _Plan, fmt: FileFormat) -> pl.DataFrame:
+    """Each column's typed value beside the cell as written (the frame as prepared)."""
+    return _written_amounts(frame.select("fila", *plan.values, *plan.extra, *plan.written), fmt)
 
 
 def _collect(
