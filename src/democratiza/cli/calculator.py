@@ -14,8 +14,10 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from democratiza.cli.common import centavos_option
+from democratiza.cli.common import centavos_option, fail
+from democratiza.cli.offer_options import offer_from
 from democratiza.money import AMOUNT_EXAMPLES
+from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.calculator import Question, ask
 from democratiza.vocabulary import CATEGORIES
 
@@ -72,9 +74,6 @@ def calculator_command(
     ] = None,
 ) -> None:
     """¿Cuántas acciones puedo comprar? Muestra cada límite y cuál determina el máximo."""
-    from democratiza.cli.main import fail, offer_from
-    from democratiza.programs.parameters import OfferParameterError
-
     offer = offer_from(programa, parametro, oferta)
     if categoria is None:  # interactive: ask the figures that matter most
         categoria = typer.prompt(

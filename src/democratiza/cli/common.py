@@ -19,12 +19,18 @@ def refuse(message: str) -> typer.Exit:
     return typer.Exit(code=1)
 
 
+def fail(lines: list[str], title: str) -> typer.Exit:
+    """Print the title in red and each reason as a bullet on stderr; raise the exit."""
+    err.print(f"[bold red]{title}[/]")
+    for line in lines:
+        err.print(f"  • {line}", highlight=False, markup=False)
+    return typer.Exit(code=1)
+
+
 def refuse_file(exc: InputRejected, what: str = "El lote") -> typer.Exit:
     """Print every row error of a refused file (the first 200) on stderr; raise the exit."""
-    err.print(f"[bold red]{what} tiene {len(exc.errors)} error(es); no se guardó nada:[/]")
-    for e in exc.errors[:200]:
-        err.print(f"  • {e}", highlight=False, markup=False)
-    return typer.Exit(code=1)
+    shown = [str(e) for e in exc.errors[:200]]
+    return fail(shown, f"{what} tiene {len(exc.errors)} error(es); no se guardó nada:")
 
 
 def centavos_option(text: str, option: str) -> int:
