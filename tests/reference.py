@@ -77,6 +77,10 @@ def _source(name: str, row: dict[str, Any], offer: Offer) -> Decimal | None:
         if months >= definition.min_months:
             return None
         return Decimal(monthly) / 100 * definition.monthly_factor
+    if name == "remuneracion_anual" and offer.program.remuneration is not None:
+        months = row["meses_en_cargo"]
+        if months is not None and months < offer.program.remuneration.min_months:
+            return None  # fewer months in post than the definition asks: the monthly figure
     return _pesos(row[name])
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+import pytest
+
 from tests.helpers import entity, evaluate_one, pesos, worker
 
 COLTEL = "coltel-2018"
@@ -60,6 +62,42 @@ def test_art_8_2_c_remuneracion_anual_of_a_manager_in_post_under_a_year() -> Non
     out = evaluate_one(COLTEL, row)
     assert (out.permitted, out.binding) == (433_670, "coltel-8.3(c)")
     assert "salario mensual × 12" in out.text
+
+
+@pytest.mark.parametrize(
+    ("months", "permitted", "figure"),
+    [
+        # 8.2(c)(2), under 12 months: monthly salary × 12 = $ 120.000.000, even when the
+        # certificate also states the year's total; 5 × $ 120.000.000 / $ 2.075,31 = 289.113
+        (8, 289_113, "salario mensual × 12"),
+        (11, 289_113, "salario mensual × 12"),
+        # 8.2(c)(1), 12 months or more: what was earned in the 12 months before the
+        # certificate, $ 50.000.000; 5 × $ 50.000.000 / $ 2.075,31 = 120.463
+        (12, 120_463, "remuneración anual"),
+        (13, 120_463, "remuneración anual"),
+    ],
+)
+def test_art_8_2_c_the_figure_follows_the_time_in_post(
+    months: int, permitted: int, figure: str
+) -> None:
+    row = coltel_worker(
+        directivo=True,
+        remuneracion_anual=pesos(50_000_000),
+        salario_mensual=pesos(10_000_000),
+        meses_en_cargo=months,
+        patrimonio_liquido=pesos(5_000_000_000),
+        ingresos_declaracion=pesos(1_000_000_000),
+        cantidad=1_000_000,
+    )
+    out = evaluate_one(COLTEL, row)
+    assert (out.permitted, out.binding) == (permitted, "coltel-8.3(c)")
+    assert figure in out.text
+
+
+def test_art_8_2_c_under_a_year_in_post_needs_the_monthly_salary() -> None:
+    row = coltel_worker(directivo=True, remuneracion_anual=pesos(50_000_000), meses_en_cargo=8)
+    out = evaluate_one(COLTEL, row)
+    assert out.causes == ["falta_valor:coltel-8.3(c)"]
 
 
 def test_art_8_2_c_a_year_or_more_in_post_needs_the_twelve_month_total() -> None:

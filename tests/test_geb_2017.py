@@ -10,7 +10,9 @@ from datetime import date, datetime
 
 import pytest
 
-from democratiza.programs.parameters import OfferParameterError
+from democratiza.programs.loader import load_program
+from democratiza.programs.parameters import OfferParameterError, make_offer
+from democratiza.rules.engine import CompiledProgram, frame_from_rows
 from democratiza.vocabulary import CATEGORIES, NATURAL_CATEGORIES, UNDERTAKINGS
 from tests.helpers import entity, evaluate_one, pesos, worker
 
@@ -92,6 +94,28 @@ def test_art_8_1_a_iii_foreigner_income_in_dollars_at_the_offer_trm() -> None:
     out = evaluate_one(GEB, row, **TRM)
     assert (out.decision, out.permitted, out.binding) == ("reducida", 147_869, "geb-8.2.2")
     assert "US$ 20.000 × TRM $ 2.984" in out.text
+
+
+def test_art_8_2_1_applies_to_a_foreigner_obliged_to_file_a_colombian_return() -> None:
+    # 8.2.1 binds every natural person obliged to declare; 8.1(a)(iii) adds the sworn USD
+    # statement for foreigners who do not, it removes nothing. $ 100.000.000 / $ 2.018 =
+    # 49.554 acciones; no USD statement is needed when the return is filed.
+    row = worker(extranjero=True, tipo_identificacion="CE", cantidad=60_000)
+    out = evaluate_one(GEB, row)
+    assert (out.decision, out.permitted, out.binding) == ("reducida", 49_554, "geb-8.2.1")
+    assert out.causes == []
+
+
+def test_art_8_2_two_limits_giving_the_same_shares_both_bind() -> None:
+    # 1 × $ 100.000.000 / $ 2.018 = 49.554 and 5 × $ 20.000.000 / $ 2.018 = 49.554: "se
+    # tomará en cuenta el menor monto", and both are it. The first listed is recorded.
+    row = worker(ingresos_declaracion=pesos(20_000_000), cantidad=60_000)
+    out = evaluate_one(GEB, row)
+    assert (out.decision, out.permitted, out.binding) == ("reducida", 49_554, "geb-8.2.1")
+    summary = out.text.splitlines()[0]
+    assert summary.startswith("Reducida de 60.000 a 49.554 acciones por los límites Una vez")
+    assert "Cinco veces los ingresos anuales: 5 × $ 20.000.000" in summary
+    assert summary.endswith("que dan la misma cantidad (se toma el menor monto).")
 
 
 def test_art_8_1_a_iii_foreigner_needs_the_trm_set_for_the_offer() -> None:
@@ -288,3 +312,17 @@ def test_art_4_filing_outside_the_offer_window() -> None:
 def test_art_6_2_the_fixed_price_cannot_be_overridden_by_an_offer() -> None:
     with pytest.raises(OfferParameterError, match="lo fija la norma"):
         evaluate_one(GEB, worker(), precio="2500")
+
+
+def test_amounts_of_zero_or_below_are_rule_outcomes_not_file_errors() -> None:
+    # A return with $ 0 of net worth (8.2.1) and a Patrimonio Ajustado below zero (9.2.1)
+    # each leave 0 shares: rejected with that cause; the rest of the batch is evaluated.
+    rows = [
+        worker(referencia="A-1", patrimonio_liquido=0),
+        entity(referencia="J-1", activos_totales=pesos(1_000), pasivos_totales=pesos(5_000)),
+        worker(referencia="A-2", numero_identificacion="79000002"),
+    ]
+    offer = make_offer(load_program(GEB))
+    results = CompiledProgram(offer).evaluate(frame_from_rows(rows))
+    assert results["decision"].cast(str).to_list() == ["rechazada", "rechazada", "aceptada"]
+    assert results["regla_limitante"].to_list() == ["geb-8.2.1", "geb-9.2.1", None]

@@ -84,6 +84,7 @@ class DocumentRule(Model):
     alternatives: tuple[Document, ...] = Field(default=(), alias="o_bien")
     citation: Citation = Field(alias="cita")
     max_age_months: int | None = Field(default=None, alias="vigencia_meses", ge=1)
+    note: str | None = Field(default=None, alias="nota")  # the reading chosen, where ambiguous
 
 
 class Multiple(Model):

@@ -44,14 +44,21 @@ def source_amount(source: str, offer: Offer) -> Amount:
             - _cents("superavit_valorizacion"),
             1,
         )
+    definition = offer.program.remuneration
     if source == "salario_mensual_anualizado":
-        definition = offer.program.remuneration
         assert definition is not None, "the loader refuses this source without its definition"
         short_tenure = pl.col("meses_en_cargo") < definition.min_months
         return Amount(
             pl.when(short_tenure).then(_cents("salario_mensual") * definition.monthly_factor),
             1,
         )
+    if source == "remuneracion_anual" and definition is not None:
+        # Where the program defines the Remuneración Anual by time in post (Coltel 8.2(c)):
+        # the twelve-month total only from ``meses_minimos`` in post on; before that, the
+        # monthly figure (``salario_mensual_anualizado``). Time in post not stated: the
+        # total, as certified (the certificate is the employer's word on it).
+        in_post_long_enough = (pl.col("meses_en_cargo") >= definition.min_months).fill_null(True)
+        return Amount(pl.when(in_post_long_enough).then(_cents("remuneracion_anual")), 1)
     return Amount(_cents(source), 1)
 
 

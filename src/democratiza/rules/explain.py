@@ -86,8 +86,28 @@ class Explainer:
             f"{self._price} = {group(shares)} acciones ({where})"
         )
 
+    def binding_rules(self, row: Mapping[str, Any]) -> list[LimitRule]:
+        """Every limit that gives the permitted quantity: the decree takes "el menor monto",
+        and when two limits give the same number of shares both bind (the first listed is
+        the one recorded as ``regla_limitante``)."""
+        least = row.get("limite_minimo")
+        tied = [
+            r for r in self.program.limits if least is not None and row[limit_column(r)] == least
+        ]
+        return tied or [self.program.limit(row["regla_limitante"])]
+
     def binding_text(self, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
-        return self.limit_text(self.program.limit(row["regla_limitante"]), row, base)
+        """The binding limit with its arithmetic; several, when they tie."""
+        texts = [self.limit_text(rule, row, base) for rule in self.binding_rules(row)]
+        if len(texts) == 1:
+            return texts[0]
+        listed = ", ".join(texts[:-1]) + " y " + texts[-1]
+        return f"{listed}, que dan la misma cantidad (se toma el menor monto)"
+
+    def by_binding(self, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
+        """'el límite …' or, when limits tie, 'los límites … y …'."""
+        article = "el límite" if len(self.binding_rules(row)) == 1 else "los límites"
+        return f"{article} {self.binding_text(row, base)}"
 
     def cause_text(self, check: Check, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
         program, where = self.program, self._c(check.citation)
@@ -165,8 +185,8 @@ class Explainer:
             summary = f"Rechazada: {len(causes)} causa(s)."
         elif decision == "reducida":
             summary = (
-                f"Reducida de {group(asked)} a {group(allowed)} acciones por el límite "
-                f"{self.binding_text(row, base)}."
+                f"Reducida de {group(asked)} a {group(allowed)} acciones por "
+                f"{self.by_binding(row, base)}."
             )
         else:
             summary = f"Aceptada por {group(allowed)} acciones: ningún límite es menor."
