@@ -1,8 +1,9 @@
-"""One person, many acceptances (dominio.md §3): worked examples."""
+"""One person, many acceptances (docs/lecturas.md): worked examples.
+
+``recepcion`` is the order of receipt the system gave each filing (its radicado).
+"""
 
 from __future__ import annotations
-
-from datetime import datetime
 
 import polars as pl
 from hypothesis import given, settings
@@ -17,7 +18,7 @@ def filings() -> pl.DataFrame:
         {
             "tipo_identificacion": ["CC"] * 5,
             "numero_identificacion": ["1", "1", "1", "1", "2"],
-            "fecha_radicacion": [datetime(2018, 1, d) for d in (3, 1, 2, 4, 1)],
+            "recepcion": [3, 1, 2, 4, 5],
             "radicado": ["c", "a", "b", "d", "e"],
             "cantidad_permitida": [300, 500, 400, 100, 50],
             "limite_minimo": [1_000, 900, 1_200, None, None],
@@ -26,12 +27,12 @@ def filings() -> pl.DataFrame:
     )
 
 
-def test_the_limit_is_consumed_in_filing_order_and_the_latest_is_reduced() -> None:
+def test_the_limit_is_consumed_in_order_of_receipt_and_the_latest_is_reduced() -> None:
     out = per_person(filings()).select("radicado", "cantidad_persona", "usado_antes")
     assert out.rows() == [
-        ("a", 500, 0),  # first filed: all 500
+        ("a", 500, 0),  # first received: all 500
         ("b", 400, 500),  # 500 + 400 = 900, exactly the limit
-        ("c", 0, 900),  # filed last among the valid ones: nothing left
+        ("c", 0, 900),  # received last among the valid ones: nothing left
         ("d", 0, 900),  # rejected: takes nothing
         ("e", 50, 0),  # another person, no limit applied
     ]
@@ -42,12 +43,12 @@ def test_a_reduced_acceptance_names_the_filings_that_used_the_limit() -> None:
     assert out.rows() == [("a", None), ("b", None), ("c", "a, b"), ("d", None), ("e", None)]
 
 
-Filing = tuple[int, int, int, int | None, bool]  # person, day, asked, limit, rejected
+Filing = tuple[int, int, int, int | None, bool]  # person, received, asked, limit, rejected
 
 
 def plain_per_person(drawn: list[Filing]) -> dict[str, int]:
-    """Deliberately plain: each person's valid acceptances in filing order, taking what is
-    left of the smallest limit any of them carries."""
+    """Deliberately plain: each person's valid acceptances in order of receipt, taking what
+    is left of the smallest limit any of them carries."""
     out: dict[str, int] = {}
     people: dict[int, list[tuple[int, str, int, int | None, bool]]] = {}
     for i, (person, day, asked, limit, rejected) in enumerate(drawn):
@@ -84,7 +85,7 @@ def test_per_person_agrees_with_a_plain_loop(drawn: list[Filing]) -> None:
         {
             "tipo_identificacion": "CC",
             "numero_identificacion": str(person),
-            "fecha_radicacion": datetime(2018, 1, day),
+            "recepcion": day * 1_000 + i,  # unique, in the drawn order within a day
             "radicado": f"R{i:04d}",
             "cantidad_permitida": asked,
             "limite_minimo": limit,

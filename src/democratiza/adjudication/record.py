@@ -1,8 +1,8 @@
 """The adjudication of a closed offer, as a stored, reproducible record.
 
-Inputs, in the documented order (filing time, then radicado: dominio.md §3, the tie-break
-the program file's remainder rule refers to): every current, valid acceptance with what
-the person's limits leave for it. The record keeps the program version, the offer's
+Inputs, in the order of receipt (the radicado: ``storage.receipts.receipt_rank``, the
+tie-break the program file's remainder rule refers to): every current, valid acceptance with
+what the person's limits leave for it. The record keeps the program version, the offer's
 parameters, the method, a SHA-256 of the canonical inputs and of the canonical results;
 running it again on the same database gives byte-identical results.
 """
@@ -22,6 +22,7 @@ from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_
 from democratiza.rules.person import ORDER, per_person
 from democratiza.storage import audit
 from democratiza.storage.database import new_id, read_frame
+from democratiza.storage.receipts import receipt_rank
 from democratiza.storage.records import digest, same_results, stored_header
 from democratiza.storage.schema import acceptances, adjudications, awards
 
@@ -75,7 +76,8 @@ def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
     }
     columns = [acceptances.c[name] for name in schema]
     statement = select(*columns).where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente)
-    return read_frame(conn, statement, schema)
+    frame = read_frame(conn, statement, schema)
+    return frame.with_columns(receipt_rank(pl.col("radicado")).alias("recepcion"))
 
 
 def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
@@ -96,7 +98,7 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
         "metodo": program.allocation.method,
         "residuo": program.allocation.remainder,
         "lote_acciones": program.allocation.unit_shares,
-        "orden": "fecha_radicacion, radicado (dominio.md §3)",
+        "orden": "orden de recepción (radicado)",
         "acciones_ofrecidas": supply,
         "demanda_valida": int(demand.sum()),
         "adjudicadas": int(result.awards.sum()),

@@ -144,7 +144,7 @@ def import_batch(
             return done
     if stored.state != "abierta":
         raise OfferError(f"La oferta '{offer_code}' está {stored.state}; no recibe aceptaciones.")
-    frame = read_broker_file(path, ACCEPTANCES, broker)
+    frame = read_broker_file(path, ACCEPTANCES, broker, datetime.now())
     compiled = compiled_program(stored)
     try:
         results = compiled.evaluate(frame)

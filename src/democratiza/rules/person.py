@@ -1,11 +1,11 @@
 """One person, many acceptances: the limits apply to the person, not to each acceptance.
 
-Decision of the program office where the decrees are silent (dominio.md §3): acceptances by
-one identification document, through one broker or several, count together against that
-person's limits in filing order (filing time, then radicado); what exceeds the limit is
-reduced, latest first. The person's limit is the smallest limit any of their valid
-acceptances carries: each acceptance brings its own documents, and the decree's rule is
-"se tomará en cuenta el menor monto".
+Decision of the program office where the decrees are silent (docs/lecturas.md): acceptances
+by one identification document, through one broker or several, count together against that
+person's limits in the order they were received (``recepcion``: the system's order, never a
+broker's declared time); what exceeds the limit is reduced, latest received first. The
+person's limit is the smallest limit any of their valid acceptances carries: each acceptance
+brings its own documents, and the decree's rule is "se tomará en cuenta el menor monto".
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import polars as pl
 
 PERSON = ["tipo_identificacion", "numero_identificacion"]
-ORDER = ["fecha_radicacion", "radicado"]
+ORDER = ["recepcion"]  # the order of receipt, unique (``storage.receipts.receipt_rank``)
 
 
 def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
@@ -23,7 +23,7 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
 
     Input columns: the PERSON and ORDER columns, ``cantidad_permitida``, ``limite_minimo``
     (null when no limit applies) and ``decision``. Rejected acceptances keep 0 and use
-    nothing. Output rows are in person then filing order.
+    nothing. Output rows are in person then receipt order.
     """
     valid = pl.col("decision") != "rechazada"
     asked = pl.when(valid).then(pl.col("cantidad_permitida")).otherwise(0)

@@ -1,8 +1,9 @@
 """Allocate a closed stage: one clearing price, each order's shares, a reproducible record.
 
-The book is every current order marked ``valida`` at intake, in time of entry (then
-radicado): that order is the tie-break of the clearing's left-over lots (largest order
-first, then time of entry; ``clearing``). The record keeps the stage's terms, the mechanism,
+The book is every current order marked ``valida`` at intake, in the order of receipt (the
+radicado; a broker's declared time of entry is kept but decides nothing): that order is the
+tie-break of the clearing's left-over lots (largest order first, then received earlier;
+``clearing``). The record keeps the stage's terms, the mechanism,
 the price, a SHA-256 of the canonical book and of the canonical results; recomputing it from
 the stored orders gives byte-identical results. A clearing that finds no order at or above
 the minimum price declares the stage void (desierta) with that cause.
@@ -25,6 +26,7 @@ from democratiza.stages.terms import StageError
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows
 from democratiza.storage.database import new_id, read_frame
+from democratiza.storage.receipts import receipt_rank
 from democratiza.storage.records import digest, same_results, stored_header
 from democratiza.storage.schema import order_awards, orders, stage_allocations
 
@@ -45,14 +47,14 @@ RESULT_COLUMNS = [
     "motivo",
     "asignada",
 ]
-ORDER = ["fecha_ingreso", "radicado"]
+ORDER = ["recepcion"]  # the order of receipt (``storage.receipts.receipt_rank``)
 
 
 @dataclass(frozen=True)
 class StageAllocation:
     stage_code: str
     header: dict[str, object]
-    results: pl.DataFrame  # RESULT_COLUMNS, in time of entry
+    results: pl.DataFrame  # RESULT_COLUMNS, in the order of receipt
     curve: list[tuple[int, int]]  # (price, shares asked at or above), high to low
 
 
@@ -68,7 +70,8 @@ def current_orders(conn: Connection, stage: StoredStage) -> pl.DataFrame:
     statement = select(*(orders.c[c] for c in schema)).where(
         orders.c.etapa_id == stage.id, orders.c.vigente
     )
-    return read_frame(conn, statement, schema).sort(ORDER)
+    frame = read_frame(conn, statement, schema)
+    return frame.with_columns(receipt_rank(pl.col("radicado")).alias("recepcion")).sort(ORDER)
 
 
 def compute(stage: StoredStage, book: pl.DataFrame, cutoff: int | None) -> StageAllocation:
@@ -89,7 +92,7 @@ def compute(stage: StoredStage, book: pl.DataFrame, cutoff: int | None) -> Stage
     valid = book.filter(pl.col("decision") == "valida")
     prices = valid["precio"].to_numpy().astype(np.int64)
     quantities = valid["cantidad"].to_numpy().astype(np.int64)
-    entry = np.arange(valid.height, dtype=np.int64)  # the book is in time of entry
+    entry = np.arange(valid.height, dtype=np.int64)  # the book is in the order of receipt
     result = clear(
         prices,
         quantities,
@@ -119,7 +122,8 @@ def compute(stage: StoredStage, book: pl.DataFrame, cutoff: int | None) -> Stage
         "precio_minimo": stage.minimum_price,
         "precio_corte": cutoff,
         "lote": terms.lot,
-        "orden": "fecha_ingreso, radicado; sobrantes al pedido mayor, luego al más antiguo",
+        "orden": "orden de recepción (radicado); sobrantes al pedido mayor, luego al recibido "
+        "antes",
         "ordenes_validas": valid.height,
         "demanda_valida": int(quantities.sum()),
         "precio": result.price,

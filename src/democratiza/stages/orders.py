@@ -88,7 +88,7 @@ def import_orders(
             return done
     if stage.state != "abierta":
         raise StageError(f"La etapa '{stage_code}' está {stage.state}; no recibe órdenes.")
-    checked = check_orders(stage, read_broker_file(path, ORDERS, broker))
+    checked = check_orders(stage, read_broker_file(path, ORDERS, broker, datetime.now()))
     return store_once(
         engine,
         lambda conn: _store(conn, stage, checked, path, broker, batch, digest, who, before_commit),

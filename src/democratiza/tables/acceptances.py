@@ -189,7 +189,7 @@ CODES: dict[str, tuple[str, ...]] = {
 }
 
 
-ACCEPTANCES = FileFormat("aceptaciones", COLUMNS, CODES)
+ACCEPTANCES = FileFormat("aceptaciones", COLUMNS, CODES, declared_time="fecha_radicacion")
 
 
 def typed_schema() -> dict[str, pl.DataType]:

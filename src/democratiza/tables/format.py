@@ -68,6 +68,7 @@ class FileFormat:
     columns: tuple[Column, ...]
     codes: dict[str, tuple[str, ...]]
     key: str | None = "referencia"
+    declared_time: str | None = None  # where a broker declares when it filed the row
 
     @property
     def by_name(self) -> dict[str, Column]:

@@ -47,4 +47,5 @@ ORDERS = FileFormat(
         "tipo_persona": PERSON_KINDS,
         "nacionalidad": NATIONALITIES,
     },
+    declared_time="fecha_ingreso",
 )
