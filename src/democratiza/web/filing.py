@@ -14,31 +14,18 @@ import asyncio
 import shutil
 import tempfile
 import threading
-from collections import Counter
-from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from fastapi import UploadFile
-from pydantic import BaseModel
 from sqlalchemy import Engine
 
-from democratiza.filing.batches import BatchResult, import_batch
 from democratiza.filing.singles import intake_for, single_filing
-from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.exports import slug
-from democratiza.rules.explain import Explainer, Explanation
-from democratiza.storage.receipts import StorageError
-from democratiza.tables.errors import InputRejected
 from democratiza.web.auth import Principal
-from democratiza.web.bulk_lane import BulkLane
-from democratiza.web.errors import (
-    MAX_ITEMS,
-    TooLarge,
-    WrongMediaType,
-    refused,
-    rejected_file,
-)
+from democratiza.web.bulk_lane import BulkLane, file_batch_here
+from democratiza.web.errors import TooLarge, WrongMediaType
+from democratiza.web.filing_answers import REFUSALS, batch_answer, filing_refusal
 
 FORMATS = (".csv", ".xlsx", ".json")
 MAX_UPLOAD = 64 * 1024 * 1024  # bytes; about 250.000 rows of CSV
@@ -48,23 +35,6 @@ SINGLE_SOURCE = "aceptación"  # the file name a single acceptance's errors give
 # batch over every core, so a second one at the same time only makes both slower, and
 # starves the single acceptances (which need a few milliseconds of CPU each, now).
 BATCHES_AT_ONCE = threading.BoundedSemaphore(1)
-
-
-class BatchAnswer(BaseModel):
-    """A filing's answer: every row's decision and radicado, the first ones not accepted
-    explained."""
-
-    detalle: str
-    creado: bool
-    lote_id: int
-    filas: int
-    por_decision: dict[str, int]
-    resultado: list[dict[str, Any]]
-
-
-def answer_json(answer: dict[str, Any]) -> bytes:
-    """The answer checked against ``BatchAnswer`` and written as JSON."""
-    return BatchAnswer.model_validate(answer).model_dump_json().encode()
 
 
 def upload_name(filename: str | None) -> tuple[str, str]:
@@ -119,63 +89,6 @@ def file_batch(
         shutil.rmtree(path.parent, ignore_errors=True)
 
 
-def file_batch_here(
-    engine: Engine, code: str, path: Path, shown: str, batch: str, broker: str, who: str
-) -> bytes:
-    """The batch filed in this process: the intake's answer as JSON, or its ``WebError``."""
-    answer = _answer(
-        lambda: import_batch(engine, code, path, broker, batch, who), shown, str(path.parent)
-    )
-    return answer_json(answer)
-
-
-def _answer(file: Callable[[], BatchResult], shown: str, hidden: str) -> dict[str, Any]:
-    """The filing's JSON answer; the intake's refusals as the API's errors."""
-    try:
-        result = file()
-    except (InputRejected, OfferError, StorageError) as exc:
-        raise _web_error(exc, shown, hidden) from None
-    return batch_answer(result)
-
-
-def _web_error(
-    exc: InputRejected | OfferError | StorageError, shown: str, hidden: str
-) -> Exception:
-    """The intake's refusal as the API's error (422 with the rows, 404 or 409)."""
-    if isinstance(exc, InputRejected):
-        return rejected_file(exc, shown, hidden)
-    return refused(exc)
-
-
-def batch_answer(result: BatchResult) -> dict[str, Any]:
-    """The batch's rows with decision and radicado; the first rows not accepted, explained."""
-    decisions = result.decisions
-    counts = Counter(decisions["decision"].to_list())
-    explanations: Iterable[Explanation | None] = ()
-    if result.explanations is not None:
-        explanations = result.explanations
-    elif result.evaluated is not None:
-        compiled, results, frame = result.evaluated
-        explanations = Explainer(compiled).explain_not_accepted(results, frame, MAX_ITEMS)
-    explained: list[str | None] = [None] * decisions.height
-    shown = 0
-    for i, explanation in enumerate(explanations):
-        if explanation is not None and explanation.decision != "aceptada" and shown < MAX_ITEMS:
-            explained[i] = " ".join(explanation.lines()[:4])
-            shown += 1
-    rows = decisions.to_dicts()
-    for row, text in zip(rows, explained, strict=True):
-        row["explicacion"] = text
-    return {
-        "detalle": result.message,
-        "creado": result.created,
-        "lote_id": result.batch_id,
-        "filas": result.rows,
-        "por_decision": {str(d): n for d, n in sorted(counts.items())},
-        "resultado": rows,
-    }
-
-
 async def file_one(
     engine: Engine, code: str, acceptance: dict[str, Any], batch: str | None, who: Principal
 ) -> dict[str, Any]:
@@ -190,6 +103,6 @@ async def file_one(
     filing = single_filing(code, acceptance, who.broker, batch, who.who, SINGLE_SOURCE)
     try:
         result = await asyncio.wrap_future(intake_for(engine).submit(filing))
-    except (InputRejected, OfferError, StorageError) as exc:
-        raise _web_error(exc, SINGLE_SOURCE, SINGLE_SOURCE) from None
+    except REFUSALS as exc:
+        raise filing_refusal(exc, SINGLE_SOURCE, SINGLE_SOURCE) from None
     return batch_answer(result)
