@@ -60,7 +60,7 @@ from democratiza.filing.batches import import_batch
 from democratiza.filing.singles import file_single, single_filing
 from democratiza.offers.lifecycle import advance, create_offer
 from democratiza.storage.database import make_engine, migrate
-from democratiza.web.auth import create_token
+from democratiza.web.security.auth import create_token
 
 ROOT = Path(__file__).parents[1]
 PARAMS = yaml.safe_load((ROOT / "examples/primera-etapa/oferta.yaml").read_text(encoding="utf-8"))

@@ -38,7 +38,7 @@ from democratiza.storage.schema import acceptances, audit_log, batches
 from democratiza.tables.errors import InputRejected
 from democratiza.tables.parse import parse
 from democratiza.tables.readers import read_table
-from democratiza.web.filing_answers import batch_answer
+from democratiza.web.server.filing_answers import batch_answer
 from tests.storage_support import refuse_acceptances_where
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"

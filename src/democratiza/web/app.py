@@ -19,25 +19,23 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 from starlette.routing import BaseRoute
 
-from democratiza.web import (
-    api_after_sale,
-    api_audit,
-    api_broker,
-    api_office,
-    api_public,
-    api_stages,
-    errors,
-    pages_later,
-    pages_public,
-    pages_staff,
-)
-from democratiza.web.bulk_lane import BulkLane
-from democratiza.web.filing import MAX_UPLOAD
-from democratiza.web.jobs import JobRunner
-from democratiza.web.middleware import LimitsAndHeaders
-from democratiza.web.templating import error_page
-from democratiza.web.throttle import Throttle
-from democratiza.web.token_cache import TokenCache
+from democratiza.web import errors
+from democratiza.web.api import after_sale as api_after_sale
+from democratiza.web.api import audit as api_audit
+from democratiza.web.api import brokers as api_broker
+from democratiza.web.api import offers as api_office
+from democratiza.web.api import public as api_public
+from democratiza.web.api import stages as api_stages
+from democratiza.web.api.filing import MAX_UPLOAD
+from democratiza.web.pages import later as pages_later
+from democratiza.web.pages import public as pages_public
+from democratiza.web.pages import staff as pages_staff
+from democratiza.web.pages.templating import error_page
+from democratiza.web.security.throttle import Throttle
+from democratiza.web.security.token_cache import TokenCache
+from democratiza.web.server.bulk_lane import BulkLane
+from democratiza.web.server.jobs import JobRunner
+from democratiza.web.server.middleware import LimitsAndHeaders
 
 DESCRIPTION = """
 Programas de democratización accionaria (Ley 226 de 1995): avisos de oferta y calculadora

@@ -26,11 +26,12 @@ from democratiza.offers.lifecycle import (
 )
 from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage.schema import adjudications, api_tokens
-from democratiza.web import catalog, downloads, token_cache, views
-from democratiza.web.access import current, route
-from democratiza.web.auth import AuthError, create_token
-from democratiza.web.bodies import NewCode
+from democratiza.web.api import catalog, downloads, views
+from democratiza.web.api.bodies import NewCode
 from democratiza.web.errors import ERROR_RESPONSES, Conflict, NotFound, Unprocessable, refused
+from democratiza.web.security import token_cache
+from democratiza.web.security.access import current, route
+from democratiza.web.security.auth import AuthError, create_token
 
 router = APIRouter(prefix="/api", tags=["oficina del programa"], responses=ERROR_RESPONSES)
 

@@ -16,14 +16,19 @@ from starlette.concurrency import run_in_threadpool
 
 from democratiza.rules.calculator import MONEY_FIELDS
 from democratiza.vocabulary import CATEGORIES
-from democratiza.web import catalog
-from democratiza.web.access import SESSION_COOKIE, current, route
-from democratiza.web.api_public import resolve_offer
-from democratiza.web.auth import check_password, close_session, open_session, session_principal
-from democratiza.web.calculator import CalculatorInput, calculate
+from democratiza.web.api import catalog
+from democratiza.web.api.calculator import CalculatorInput, calculate
+from democratiza.web.api.public import resolve_offer
+from democratiza.web.api.views import lookup_result, offer_or_404
 from democratiza.web.errors import ErrorItem, WebError
-from democratiza.web.templating import HOME, render
-from democratiza.web.views import lookup_result, offer_or_404
+from democratiza.web.pages.templating import HOME, render
+from democratiza.web.security.access import SESSION_COOKIE, current, route
+from democratiza.web.security.auth import (
+    check_password,
+    close_session,
+    open_session,
+    session_principal,
+)
 
 router = APIRouter(include_in_schema=False)
 CHECKBOXES = ("obligado_declarar", "extranjero", "directivo")

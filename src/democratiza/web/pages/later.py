@@ -31,10 +31,11 @@ from democratiza.stages.allocate import current_orders
 from democratiza.stages.clearing import demand_curve
 from democratiza.stages.lifecycle import stage_history
 from democratiza.storage.schema import stage_allocations
-from democratiza.web import api_stages, catalog
-from democratiza.web.access import current, route
+from democratiza.web.api import catalog
+from democratiza.web.api import stages as api_stages
 from democratiza.web.errors import Unprocessable
-from democratiza.web.templating import render
+from democratiza.web.pages.templating import render
+from democratiza.web.security.access import current, route
 
 router = APIRouter(include_in_schema=False)
 ACTIONS = {"abrir": "abierta", "cerrar": "cerrada", "publicar": "publicada"}

@@ -20,16 +20,17 @@ from democratiza.offers.lifecycle import OfferError, create_offer, events
 from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage import audit
 from democratiza.storage.schema import adjudications, api_tokens
-from democratiza.web import catalog, token_cache, views
-from democratiza.web.access import current, route
-from democratiza.web.api_office import change
-from democratiza.web.api_stages import list_stages
-from democratiza.web.auth import AuthError, create_token
-from democratiza.web.charts import bar_chart
+from democratiza.web.api import catalog, views
+from democratiza.web.api.filing import file_batch, save_upload
+from democratiza.web.api.offers import change
+from democratiza.web.api.stages import list_stages
 from democratiza.web.errors import Conflict, Unprocessable
-from democratiza.web.filing import file_batch, save_upload
-from democratiza.web.jobs import Progress, load_job
-from democratiza.web.templating import render
+from democratiza.web.pages.charts import bar_chart
+from democratiza.web.pages.templating import render
+from democratiza.web.security import token_cache
+from democratiza.web.security.access import current, route
+from democratiza.web.security.auth import AuthError, create_token
+from democratiza.web.server.jobs import Progress, load_job
 
 router = APIRouter(include_in_schema=False)
 ACTIONS = {

@@ -15,12 +15,12 @@ from pydantic import BaseModel, Field
 
 from democratiza.filing.batches import withdraw
 from democratiza.offers.lifecycle import OfferError
-from democratiza.web import downloads, views
-from democratiza.web.access import current, route
+from democratiza.web.api import downloads, views
+from democratiza.web.api.filing import file_batch, file_one, save_upload
 from democratiza.web.errors import ERROR_RESPONSES, Conflict
-from democratiza.web.filing import file_batch, file_one, save_upload
-from democratiza.web.filing_answers import BatchAnswer, answer_json
-from democratiza.web.jobs import load_job
+from democratiza.web.security.access import current, route
+from democratiza.web.server.filing_answers import BatchAnswer, answer_json
+from democratiza.web.server.jobs import load_job
 
 router = APIRouter(prefix="/api", tags=["comisionistas"], responses=ERROR_RESPONSES)
 

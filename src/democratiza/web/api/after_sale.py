@@ -46,9 +46,10 @@ from democratiza.reports.statements import (
     schedule_csv_with_totals,
 )
 from democratiza.tables.errors import InputRejected
-from democratiza.web.access import current, route
-from democratiza.web.bodies import Body, Day
-from democratiza.web.catalog import program_or_404
+from democratiza.web.api.bodies import Body, Day
+from democratiza.web.api.catalog import program_or_404
+from democratiza.web.api.filing import save_upload
+from democratiza.web.api.views import offer_or_404, plain
 from democratiza.web.errors import (
     ERROR_RESPONSES,
     NotFound,
@@ -57,8 +58,7 @@ from democratiza.web.errors import (
     refused,
     rejected_file,
 )
-from democratiza.web.filing import save_upload
-from democratiza.web.views import offer_or_404, plain
+from democratiza.web.security.access import current, route
 
 router = APIRouter(prefix="/api", tags=["después de la venta"], responses=ERROR_RESPONSES)
 Centavos = Annotated[int, Field(ge=1, le=10**15, description="Centavos")]

@@ -22,10 +22,10 @@ from sqlalchemy import Engine
 
 from democratiza.filing.singles import intake_for, single_filing
 from democratiza.reports.exports import slug
-from democratiza.web.auth import Principal
-from democratiza.web.bulk_lane import BulkLane, file_batch_here
 from democratiza.web.errors import TooLarge, WrongMediaType
-from democratiza.web.filing_answers import REFUSALS, batch_answer, filing_refusal
+from democratiza.web.security.auth import Principal
+from democratiza.web.server.bulk_lane import BulkLane, file_batch_here
+from democratiza.web.server.filing_answers import REFUSALS, batch_answer, filing_refusal
 
 FORMATS = (".csv", ".xlsx", ".json")
 MAX_UPLOAD = 64 * 1024 * 1024  # bytes; about 250.000 rows of CSV
@@ -77,7 +77,7 @@ def file_batch(
     """File one batch as the authenticated broker: its answer as JSON (``BatchAnswer``);
     errors become ``WebError`` with rows.
 
-    With a ``lane`` the work runs in the lane's process (``web.bulk_lane``), else here.
+    With a ``lane`` the work runs in the lane's process (``web.server.bulk_lane``), else here.
     """
     assert who.broker is not None, "only brokers file"
     try:

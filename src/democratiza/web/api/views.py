@@ -18,8 +18,8 @@ from sqlalchemy import Connection, func, select
 
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
-from democratiza.web.auth import BROKER, Principal
 from democratiza.web.errors import NotFound
+from democratiza.web.security.auth import BROKER, Principal
 
 # What a broker, the office and the auditors see of an acceptance (personal data included).
 ACCEPTANCE_FIELDS = [

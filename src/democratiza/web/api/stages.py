@@ -47,9 +47,9 @@ from democratiza.stages.terms import StageError, StageTerms
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import stages
 from democratiza.tables.errors import InputRejected
-from democratiza.web.access import current, route
-from democratiza.web.auth import Principal
-from democratiza.web.bodies import Body, NewCode
+from democratiza.web.api.bodies import Body, NewCode
+from democratiza.web.api.filing import save_upload
+from democratiza.web.api.views import plain
 from democratiza.web.errors import (
     ERROR_RESPONSES,
     Conflict,
@@ -60,8 +60,8 @@ from democratiza.web.errors import (
     refused,
     rejected_file,
 )
-from democratiza.web.filing import save_upload
-from democratiza.web.views import plain
+from democratiza.web.security.access import current, route
+from democratiza.web.security.auth import Principal
 
 router = APIRouter(prefix="/api", tags=["etapas siguientes"], responses=ERROR_RESPONSES)
 

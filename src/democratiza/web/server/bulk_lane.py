@@ -32,7 +32,12 @@ from sqlalchemy import Engine
 from democratiza.filing.batches import import_batch
 from democratiza.storage.database import make_engine
 from democratiza.web.errors import Unavailable
-from democratiza.web.filing_answers import REFUSALS, answer_json, batch_answer, filing_refusal
+from democratiza.web.server.filing_answers import (
+    REFUSALS,
+    answer_json,
+    batch_answer,
+    filing_refusal,
+)
 
 NICENESS = 12  # about a fifteenth of a normal process's CPU share when both want the core
 
