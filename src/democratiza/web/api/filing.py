@@ -20,12 +20,13 @@ from typing import Any
 from fastapi import UploadFile
 from sqlalchemy import Engine
 
-from democratiza.filing.singles import intake_for, single_filing
+from democratiza.filing.singles import single_filing
 from democratiza.reports.exports import slug
 from democratiza.web.errors import TooLarge, WrongMediaType
 from democratiza.web.security.auth import Principal
 from democratiza.web.server.bulk_lane import BulkLane, file_batch_here
 from democratiza.web.server.filing_answers import REFUSALS, batch_answer, filing_refusal
+from democratiza.web.server.group_commit import intake_for
 
 FORMATS = (".csv", ".xlsx", ".json")
 MAX_UPLOAD = 64 * 1024 * 1024  # bytes; about 250.000 rows of CSV
@@ -94,10 +95,10 @@ async def file_one(
 ) -> dict[str, Any]:
     """One acceptance as a batch of one; the same content sent twice is filed once.
 
-    Filed through ``filing.singles``: acceptances filed at the same moment are typed,
-    decided and stored together, each still its own batch with its own answer. The request
-    waits for its own answer without holding a worker thread (the work is done by the
-    intake's collecting thread), so many brokers can wait at once.
+    Filed through the group commit (``web.server.group_commit``): acceptances filed at the
+    same moment are typed, decided and stored together, each still its own batch with its
+    own answer. The request waits for its own answer without holding a worker thread (the
+    work is done by the collecting thread), so many brokers can wait at once.
     """
     assert who.broker is not None, "only brokers file"
     filing = single_filing(code, acceptance, who.broker, batch, who.who, SINGLE_SOURCE)
