@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from democratiza.storage.schema import acceptances, audit_log, batches
-from democratiza.web.api.filing import save_upload
+from democratiza.web.api.uploads import save_upload
 from democratiza.web.app import create_app
 from democratiza.web.errors import MAX_ITEMS, TooLarge
 from tests.test_web_support import BROKER_A, CODE, SAMPLE, bearer, count, open_offer

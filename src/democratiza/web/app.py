@@ -20,13 +20,18 @@ from sqlalchemy import Engine
 from starlette.routing import BaseRoute
 
 from democratiza.web import errors
-from democratiza.web.api import after_sale as api_after_sale
+from democratiza.web.api import acceptances as api_acceptances
 from democratiza.web.api import audit as api_audit
-from democratiza.web.api import brokers as api_broker
+from democratiza.web.api import credit as api_credit
+from democratiza.web.api import filing as api_filing
+from democratiza.web.api import fines as api_fines
+from democratiza.web.api import holdings as api_holdings
 from democratiza.web.api import offers as api_office
+from democratiza.web.api import payments as api_payments
 from democratiza.web.api import public as api_public
 from democratiza.web.api import stages as api_stages
-from democratiza.web.api.filing import MAX_UPLOAD
+from democratiza.web.api import tokens as api_tokens
+from democratiza.web.api.uploads import MAX_UPLOAD
 from democratiza.web.pages import later as pages_later
 from democratiza.web.pages import public as pages_public
 from democratiza.web.pages import staff as pages_staff
@@ -82,11 +87,16 @@ def create_app(
     errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))
     for router in (
         api_public.router,
-        api_broker.router,
+        api_filing.router,
+        api_acceptances.router,
         api_office.router,
+        api_tokens.router,
         api_audit.router,
         api_stages.router,
-        api_after_sale.router,
+        api_payments.router,
+        api_holdings.router,
+        api_fines.router,
+        api_credit.router,
         pages_public.router,
         pages_staff.router,
         pages_later.router,

@@ -3,67 +3,50 @@
 Why: the all-or-nothing, once-only, evaluated-at-intake guarantees live in ``import_batch``
 (files) and ``filing.singles`` (single acceptances, grouped with others filed at the same
 moment, each still its own one-row batch); the web adds only what HTTP needs: the upload
-is streamed to a private temporary folder under its own (sanitised) name with a size
-limit, the batch is filed as the authenticated broker (never a name the client sends), and
-the answer is JSON, row by row, with the intake's errors under the uploaded file's name.
+is streamed to a private temporary folder (``uploads``), the batch is filed as the
+authenticated broker (never a name the client sends), and the answer is JSON, row by row,
+with the intake's errors under the uploaded file's name. A broker also withdraws its own
+acceptances here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import shutil
-import tempfile
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import UploadFile
+from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
 from sqlalchemy import Engine
 
+from democratiza.filing.batches import withdraw
 from democratiza.filing.singles import single_filing
-from democratiza.reports.exports import slug
-from democratiza.web.errors import TooLarge, WrongMediaType
+from democratiza.offers.lifecycle import OfferError
+from democratiza.web.api import views
+from democratiza.web.api.uploads import save_upload
+from democratiza.web.errors import ERROR_RESPONSES, Conflict
+from democratiza.web.security.access import current, route
 from democratiza.web.security.auth import Principal
 from democratiza.web.server.bulk_lane import BulkLane, file_batch_here
-from democratiza.web.server.filing_answers import REFUSALS, batch_answer, filing_refusal
+from democratiza.web.server.filing_answers import (
+    REFUSALS,
+    BatchAnswer,
+    answer_json,
+    batch_answer,
+    filing_refusal,
+)
 from democratiza.web.server.group_commit import intake_for
 
-FORMATS = (".csv", ".xlsx", ".json")
-MAX_UPLOAD = 64 * 1024 * 1024  # bytes; about 250.000 rows of CSV
-BLOCK = 1 << 20
 SINGLE_SOURCE = "aceptación"  # the file name a single acceptance's errors give
 # Batches typed and decided at once in this process. Why one: Polars already spreads one
 # batch over every core, so a second one at the same time only makes both slower, and
 # starves the single acceptances (which need a few milliseconds of CPU each, now).
 BATCHES_AT_ONCE = threading.BoundedSemaphore(1)
 
-
-def upload_name(filename: str | None) -> tuple[str, str]:
-    """(safe stem, suffix) of an uploaded file's name; refuses formats we cannot read."""
-    name = Path(filename or "").name
-    suffix = Path(name).suffix.lower()
-    if suffix not in FORMATS:
-        raise WrongMediaType(
-            f"Formato no admitido ('{name or 'sin nombre'}'): envíe un archivo .csv, .xlsx o .json."
-        )
-    return slug(Path(name).stem)[:80] or "lote", suffix
-
-
-def save_upload(upload: UploadFile, limit: int = MAX_UPLOAD) -> tuple[Path, str]:
-    """Stream the upload to a new private folder; returns (path, name as the broker sent it)."""
-    stem, suffix = upload_name(upload.filename)
-    folder = Path(tempfile.mkdtemp(prefix="democratiza-"))
-    path = folder / f"{stem}{suffix}"
-    size = 0
-    with path.open("wb") as out:
-        while block := upload.file.read(BLOCK):
-            size += len(block)
-            if size > limit:
-                out.close()
-                shutil.rmtree(folder, ignore_errors=True)
-                raise TooLarge(f"El archivo pasa del límite de {limit // (1024 * 1024)} MiB.")
-            out.write(block)
-    return path, Path(upload.filename or path.name).name
+router = APIRouter(prefix="/api", tags=["comisionistas"], responses=ERROR_RESPONSES)
 
 
 def file_batch(
@@ -107,3 +90,74 @@ async def file_one(
     except REFUSALS as exc:
         raise filing_refusal(exc, SINGLE_SOURCE, SINGLE_SOURCE) from None
     return batch_answer(result)
+
+
+class OneAcceptance(BaseModel):
+    lote: str | None = Field(None, max_length=120, description="Identificador del envío")
+    aceptacion: dict[str, str | int | bool | None] = Field(
+        description="Una fila del archivo de aceptaciones (columnas de `democratiza formato`)"
+    )
+
+
+class Withdrawal(BaseModel):
+    motivo: str = Field(min_length=1, max_length=500)
+
+
+class Message(BaseModel):
+    detalle: str
+
+
+# The answer is checked against ``BatchAnswer`` and written as JSON once, where it is built
+# (for a batch, in the bulk lane's process): the routes send those bytes as they are.
+@route(
+    router,
+    "POST",
+    "/ofertas/{codigo}/lotes",
+    "api.lote.subir",
+    status_code=201,
+    response_model=BatchAnswer,
+)
+def upload_batch(
+    codigo: str,
+    request: Request,
+    archivo: Annotated[UploadFile, File(description="Lote en CSV, XLSX o JSON")],
+    lote: str = Form(min_length=1, max_length=120, description="Identificador del lote"),
+) -> Response:
+    """Radica un lote: todo o nada, una sola vez, evaluado fila por fila al recibirlo."""
+    who = current(request)
+    path, shown = save_upload(archivo)
+    state = request.app.state
+    answer = file_batch(state.engine, codigo, path, shown, lote, who, state.lane)
+    return Response(answer, status_code=201, media_type="application/json")
+
+
+@route(
+    router,
+    "POST",
+    "/ofertas/{codigo}/aceptaciones",
+    "api.aceptacion.radicar",
+    status_code=201,
+    response_model=BatchAnswer,
+)
+async def file_acceptance(codigo: str, data: OneAcceptance, request: Request) -> Response:
+    """Radica una sola aceptación (un lote de una); el mismo contenido dos veces, una vez."""
+    # The gate has already identified the broker: ``current`` reads it without the database.
+    answer = await file_one(
+        request.app.state.engine, codigo, dict(data.aceptacion), data.lote, current(request)
+    )
+    return Response(answer_json(answer), status_code=201, media_type="application/json")
+
+
+@route(router, "POST", "/ofertas/{codigo}/aceptaciones/{radicado}/retiro", "api.aceptacion.retirar")
+def withdraw_acceptance(codigo: str, radicado: str, data: Withdrawal, request: Request) -> Message:
+    """Retira una aceptación propia mientras la oferta está abierta (queda el historial)."""
+    who = current(request)
+    engine = request.app.state.engine
+    with engine.connect() as conn:
+        stored = views.offer_or_404(conn, codigo)
+        views.one_acceptance(conn, stored, who, radicado)  # another broker's: not found
+    try:
+        withdraw(engine, codigo, radicado, who.who, data.motivo)
+    except OfferError as exc:
+        raise Conflict(str(exc)) from None
+    return Message(detalle=f"Aceptación {radicado} retirada.")

@@ -48,7 +48,7 @@ from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import stages
 from democratiza.tables.errors import InputRejected
 from democratiza.web.api.bodies import Body, NewCode
-from democratiza.web.api.filing import save_upload
+from democratiza.web.api.uploads import save_upload
 from democratiza.web.api.views import plain
 from democratiza.web.errors import (
     ERROR_RESPONSES,

@@ -14,7 +14,7 @@ import io
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, Engine, func, select
 
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
@@ -50,6 +50,12 @@ def offer_or_404(conn: Connection, code: str) -> StoredOffer:
         return load_offer(conn, code)
     except OfferError as exc:
         raise NotFound(str(exc)) from None
+
+
+def check_offer(engine: Engine, code: str) -> None:
+    """404 unless the offer exists, before a service that would refuse it otherwise."""
+    with engine.connect() as conn:
+        offer_or_404(conn, code)
 
 
 def _mine(who: Principal) -> Any:

@@ -21,9 +21,10 @@ from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage import audit
 from democratiza.storage.schema import adjudications, api_tokens
 from democratiza.web.api import catalog, views
-from democratiza.web.api.filing import file_batch, save_upload
+from democratiza.web.api.filing import file_batch
 from democratiza.web.api.offers import change
 from democratiza.web.api.stages import list_stages
+from democratiza.web.api.uploads import save_upload
 from democratiza.web.errors import Conflict, Unprocessable
 from democratiza.web.pages.charts import bar_chart
 from democratiza.web.pages.templating import render

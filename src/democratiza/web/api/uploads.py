@@ -1,0 +1,50 @@
+"""Uploaded files streamed to a private temporary folder, under a safe name, with a limit.
+
+Why one place: batches of acceptances, of orders and of payments arrive the same way, and
+each must be refused the same way when it is too large or in a format we cannot read. The
+name the person gave the file is kept, to report its rows' errors under it (never under
+the temporary path).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from fastapi import UploadFile
+
+from democratiza.reports.exports import slug
+from democratiza.web.errors import TooLarge, WrongMediaType
+
+FORMATS = (".csv", ".xlsx", ".json")
+MAX_UPLOAD = 64 * 1024 * 1024  # bytes; about 250.000 rows of CSV
+BLOCK = 1 << 20
+
+
+def upload_name(filename: str | None) -> tuple[str, str]:
+    """(safe stem, suffix) of an uploaded file's name; refuses formats we cannot read."""
+    name = Path(filename or "").name
+    suffix = Path(name).suffix.lower()
+    if suffix not in FORMATS:
+        raise WrongMediaType(
+            f"Formato no admitido ('{name or 'sin nombre'}'): envíe un archivo .csv, .xlsx o .json."
+        )
+    return slug(Path(name).stem)[:80] or "lote", suffix
+
+
+def save_upload(upload: UploadFile, limit: int = MAX_UPLOAD) -> tuple[Path, str]:
+    """Stream the upload to a new private folder; returns (path, name as the broker sent it)."""
+    stem, suffix = upload_name(upload.filename)
+    folder = Path(tempfile.mkdtemp(prefix="democratiza-"))
+    path = folder / f"{stem}{suffix}"
+    size = 0
+    with path.open("wb") as out:
+        while block := upload.file.read(BLOCK):
+            size += len(block)
+            if size > limit:
+                out.close()
+                shutil.rmtree(folder, ignore_errors=True)
+                raise TooLarge(f"El archivo pasa del límite de {limit // (1024 * 1024)} MiB.")
+            out.write(block)
+    return path, Path(upload.filename or path.name).name
