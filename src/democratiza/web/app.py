@@ -26,15 +26,19 @@ from democratiza.web.api import credit as api_credit
 from democratiza.web.api import filing as api_filing
 from democratiza.web.api import fines as api_fines
 from democratiza.web.api import holdings as api_holdings
-from democratiza.web.api import offers as api_office
+from democratiza.web.api import offers as api_offers
 from democratiza.web.api import payments as api_payments
 from democratiza.web.api import public as api_public
 from democratiza.web.api import stages as api_stages
 from democratiza.web.api import tokens as api_tokens
 from democratiza.web.api.uploads import MAX_UPLOAD
-from democratiza.web.pages import later as pages_later
+from democratiza.web.pages import audit as pages_audit
+from democratiza.web.pages import broker as pages_broker
+from democratiza.web.pages import fines as pages_fines
+from democratiza.web.pages import office as pages_office
 from democratiza.web.pages import public as pages_public
-from democratiza.web.pages import staff as pages_staff
+from democratiza.web.pages import stages as pages_stages
+from democratiza.web.pages import tokens as pages_tokens
 from democratiza.web.pages.templating import error_page
 from democratiza.web.security.throttle import Throttle
 from democratiza.web.security.token_cache import TokenCache
@@ -57,7 +61,7 @@ def create_app(
     max_upload: int = MAX_UPLOAD,
     lane: BulkLane | None = None,
 ) -> FastAPI:
-    """The application; ``lane`` files batches in a process of their own (``bulk_lane``)."""
+    """The application; ``lane`` files batches in a process of their own (``server.bulk_lane``)."""
     runner = JobRunner(engine, job_workers)
 
     @asynccontextmanager
@@ -85,11 +89,12 @@ def create_app(
     app.state.tokens = TokenCache()
     app.state.throttle = Throttle()
     errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))
+    # In the order the routes must be tried: a path two routes could match goes to the first.
     for router in (
         api_public.router,
         api_filing.router,
         api_acceptances.router,
-        api_office.router,
+        api_offers.router,
         api_tokens.router,
         api_audit.router,
         api_stages.router,
@@ -98,8 +103,12 @@ def create_app(
         api_fines.router,
         api_credit.router,
         pages_public.router,
-        pages_staff.router,
-        pages_later.router,
+        pages_broker.router,
+        pages_office.router,
+        pages_tokens.router,
+        pages_audit.router,
+        pages_stages.router,
+        pages_fines.router,
     ):
         app.include_router(router)
     static = Path(__file__).parent / "static"
