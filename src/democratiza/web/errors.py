@@ -124,16 +124,6 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def file_responses(*media: str) -> dict[int | str, dict[str, Any]]:
-    """The 200 answer of a route that returns a file, in each of these media types."""
-
-    def schema(m: str) -> dict[str, str]:
-        return {"type": "object"} if m == "application/json" else {"type": "string"}
-
-    content = {m: {"schema": schema(m)} for m in media}
-    return {200: {"description": "El resultado, en el formato pedido", "content": content}}
-
-
 def input_items(errors: Sequence[InputError], name: str, hidden: str) -> list[ErrorItem]:
     """The intake's errors, with the temporary path replaced by the uploaded file's name."""
     return [

@@ -71,8 +71,7 @@ def results(
 ) -> list[dict[str, Any]]:
     """La adjudicación fila por fila (un comisionista: sus aceptantes)."""
     engine = request.app.state.engine
-    with engine.connect() as conn:
-        views.offer_or_404(conn, codigo)
+    views.check_offer(engine, codigo)
     rows = downloads.visible_results(engine, codigo, current(request)).slice(desde, limite)
     return [{k: views.plain(v) for k, v in r.items()} for r in rows.to_dicts()]
 
@@ -81,8 +80,7 @@ def results(
 def adjudication_file(codigo: str, request: Request) -> Response:
     """El archivo de adjudicación (un comisionista: el suyo, como lo escribe `oferta exportar`)."""
     engine = request.app.state.engine
-    with engine.connect() as conn:
-        views.offer_or_404(conn, codigo)
+    views.check_offer(engine, codigo)
     name, body = downloads.broker_csv(engine, codigo, current(request))
     return Response(
         body,

@@ -28,8 +28,8 @@ from democratiza.reports.loan_schedule import schedule_pdf
 from democratiza.reports.statements import schedule_csv_with_totals
 from democratiza.web.api.bodies import Body, Centavos, Day
 from democratiza.web.api.catalog import program_or_404
-from democratiza.web.api.formats import json_text
-from democratiza.web.errors import ERROR_RESPONSES, Unprocessable, file_responses
+from democratiza.web.api.formats import file_responses, in_format, json_text
+from democratiza.web.errors import ERROR_RESPONSES, Unprocessable
 from democratiza.web.security.access import route
 
 router = APIRouter(prefix="/api", tags=["después de la venta"], responses=ERROR_RESPONSES)
@@ -126,14 +126,18 @@ def loan_schedule(
         )
     except CreditError as exc:
         raise Unprocessable(str(exc)) from None
-    if formato == "csv":
-        return Response(schedule_csv_with_totals(schedule), media_type="text/csv; charset=utf-8")
-    if formato == "pdf":
-        return Response(schedule_pdf(schedule), media_type="application/pdf")
-    coverage = None
-    if data.acciones is not None and data.precio is not None:
-        coverage = collateral_coverage(data.acciones, data.precio, data.monto).text
-    return Response(
-        json_text({"notas": list(schedule.notes()), "cobertura": coverage}),
-        media_type="application/json",
+
+    def notes() -> str:
+        coverage = None
+        if data.acciones is not None and data.precio is not None:
+            coverage = collateral_coverage(data.acciones, data.precio, data.monto).text
+        return json_text({"notas": list(schedule.notes()), "cobertura": coverage})
+
+    return in_format(
+        formato,
+        {
+            "json": notes,
+            "csv": lambda: schedule_csv_with_totals(schedule),
+            "pdf": lambda: schedule_pdf(schedule),
+        },
     )

@@ -19,8 +19,8 @@ from democratiza.programs.schema import FineBaseKey
 from democratiza.reports.statements import fine_statement_csv, fine_statement_pdf
 from democratiza.web.api.bodies import Body, Centavos, Day
 from democratiza.web.api.catalog import program_or_404
-from democratiza.web.api.formats import json_text
-from democratiza.web.errors import ERROR_RESPONSES, Unprocessable, file_responses
+from democratiza.web.api.formats import file_responses, in_format, json_text
+from democratiza.web.errors import ERROR_RESPONSES, Unprocessable
 from democratiza.web.security.access import route
 
 router = APIRouter(prefix="/api", tags=["después de la venta"], responses=ERROR_RESPONSES)
@@ -75,13 +75,11 @@ def fine_statement(
     statement = done.statement
     if statement is None:
         raise Unprocessable(f"No hay multa: {done.band.reason}")
-    if formato == "csv":
-        return Response(
-            fine_statement_csv(statement, done.terms), media_type="text/csv; charset=utf-8"
-        )
-    if formato == "pdf":
-        return Response(fine_statement_pdf(statement, done.terms), media_type="application/pdf")
-    return Response(
-        json_text({"estado_de_cuenta": statement_text(statement)}),
-        media_type="application/json",
+    return in_format(
+        formato,
+        {
+            "json": lambda: json_text({"estado_de_cuenta": statement_text(statement)}),
+            "csv": lambda: fine_statement_csv(statement, done.terms),
+            "pdf": lambda: fine_statement_pdf(statement, done.terms),
+        },
     )

@@ -154,8 +154,7 @@ def adjudication_record(codigo: str, request: Request) -> dict[str, Any]:
 def report(codigo: str, formato: Literal["html", "pdf"], request: Request) -> Response:
     """El informe de adjudicación, en HTML o PDF (el mismo de `oferta exportar`)."""
     engine = request.app.state.engine
-    with engine.connect() as conn:
-        views.offer_or_404(conn, codigo)
+    views.check_offer(engine, codigo)
     body = downloads.report(engine, codigo, formato)
     media = "text/html; charset=utf-8" if formato == "html" else "application/pdf"
     return Response(body, media_type=media)
@@ -165,6 +164,5 @@ def report(codigo: str, formato: Literal["html", "pdf"], request: Request) -> Re
 def registry(codigo: str, request: Request) -> Response:
     """El registro de adjudicatarios para el depósito."""
     engine = request.app.state.engine
-    with engine.connect() as conn:
-        views.offer_or_404(conn, codigo)
+    views.check_offer(engine, codigo)
     return Response(downloads.registry_csv(engine, codigo), media_type="text/csv; charset=utf-8")

@@ -7,7 +7,6 @@ what was not. Money is in centavos.
 
 from __future__ import annotations
 
-import shutil
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
@@ -15,11 +14,10 @@ from fastapi import APIRouter, File, Form, Request, UploadFile
 from democratiza.compliance.holdings import settle
 from democratiza.compliance.payment_batches import import_payments
 from democratiza.offers.lifecycle import OfferError
-from democratiza.tables.errors import InputRejected
 from democratiza.web.api.bodies import Body, Day
-from democratiza.web.api.uploads import save_upload
+from democratiza.web.api.uploads import uploaded
 from democratiza.web.api.views import check_offer
-from democratiza.web.errors import ERROR_RESPONSES, refused, rejected_file
+from democratiza.web.errors import ERROR_RESPONSES, refused
 from democratiza.web.security.access import current, route
 
 router = APIRouter(prefix="/api", tags=["después de la venta"], responses=ERROR_RESPONSES)
@@ -34,15 +32,13 @@ def upload_payments(
 ) -> dict[str, Any]:
     """Registra un archivo de pagos (radicado, fecha, monto, forma): todo o nada, una vez."""
     check_offer(request.app.state.engine, codigo)
-    path, shown = save_upload(archivo)
-    try:
-        result = import_payments(request.app.state.engine, codigo, path, lote, current(request).who)
-    except InputRejected as exc:
-        raise rejected_file(exc, shown, str(path.parent), "El archivo") from None
-    except OfferError as exc:
-        raise refused(exc) from None
-    finally:
-        shutil.rmtree(path.parent, ignore_errors=True)
+    with uploaded(archivo, "El archivo") as path:
+        try:
+            result = import_payments(
+                request.app.state.engine, codigo, path, lote, current(request).who
+            )
+        except OfferError as exc:
+            raise refused(exc) from None
     return {
         "detalle": result.message,
         "creado": result.created,

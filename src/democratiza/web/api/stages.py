@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -46,9 +47,9 @@ from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.stages.terms import StageError, StageTerms
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import stages
-from democratiza.tables.errors import InputRejected
 from democratiza.web.api.bodies import Body, NewCode
-from democratiza.web.api.uploads import save_upload
+from democratiza.web.api.formats import file_responses
+from democratiza.web.api.uploads import uploaded
 from democratiza.web.api.views import plain
 from democratiza.web.errors import (
     ERROR_RESPONSES,
@@ -56,9 +57,7 @@ from democratiza.web.errors import (
     ErrorItem,
     NotFound,
     Unprocessable,
-    file_responses,
     refused,
-    rejected_file,
 )
 from democratiza.web.security.access import current, route
 from democratiza.web.security.auth import Principal
@@ -128,6 +127,12 @@ def stage_or_404(conn: Connection, code: str) -> StoredStage:
         raise NotFound(str(exc)) from None
 
 
+def check_stage(engine: Engine, code: str) -> None:
+    """404 unless the stage exists, before a service that would refuse it otherwise."""
+    with engine.connect() as conn:
+        stage_or_404(conn, code)
+
+
 @route(router, "GET", "/etapas", "api.etapas")
 def list_stages(request: Request) -> list[StageView]:
     """Las etapas siguientes de todas las ofertas (aviso público)."""
@@ -178,36 +183,28 @@ def change(engine: Engine, code: str, target: str, who: str, why: str) -> StageV
     return stage_view(stage)
 
 
-@route(router, "POST", "/etapas/{etapa}/abrir", "api.etapa.abrir")
-def open_stage(etapa: str, data: Reason, request: Request) -> StageView:
-    """Abre el plazo para recibir órdenes."""
-    return change(request.app.state.engine, etapa, "abierta", current(request).who, data.motivo)
+def _step(target: str, what: str) -> Callable[[str, Reason, Request], StageView]:
+    def handler(etapa: str, data: Reason, request: Request) -> StageView:
+        return change(request.app.state.engine, etapa, target, current(request).who, data.motivo)
+
+    handler.__doc__ = what
+    return handler
 
 
-@route(router, "POST", "/etapas/{etapa}/cerrar", "api.etapa.cerrar")
-def close_stage(etapa: str, data: Reason, request: Request) -> StageView:
-    """Cierra el libro."""
-    return change(request.app.state.engine, etapa, "cerrada", current(request).who, data.motivo)
-
-
-@route(router, "POST", "/etapas/{etapa}/desierta", "api.etapa.desierta")
-def void_stage(etapa: str, data: Reason, request: Request) -> StageView:
-    """Declara desierta la etapa, con su causal."""
-    return change(request.app.state.engine, etapa, "desierta", current(request).who, data.motivo)
-
-
-@route(router, "POST", "/etapas/{etapa}/publicar", "api.etapa.publicar")
-def publish_stage(etapa: str, data: Reason, request: Request) -> StageView:
-    """Publica el resultado."""
-    return change(request.app.state.engine, etapa, "publicada", current(request).who, data.motivo)
+for _name, _target, _what in [
+    ("abrir", "abierta", "Abre el plazo para recibir órdenes."),
+    ("cerrar", "cerrada", "Cierra el libro."),
+    ("desierta", "desierta", "Declara desierta la etapa, con su causal."),
+    ("publicar", "publicada", "Publica el resultado."),
+]:
+    route(router, "POST", f"/etapas/{{etapa}}/{_name}", f"api.etapa.{_name}")(_step(_target, _what))
 
 
 @route(router, "POST", "/etapas/{etapa}/adjudicar", "api.etapa.adjudicar")
 def allocate(etapa: str, data: Allocation, request: Request) -> dict[str, Any]:
     """Fija el precio único y asigna; devuelve el registro (precio, huellas, notas)."""
     engine = request.app.state.engine
-    with engine.connect() as conn:
-        stage_or_404(conn, etapa)
+    check_stage(engine, etapa)
     try:
         done = allocate_stage(engine, etapa, current(request).who, data.motivo, data.precio_corte)
     except StageError as exc:
@@ -229,8 +226,7 @@ def book(etapa: str, request: Request) -> list[dict[str, int]]:
 def record(etapa: str, request: Request) -> dict[str, Any]:
     """El registro de la asignación, recalculado y comprobado contra sus huellas."""
     engine = request.app.state.engine
-    with engine.connect() as conn:
-        stage_or_404(conn, etapa)
+    check_stage(engine, etapa)
     try:
         return stored_allocation(engine, etapa).header
     except StageError as exc:
@@ -262,8 +258,7 @@ def report(etapa: str, formato: Literal["html", "pdf"], request: Request) -> Res
 
 def _allocation(request: Request, etapa: str) -> StageAllocation:
     engine = request.app.state.engine
-    with engine.connect() as conn:
-        stage_or_404(conn, etapa)
+    check_stage(engine, etapa)
     try:
         return stored_allocation(engine, etapa)
     except StageError as exc:
@@ -313,17 +308,13 @@ def upload_orders(
     """Radica un lote de órdenes: todo o nada, una sola vez, revisado orden por orden."""
     who = current(request)
     assert who.broker is not None, "only brokers file"
-    path, shown = save_upload(archivo)
-    try:
-        result = import_orders(request.app.state.engine, etapa, path, who.broker, lote, who.who)
-    except InputRejected as exc:
-        raise rejected_file(exc, shown, str(path.parent)) from None
-    except StageError as exc:
-        raise refused(exc) from None
-    except StorageError as exc:
-        raise Conflict(str(exc)) from None
-    finally:
-        shutil.rmtree(path.parent, ignore_errors=True)
+    with uploaded(archivo) as path:
+        try:
+            result = import_orders(request.app.state.engine, etapa, path, who.broker, lote, who.who)
+        except StageError as exc:
+            raise refused(exc) from None
+        except StorageError as exc:
+            raise Conflict(str(exc)) from None
     return {
         "detalle": result.message,
         "creado": result.created,

@@ -1,21 +1,24 @@
 """Uploaded files streamed to a private temporary folder, under a safe name, with a limit.
 
 Why one place: batches of acceptances, of orders and of payments arrive the same way, and
-each must be refused the same way when it is too large or in a format we cannot read. The
-name the person gave the file is kept, to report its rows' errors under it (never under
-the temporary path).
+each must be refused the same way when it is too large or in a format we cannot read, or
+when its rows are refused: with every row's error under the name the person gave the
+file, never the temporary path.
 """
 
 from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from fastapi import UploadFile
 
 from democratiza.reports.exports import slug
-from democratiza.web.errors import TooLarge, WrongMediaType
+from democratiza.tables.errors import InputRejected
+from democratiza.web.errors import TooLarge, WrongMediaType, rejected_file
 
 FORMATS = (".csv", ".xlsx", ".json")
 MAX_UPLOAD = 64 * 1024 * 1024  # bytes; about 250.000 rows of CSV
@@ -48,3 +51,19 @@ def save_upload(upload: UploadFile, limit: int = MAX_UPLOAD) -> tuple[Path, str]
                 raise TooLarge(f"El archivo pasa del límite de {limit // (1024 * 1024)} MiB.")
             out.write(block)
     return path, Path(upload.filename or path.name).name
+
+
+@contextmanager
+def uploaded(upload: UploadFile, what: str = "El lote") -> Iterator[Path]:
+    """The upload saved for the work inside the block, and removed after it.
+
+    The intake's refusal of its rows (``InputRejected``) leaves the block as the API's 422,
+    every error under the uploaded file's name (``what`` says what the file is).
+    """
+    path, shown = save_upload(upload)
+    try:
+        yield path
+    except InputRejected as exc:
+        raise rejected_file(exc, shown, str(path.parent), what) from None
+    finally:
+        shutil.rmtree(path.parent, ignore_errors=True)

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, func, select
 
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
+from democratiza.rules.engine import IDENTITY_COLUMNS
 from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
 from democratiza.web.errors import NotFound
 from democratiza.web.security.auth import BROKER, Principal
@@ -26,13 +27,7 @@ ACCEPTANCE_FIELDS = [
     "radicado",
     "version",
     "estado",
-    "referencia",
-    "comisionista",
-    "fecha_radicacion",
-    "tipo_identificacion",
-    "numero_identificacion",
-    "nombre",
-    "categoria",
+    *(c for c in IDENTITY_COLUMNS if c != "fila"),  # the row number is the file's
     "cantidad",
     "forma_pago",
     "patrimonio_liquido",
