@@ -20,6 +20,7 @@ from democratiza.programs.loader import bundled_program_ids
 from democratiza.reports.statements import fine_statement_pdf
 from democratiza.web.api import catalog
 from democratiza.web.errors import Unprocessable
+from democratiza.web.pages.forms import form_fields
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import route
 
@@ -51,7 +52,7 @@ def _day(form: dict[str, str], name: str) -> date:
 @route(router, "POST", "/oficina/multas", "pag.multa.calcular")
 async def fine_compute(request: Request) -> Response:
     """The fine and its statement, on the page; or its PDF."""
-    form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    form = await form_fields(request)
     program = catalog.program_or_404(form.get("programa", ""))
     try:
         shares = int(form.get("acciones", ""))

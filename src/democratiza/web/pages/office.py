@@ -22,7 +22,7 @@ from democratiza.web.api import catalog, views
 from democratiza.web.api.offers import change
 from democratiza.web.errors import Unprocessable
 from democratiza.web.pages.charts import bar_chart
-from democratiza.web.pages.forms import back
+from democratiza.web.pages.forms import back, form_fields
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import current, route
 from democratiza.web.server.jobs import Progress
@@ -46,7 +46,7 @@ def office_home(request: Request) -> Response:
 
 @route(router, "POST", "/oficina/ofertas", "pag.oferta.crear")
 async def new_offer(request: Request) -> Response:
-    form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    form = await form_fields(request)
     return await run_in_threadpool(_new_offer, request, form)
 
 

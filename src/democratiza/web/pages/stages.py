@@ -28,7 +28,7 @@ from democratiza.storage.schema import stage_allocations
 from democratiza.web.api import catalog
 from democratiza.web.api import stages as api_stages
 from democratiza.web.errors import Unprocessable
-from democratiza.web.pages.forms import back
+from democratiza.web.pages.forms import back, form_fields
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import current, route
 
@@ -58,7 +58,7 @@ def stages_page(request: Request) -> Response:
 
 @route(router, "POST", "/oficina/etapas", "pag.etapa.crear")
 async def new_stage(request: Request) -> Response:
-    form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    form = await form_fields(request)
     terms: dict[str, Any] = {k: form[k].strip() for k in TERM_FIELDS if form.get(k, "").strip()}
     try:
         data = api_stages.NewStage.model_validate(
