@@ -28,7 +28,7 @@ from democratiza.reports.loan_schedule import schedule_pdf
 from democratiza.reports.statements import schedule_csv_with_totals
 from democratiza.web.api.bodies import Body, Centavos, Day
 from democratiza.web.api.catalog import program_or_404
-from democratiza.web.api.formats import file_responses, in_format, json_text
+from democratiza.web.api.formats import STATEMENT_FILES, Statement, in_format, json_text
 from democratiza.web.errors import ERROR_RESPONSES, Unprocessable
 from democratiza.web.security.access import route
 
@@ -104,16 +104,8 @@ class LoanData(Body):
     precio: Centavos | None = Field(None, description="Precio fijo por acción (garantía)")
 
 
-@route(
-    router,
-    "POST",
-    "/credito/cuadro.{formato}",
-    "api.credito.cuadro",
-    responses=file_responses("application/json", "text/csv", "application/pdf"),
-)
-def loan_schedule(
-    formato: Literal["json", "csv", "pdf"], data: LoanData, request: Request
-) -> Response:
+@route(router, "POST", "/credito/cuadro.{formato}", "api.credito.cuadro", responses=STATEMENT_FILES)
+def loan_schedule(formato: Statement, data: LoanData, request: Request) -> Response:
     """Cuadro de amortización y, con acciones y precio, la cobertura de la garantía."""
     try:
         schedule = amortization_schedule(

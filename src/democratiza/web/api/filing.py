@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import APIRouter, File, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from sqlalchemy import Engine
@@ -26,7 +26,7 @@ from democratiza.filing.batches import withdraw
 from democratiza.filing.singles import single_filing
 from democratiza.offers.lifecycle import OfferError
 from democratiza.web.api import views
-from democratiza.web.api.uploads import save_upload
+from democratiza.web.api.uploads import BatchId, save_upload
 from democratiza.web.errors import ERROR_RESPONSES, Conflict
 from democratiza.web.security.access import current, route
 from democratiza.web.security.auth import Principal
@@ -121,7 +121,7 @@ def upload_batch(
     codigo: str,
     request: Request,
     archivo: Annotated[UploadFile, File(description="Lote en CSV, XLSX o JSON")],
-    lote: str = Form(min_length=1, max_length=120, description="Identificador del lote"),
+    lote: BatchId,
 ) -> Response:
     """Radica un lote: todo o nada, una sola vez, evaluado fila por fila al recibirlo."""
     who = current(request)

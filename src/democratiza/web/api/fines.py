@@ -6,8 +6,6 @@ adjustment, interest and payments, for the office and the auditors. Money is in 
 
 from __future__ import annotations
 
-from typing import Literal
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import Field
@@ -19,7 +17,7 @@ from democratiza.programs.schema import FineBaseKey
 from democratiza.reports.statements import fine_statement_csv, fine_statement_pdf
 from democratiza.web.api.bodies import Body, Centavos, Day
 from democratiza.web.api.catalog import program_or_404
-from democratiza.web.api.formats import file_responses, in_format, json_text
+from democratiza.web.api.formats import STATEMENT_FILES, Statement, in_format, json_text
 from democratiza.web.errors import ERROR_RESPONSES, Unprocessable
 from democratiza.web.security.access import route
 
@@ -43,16 +41,8 @@ class FineData(Body):
     pagos: list[PaymentData] = Field(default_factory=list, max_length=500)
 
 
-@route(
-    router,
-    "POST",
-    "/multas/estado.{formato}",
-    "api.multa.estado",
-    responses=file_responses("application/json", "text/csv", "application/pdf"),
-)
-def fine_statement(
-    formato: Literal["json", "csv", "pdf"], data: FineData, request: Request
-) -> Response:
+@route(router, "POST", "/multas/estado.{formato}", "api.multa.estado", responses=STATEMENT_FILES)
+def fine_statement(formato: Statement, data: FineData, request: Request) -> Response:
     """La multa y su estado de cuenta paso a paso (base, tramo, ajuste, intereses, pagos)."""
     program = program_or_404(data.programa)
     values: dict[FineBaseKey, int | None] = {

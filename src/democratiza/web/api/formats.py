@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from fastapi.responses import Response
 
@@ -19,6 +19,8 @@ MEDIA = {
     "csv": "text/csv; charset=utf-8",
     "pdf": "application/pdf",
 }
+# What a statement or a schedule can be asked as.
+Statement = Literal["json", "csv", "pdf"]
 
 
 def file_responses(*media: str) -> dict[int | str, dict[str, Any]]:
@@ -29,6 +31,10 @@ def file_responses(*media: str) -> dict[int | str, dict[str, Any]]:
 
     content = {m: {"schema": schema(m)} for m in media}
     return {200: {"description": "El resultado, en el formato pedido", "content": content}}
+
+
+STATEMENT_FILES = file_responses("application/json", "text/csv", "application/pdf")
+CSV_FILE = file_responses("text/csv")
 
 
 def json_text(value: dict[str, Any]) -> str:

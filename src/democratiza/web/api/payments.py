@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import APIRouter, File, Request, UploadFile
 
 from democratiza.compliance.holdings import settle
 from democratiza.compliance.payment_batches import import_payments
 from democratiza.offers.lifecycle import OfferError
 from democratiza.web.api.bodies import Body, Day
-from democratiza.web.api.uploads import uploaded
+from democratiza.web.api.uploads import BatchId, uploaded
 from democratiza.web.api.views import check_offer
 from democratiza.web.errors import ERROR_RESPONSES, refused
 from democratiza.web.security.access import current, route
@@ -28,7 +28,7 @@ def upload_payments(
     codigo: str,
     request: Request,
     archivo: Annotated[UploadFile, File(description="Pagos en CSV, XLSX o JSON")],
-    lote: str = Form(min_length=1, max_length=120, description="Identificador del lote"),
+    lote: BatchId,
 ) -> dict[str, Any]:
     """Registra un archivo de pagos (radicado, fecha, monto, forma): todo o nada, una vez."""
     check_offer(request.app.state.engine, codigo)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import polars as pl
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import APIRouter, File, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import Connection, Engine, select
@@ -48,8 +48,8 @@ from democratiza.stages.terms import StageError, StageTerms
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import stages
 from democratiza.web.api.bodies import Body, NewCode
-from democratiza.web.api.formats import file_responses
-from democratiza.web.api.uploads import uploaded
+from democratiza.web.api.formats import CSV_FILE, file_responses
+from democratiza.web.api.uploads import BatchId, uploaded
 from democratiza.web.api.views import plain
 from democratiza.web.errors import (
     ERROR_RESPONSES,
@@ -270,25 +270,13 @@ def _csv(frame: pl.DataFrame) -> Response:
     return Response(body, media_type="text/csv; charset=utf-8")
 
 
-@route(
-    router,
-    "GET",
-    "/etapas/{etapa}/registro.csv",
-    "api.etapa.registro",
-    responses=file_responses("text/csv"),
-)
+@route(router, "GET", "/etapas/{etapa}/registro.csv", "api.etapa.registro", responses=CSV_FILE)
 def registry(etapa: str, request: Request) -> Response:
     """El registro de compradores para el depósito."""
     return _csv(registry_frame(_allocation(request, etapa)))
 
 
-@route(
-    router,
-    "GET",
-    "/etapas/{etapa}/asignacion.csv",
-    "api.etapa.asignacion",
-    responses=file_responses("text/csv"),
-)
+@route(router, "GET", "/etapas/{etapa}/asignacion.csv", "api.etapa.asignacion", responses=CSV_FILE)
 def allocation_file(etapa: str, request: Request) -> Response:
     """Las órdenes con su asignación, precio y valor a pagar (un comisionista: las suyas)."""
     frame = allocation_frame(_allocation(request, etapa))
@@ -303,7 +291,7 @@ def upload_orders(
     etapa: str,
     request: Request,
     archivo: Annotated[UploadFile, File(description="Órdenes en CSV, XLSX o JSON")],
-    lote: str = Form(min_length=1, max_length=120, description="Identificador del lote"),
+    lote: BatchId,
 ) -> dict[str, Any]:
     """Radica un lote de órdenes: todo o nada, una sola vez, revisado orden por orden."""
     who = current(request)

@@ -13,8 +13,9 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Annotated
 
-from fastapi import UploadFile
+from fastapi import Form, UploadFile
 
 from democratiza.reports.exports import slug
 from democratiza.tables.errors import InputRejected
@@ -23,6 +24,8 @@ from democratiza.web.errors import TooLarge, WrongMediaType, rejected_file
 FORMATS = (".csv", ".xlsx", ".json")
 MAX_UPLOAD = 64 * 1024 * 1024  # bytes; about 250.000 rows of CSV
 BLOCK = 1 << 20
+# The name a broker or the office gives a file it uploads (what makes a resend recognised).
+BatchId = Annotated[str, Form(min_length=1, max_length=120, description="Identificador del lote")]
 
 
 def upload_name(filename: str | None) -> tuple[str, str]:

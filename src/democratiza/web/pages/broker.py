@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Form, Query, Request, UploadFile
+from fastapi import APIRouter, File, Query, Request, UploadFile
 from fastapi.responses import Response
 
 from democratiza.filing.batches import withdraw
@@ -19,9 +19,9 @@ from democratiza.offers.lifecycle import OfferError
 from democratiza.web.api import catalog, views
 from democratiza.web.api.filing import file_batch
 from democratiza.web.api.stages import list_stages
-from democratiza.web.api.uploads import save_upload
+from democratiza.web.api.uploads import BatchId, save_upload
 from democratiza.web.errors import Conflict
-from democratiza.web.pages.forms import back
+from democratiza.web.pages.forms import Reason, back
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import current, route
 from democratiza.web.server.jobs import Progress, load_job
@@ -46,7 +46,7 @@ def upload(
     codigo: str,
     request: Request,
     archivo: Annotated[UploadFile, File()],
-    lote: str = Form(min_length=1, max_length=120),
+    lote: BatchId,
 ) -> Response:
     who = current(request)
     engine = request.app.state.engine
@@ -82,9 +82,7 @@ def acceptances_page(
 
 
 @route(router, "POST", "/ofertas/{codigo}/aceptaciones/{radicado}/retiro", "pag.aceptacion.retirar")
-def withdraw_page(
-    codigo: str, radicado: str, request: Request, motivo: str = Form(min_length=1, max_length=500)
-) -> Response:
+def withdraw_page(codigo: str, radicado: str, request: Request, motivo: Reason) -> Response:
     who = current(request)
     engine = request.app.state.engine
     with engine.connect() as conn:

@@ -7,8 +7,14 @@ so that reloading the page that follows does not post the form again.
 
 from __future__ import annotations
 
-from fastapi import Request
+from typing import Annotated
+
+from fastapi import Form, Request
 from fastapi.responses import RedirectResponse
+
+# Fields several pages' forms have.
+Action = Annotated[str, Form(max_length=20)]
+Reason = Annotated[str, Form(min_length=1, max_length=500)]
 
 
 async def form_fields(request: Request) -> dict[str, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
@@ -22,7 +22,7 @@ from democratiza.web.api import catalog, views
 from democratiza.web.api.offers import change
 from democratiza.web.errors import Unprocessable
 from democratiza.web.pages.charts import bar_chart
-from democratiza.web.pages.forms import back, form_fields
+from democratiza.web.pages.forms import Action, Reason, back, form_fields
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import current, route
 from democratiza.web.server.jobs import Progress
@@ -108,8 +108,8 @@ def dashboard(codigo: str, request: Request) -> Response:
 def offer_action(
     codigo: str,
     request: Request,
-    accion: str = Form(max_length=20),
-    motivo: str = Form(min_length=1, max_length=500),
+    accion: Action,
+    motivo: Reason,
 ) -> Response:
     target = ACTIONS.get(accion)
     if target is None:

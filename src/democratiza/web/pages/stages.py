@@ -27,8 +27,9 @@ from democratiza.stages.lifecycle import stage_history
 from democratiza.storage.schema import stage_allocations
 from democratiza.web.api import catalog
 from democratiza.web.api import stages as api_stages
+from democratiza.web.api.uploads import BatchId
 from democratiza.web.errors import Unprocessable
-from democratiza.web.pages.forms import back, form_fields
+from democratiza.web.pages.forms import Action, Reason, back, form_fields
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import current, route
 
@@ -112,8 +113,8 @@ def stage_page(etapa: str, request: Request) -> Response:
 def stage_action(
     etapa: str,
     request: Request,
-    accion: str = Form(max_length=20),
-    motivo: str = Form(min_length=1, max_length=500),
+    accion: Action,
+    motivo: Reason,
     precio_corte: str = Form("", max_length=20),
 ) -> Response:
     who = current(request).who
@@ -155,7 +156,7 @@ def broker_upload(
     etapa: str,
     request: Request,
     archivo: Annotated[UploadFile, File()],
-    lote: str = Form(min_length=1, max_length=120),
+    lote: BatchId,
 ) -> Response:
     api_stages.upload_orders(etapa, request, archivo, lote)
     return back(f"/comisionista/etapas/{etapa}")
