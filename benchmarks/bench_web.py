@@ -12,7 +12,7 @@ uploading batches of ``--filas`` rows (POST /api/ofertas/{codigo}/lotes), each a
 answers come back. Prints throughput, p50/p99 latency, errors, and then counts the rows in
 the database: every acknowledged acceptance must be there exactly once (lost / duplicated).
 
-Single acceptances filed at the same moment are grouped by the intake (``filing.singles``):
+Single acceptances filed at the same moment are grouped (``web.server.group_commit``):
 the figures include that grouping, as a broker would see it.
 
 ``--previas N`` starts from an offer that already holds N acceptances (filed beforehand as
@@ -24,7 +24,7 @@ state some hours into the window, where a lookup that reads what was already fil
 ``--piso`` measures the service's own floor instead: the same single-acceptance requests
 (token checked, body read) with a body the API refuses before the intake (422), so the
 difference with a normal run is what the intake costs. ``--directo`` measures the intake
-alone: one thread per client filing single acceptances through ``filing.singles`` in this
+alone: one thread per client filing single acceptances through the group commit in this
 process, without HTTP (and without batches).
 
 The load generator runs on the same two cores as the server: the figures are a floor.
@@ -57,10 +57,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 from generate import generate
 
 from democratiza.filing.batches import import_batch
-from democratiza.filing.singles import file_single, single_filing
+from democratiza.filing.singles import single_filing
 from democratiza.offers.lifecycle import advance, create_offer
 from democratiza.storage.database import make_engine, migrate
-from democratiza.web.auth import create_token
+from democratiza.web.security.auth import create_token
+from democratiza.web.server.group_commit import file_single
 
 ROOT = Path(__file__).parents[1]
 PARAMS = yaml.safe_load((ROOT / "examples/primera-etapa/oferta.yaml").read_text(encoding="utf-8"))
@@ -204,7 +205,7 @@ async def run_load(
 def run_direct(
     url: str, brokers: list[str], singles: list[list[dict[str, Any]]], seconds: float
 ) -> tuple[Tally, Tally, float]:
-    """The intake alone: one thread per client filing through ``filing.singles``, no HTTP."""
+    """The intake alone: one thread per client filing through the group commit, no HTTP."""
     engine = make_engine(url)
     one, lock = Tally(), threading.Lock()
     until = time.monotonic() + seconds

@@ -23,14 +23,7 @@ from sqlalchemy import Engine, func, select
 
 from democratiza.filing import singles
 from democratiza.filing.batches import BatchResult, import_batch
-from democratiza.filing.singles import (
-    FILE_NAME,
-    SingleFiling,
-    SingleIntake,
-    file_single,
-    process_group,
-    single_filing,
-)
+from democratiza.filing.singles import FILE_NAME, SingleFiling, process_group, single_filing
 from democratiza.offers.lifecycle import OfferError, advance, create_offer, load_offer
 from democratiza.rules.engine import CompiledProgram
 from democratiza.storage import audit
@@ -38,7 +31,9 @@ from democratiza.storage.schema import acceptances, audit_log, batches
 from democratiza.tables.errors import InputRejected
 from democratiza.tables.parse import parse
 from democratiza.tables.readers import read_table
-from democratiza.web.filing import batch_answer
+from democratiza.web.server import group_commit
+from democratiza.web.server.filing_answers import batch_answer
+from democratiza.web.server.group_commit import SingleIntake, file_single
 from tests.storage_support import refuse_acceptances_where
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
@@ -395,7 +390,7 @@ def test_under_load_a_group_gathers_its_whole_window(monkeypatch: pytest.MonkeyP
         groups.append(len(filings))
         return ["guardada"] * len(filings)
 
-    monkeypatch.setattr(singles, "process_group", record)
+    monkeypatch.setattr(group_commit, "process_group", record)
     intake = SingleIntake(cast(Engine, None), window=0.6, quiet=0.02)
     rows = sample_rows()
 

@@ -15,9 +15,9 @@ from httpx import Response
 from sqlalchemy import Engine, select
 
 from democratiza.storage.schema import acceptances
-from democratiza.web.access import ACCESS, CSRF_COOKIE
 from democratiza.web.app import api_routes, create_app
-from democratiza.web.auth import AUDITOR, BROKER, OFFICE, PUBLIC, Principal
+from democratiza.web.security.access import ACCESS, CSRF_COOKIE
+from democratiza.web.security.auth import AUDITOR, BROKER, OFFICE, PUBLIC, Principal
 from tests.test_web_support import (
     BROKER_A,
     CODE,

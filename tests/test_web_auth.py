@@ -10,10 +10,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select, update
 
 from democratiza.storage.schema import api_tokens, users
-from democratiza.web.access import SESSION_COOKIE
 from democratiza.web.app import create_app
-from democratiza.web.auth import revoke_token
-from democratiza.web.token_cache import TOKEN_SECONDS, TokenCache
+from democratiza.web.security.access import SESSION_COOKIE
+from democratiza.web.security.auth import revoke_token
+from democratiza.web.security.token_cache import TOKEN_SECONDS, TokenCache
 from tests.test_web_support import (
     BROKER_A,
     CODE,

@@ -1,8 +1,8 @@
 """A batch filed through the service's bulk lane (its own process) is answered as here.
 
 ``democratiza servir`` files batches in a separate, lower-priority process
-(``web.bulk_lane``); the answers, refusals and once-only guarantee must be exactly those
-of a batch filed in the service's own process.
+(``web.server.bulk_lane``); the answers, refusals and once-only guarantee must be exactly
+those of a batch filed in the service's own process.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from sqlalchemy import Engine
 
 from democratiza.storage.schema import acceptances, batches
 from democratiza.web.app import create_app
-from democratiza.web.bulk_lane import BulkLane, _lower_priority, lane_cores
+from democratiza.web.server.bulk_lane import BulkLane, _lower_priority, lane_cores
 from tests.test_web_support import BROKER_A, CODE, SAMPLE, bearer, count, open_offer
 
 GOOD = (SAMPLE / "lote-1-casa-de-bolsa.csv").read_bytes()

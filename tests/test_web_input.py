@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from democratiza.storage.schema import acceptances, audit_log, batches
+from democratiza.web.api.uploads import save_upload
 from democratiza.web.app import create_app
 from democratiza.web.errors import MAX_ITEMS, TooLarge
-from democratiza.web.filing import save_upload
 from tests.test_web_support import BROKER_A, CODE, SAMPLE, bearer, count, open_offer
 
 LIMIT = 200_000

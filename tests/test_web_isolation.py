@@ -17,9 +17,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func, select
 
 from democratiza.storage.schema import acceptances, batches, orders
-from democratiza.web.access import ACCESS, EVERYONE
 from democratiza.web.app import create_app
-from democratiza.web.auth import BROKER
+from democratiza.web.security.access import ACCESS, EVERYONE
+from democratiza.web.security.auth import BROKER
 from tests.test_web_support import (
     BROKER_A,
     BROKER_B,

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import positive_data_acceptance
 
 from democratiza.storage.database import make_engine, migrate
-from democratiza.web.access import SESSION_COOKIE
 from democratiza.web.app import create_app
+from democratiza.web.security.access import SESSION_COOKIE
 from tests.test_web_support import (
     BROKER_A,
     add_people,

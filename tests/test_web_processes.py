@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from democratiza.web.processes import can_share_port, port_in_use
+from democratiza.web.server.processes import can_share_port, port_in_use
 
 pytestmark = pytest.mark.skipif(not can_share_port(), reason="sin SO_REUSEPORT en este sistema")
 

@@ -23,7 +23,7 @@ from sqlalchemy import Engine, func, select
 
 from democratiza.filing.batches import import_batch
 from democratiza.offers.lifecycle import OfferState, advance, create_offer, load_offer
-from democratiza.web.auth import create_token, create_user
+from democratiza.web.security.auth import create_token, create_user
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 PARAMS: dict[str, object] = yaml.safe_load((SAMPLE / "oferta.yaml").read_text(encoding="utf-8"))

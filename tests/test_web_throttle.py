@@ -8,7 +8,7 @@ from sqlalchemy import Engine
 
 from democratiza.web.app import create_app
 from democratiza.web.errors import TooManyRequests
-from democratiza.web.throttle import Throttle
+from democratiza.web.security.throttle import Throttle
 from tests.test_web_support import add_people, csrf_of
 
 

@@ -17,7 +17,7 @@ from sqlalchemy import Engine
 
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
-from democratiza.web.auth import create_user
+from democratiza.web.security.auth import create_user
 from tests.test_web_support import (
     CHEAP,
     CODE,

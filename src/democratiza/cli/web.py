@@ -18,7 +18,13 @@ from democratiza.cli.common import refuse
 from democratiza.cli.offers import Db, engine_for
 from democratiza.storage import audit
 from democratiza.storage.database import database_url
-from democratiza.web.auth import STAFF_ROLES, AuthError, create_token, create_user, revoke_token
+from democratiza.web.security.auth import (
+    STAFF_ROLES,
+    AuthError,
+    create_token,
+    create_user,
+    revoke_token,
+)
 
 console = Console()
 user_app = typer.Typer(
@@ -44,7 +50,7 @@ def serve_command(
     """Inicia el servicio web (API, páginas y documentación en /api/docs)."""
     import uvicorn
 
-    from democratiza.web import processes
+    from democratiza.web.server import processes
 
     url = database_url(db)
     engine_for(url).dispose()  # migrate once, before any worker starts

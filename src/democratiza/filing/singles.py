@@ -1,12 +1,10 @@
-"""Single acceptances filed at the same moment are typed, decided and stored together.
+"""Single acceptances decided and stored as one group, each still its own one-row batch.
 
-Why (group commit): typing and deciding acceptances costs the same few milliseconds of
-Polars planning for one row as for a thousand, so filing each single acceptance as its own
-one-row batch spends almost all its time planning. Filings that arrive within a few
-milliseconds of each other for the same offer are therefore collected, typed in one frame
-by ``tables.parse`` and decided in one call of the very same ``CompiledProgram.evaluate``
-that decides a million-row batch (no rule is written twice), and stored in one
-transaction. Nothing else changes for the broker; each filing keeps:
+``process_group`` takes filings of one offer that arrived together (the web service
+collects them: ``web.server.group_commit``), types them in one frame by ``tables.parse``,
+decides them in one call of the very same ``CompiledProgram.evaluate`` that decides a
+million-row batch (no rule is written twice), and stores them in one transaction. Each
+filing keeps what it would have had filed alone:
 
 - its own batch (a ``lotes`` row with its own id, name and hash): a filing sent again is
   recognised and answered from what was stored, exactly as a resent batch;
@@ -18,22 +16,16 @@ transaction. Nothing else changes for the broker; each filing keeps:
   its own transaction, so no filing is lost or stored twice.
 
 Two filings that could interfere in one frame (the same batch id of a broker, or the same
-reference, which the format requires to be unique in a file) never share a group: the
-later one waits for the next group, which then sees the first as stored.
-
-Each caller waits on its own ``Future``; one collecting thread per engine and process does
-the work, and stops after a while without filings (it is restarted by the next one).
+reference, which the format requires to be unique in a file) never share a group
+(``without_conflicts``): the later one goes in the next group, which then sees the first
+as stored.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import threading
-import time
-import weakref
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -62,10 +54,6 @@ from democratiza.tables.parse import column_errors, parse_rows
 from democratiza.tables.readers import cell_key, read_records
 
 FILE_NAME = "aceptacion.json"  # the ``archivo`` of a single filing's batch, as before grouping
-GROUP_WINDOW = 0.025  # seconds the oldest waiting filing may wait for others to join it
-GROUP_QUIET = 0.003  # ...but, unless under load, the group closes after this long without one
-GROUP_ROWS = 500  # filings per group at most
-IDLE_SECONDS = 30.0  # the collecting thread stops after this long without filings
 
 
 @dataclass(frozen=True)
@@ -112,13 +100,13 @@ def process_group(engine: Engine, filings: Sequence[SingleFiling]) -> list[Outco
     An outcome is the filing's ``BatchResult`` or the exception that refuses it
     (``InputRejected``, ``OfferError`` or ``StorageError``), exactly as ``import_batch``
     would have answered the filing alone. Filings that would interfere (see
-    ``_without_conflicts``) are processed in a later round, after the earlier ones.
+    ``without_conflicts``) are processed in a later round, after the earlier ones.
     """
     assert len({f.offer_code for f in filings}) == 1, "a group is of one offer"
     outcomes: list[Outcome | None] = [None] * len(filings)
     remaining = list(range(len(filings)))
     while remaining:
-        now, remaining = _without_conflicts(remaining, lambda i: filings[i], len(remaining))
+        now, remaining = without_conflicts(remaining, lambda i: filings[i], len(remaining))
         for i, outcome in zip(now, _process_once(engine, [filings[i] for i in now]), strict=True):
             outcomes[i] = outcome
     return [o for o in outcomes if o is not None]
@@ -323,116 +311,7 @@ def _store_alone(engine: Engine, stored: StoredOffer, d: Decided, source: str) -
         return StorageError(refused_write(exc))
 
 
-@dataclass(frozen=True)
-class _Waiting:
-    filing: SingleFiling
-    future: Future[BatchResult]
-    since: float  # time.monotonic() when filed
-
-
-def _filing_of(waiting: _Waiting) -> SingleFiling:
-    return waiting.filing
-
-
-class SingleIntake:
-    """Collects single filings for one engine and processes them in groups, in one thread.
-
-    A group closes when its oldest filing has waited ``window`` seconds or when it has
-    ``max_rows`` filings; and, unless the service is under load, as soon as no filing has
-    come for ``quiet`` seconds, so a lone filing waits only ``quiet``. Under load (the last
-    group had company and has just been stored) the group takes the whole window.
-
-    Why: a group costs nearly the same whatever its size (22 ms of CPU for 4 filings, 28 ms
-    for 50: mostly Polars planning the typing, the evaluation and the writes), and under load
-    the answers to a group come back as new filings spread over the time the service takes
-    to send the answers and read the new requests, with gaps longer than ``quiet``. Closing
-    at the first gap made groups of 26 instead of 29-30, and 6 % fewer single acceptances
-    per second (``docs/web.md``, «Tercera ronda»).
-    """
-
-    def __init__(
-        self,
-        engine: Engine,
-        window: float = GROUP_WINDOW,
-        max_rows: int = GROUP_ROWS,
-        quiet: float = GROUP_QUIET,
-    ) -> None:
-        self.engine = engine
-        self.window = window
-        self.quiet = quiet
-        self.max_rows = max_rows
-        self._waiting: list[_Waiting] = []
-        self._last_group = (0, 0.0)  # size of the last group and when it was stored
-        self._ready = threading.Condition()
-        self._worker: threading.Thread | None = None
-
-    def submit(self, filing: SingleFiling) -> Future[BatchResult]:
-        """Queue one filing; its ``Future`` gets its ``BatchResult`` or its refusal."""
-        future: Future[BatchResult] = Future()
-        with self._ready:
-            self._waiting.append(_Waiting(filing, future, time.monotonic()))
-            if self._worker is None or not self._worker.is_alive():
-                self._worker = threading.Thread(
-                    target=self._run, name="aceptaciones-sueltas", daemon=True
-                )
-                self._worker.start()
-            elif len(self._waiting) in (1, self.max_rows):
-                self._ready.notify()
-        return future
-
-    def _run(self) -> None:
-        while (group := self._next_group()) is not None:
-            by_offer: dict[str, list[_Waiting]] = {}
-            for waiting in group:
-                by_offer.setdefault(waiting.filing.offer_code, []).append(waiting)
-            for members in by_offer.values():
-                self._process(members)
-            with self._ready:
-                self._last_group = (len(group), time.monotonic())
-
-    def _process(self, members: list[_Waiting]) -> None:
-        try:
-            outcomes = process_group(self.engine, [m.filing for m in members])
-        except Exception as exc:  # an unexpected failure answers every caller, never hangs one
-            outcomes = [exc] * len(members)
-        except BaseException as exc:  # the thread is ending: still nobody waits forever
-            for member in members:
-                member.future.set_exception(exc)
-            raise
-        for member, outcome in zip(members, outcomes, strict=True):
-            if isinstance(outcome, Exception):
-                member.future.set_exception(outcome)
-            else:
-                member.future.set_result(outcome)
-
-    def _next_group(self) -> list[_Waiting] | None:
-        """The next group (``None`` after a long idle time: the thread then ends)."""
-        with self._ready:
-            idle_until = time.monotonic() + IDLE_SECONDS
-            while not self._waiting:
-                left = idle_until - time.monotonic()
-                if left <= 0:
-                    self._worker = None
-                    return None
-                self._ready.wait(left)
-            # Wait while filings keep coming (answers to a group come back as a burst of
-            # new filings), but never past the oldest one's window.
-            deadline = self._waiting[0].since + self.window
-            size, stored_at = self._last_group
-            loaded = size > 1 and time.monotonic() - stored_at < self.window
-            quiet = self.window if loaded else self.quiet
-            while len(self._waiting) < self.max_rows:
-                now = time.monotonic()
-                until = min(deadline, self._waiting[-1].since + quiet)
-                if until <= now:
-                    break
-                self._ready.wait(until - now)
-            group, later = _without_conflicts(self._waiting, _filing_of, self.max_rows)
-            self._waiting = later
-            return group
-
-
-def _without_conflicts(
+def without_conflicts(
     items: list[T], filing_of: Callable[[T], SingleFiling], max_rows: int
 ) -> tuple[list[T], list[T]]:
     """(group, the rest): the group never holds two filings that would interfere.
@@ -456,21 +335,3 @@ def _without_conflicts(
         references_seen.add(reference_key)
         group.append(item)
     return group, later
-
-
-_INTAKES: weakref.WeakKeyDictionary[Engine, SingleIntake] = weakref.WeakKeyDictionary()
-_INTAKES_LOCK = threading.Lock()
-
-
-def intake_for(engine: Engine) -> SingleIntake:
-    """The engine's collector of single filings (one per engine and process)."""
-    with _INTAKES_LOCK:
-        intake = _INTAKES.get(engine)
-        if intake is None:
-            intake = _INTAKES[engine] = SingleIntake(engine)
-        return intake
-
-
-def file_single(engine: Engine, filing: SingleFiling) -> BatchResult:
-    """File one acceptance and wait for its answer (raises what ``import_batch`` raises)."""
-    return intake_for(engine).submit(filing).result()

@@ -19,25 +19,32 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 from starlette.routing import BaseRoute
 
-from democratiza.web import (
-    api_after_sale,
-    api_audit,
-    api_broker,
-    api_office,
-    api_public,
-    api_stages,
-    errors,
-    pages_later,
-    pages_public,
-    pages_staff,
-)
-from democratiza.web.bulk_lane import BulkLane
-from democratiza.web.filing import MAX_UPLOAD
-from democratiza.web.jobs import JobRunner
-from democratiza.web.middleware import LimitsAndHeaders
-from democratiza.web.templating import error_page
-from democratiza.web.throttle import Throttle
-from democratiza.web.token_cache import TokenCache
+from democratiza.web import errors
+from democratiza.web.api import acceptances as api_acceptances
+from democratiza.web.api import audit as api_audit
+from democratiza.web.api import credit as api_credit
+from democratiza.web.api import filing as api_filing
+from democratiza.web.api import fines as api_fines
+from democratiza.web.api import holdings as api_holdings
+from democratiza.web.api import offers as api_offers
+from democratiza.web.api import payments as api_payments
+from democratiza.web.api import public as api_public
+from democratiza.web.api import stages as api_stages
+from democratiza.web.api import tokens as api_tokens
+from democratiza.web.api.uploads import MAX_UPLOAD
+from democratiza.web.pages import audit as pages_audit
+from democratiza.web.pages import broker as pages_broker
+from democratiza.web.pages import fines as pages_fines
+from democratiza.web.pages import office as pages_office
+from democratiza.web.pages import public as pages_public
+from democratiza.web.pages import stages as pages_stages
+from democratiza.web.pages import tokens as pages_tokens
+from democratiza.web.pages.templating import error_page
+from democratiza.web.security.throttle import Throttle
+from democratiza.web.security.token_cache import TokenCache
+from democratiza.web.server.bulk_lane import BulkLane
+from democratiza.web.server.jobs import JobRunner
+from democratiza.web.server.middleware import LimitsAndHeaders
 
 DESCRIPTION = """
 Programas de democratización accionaria (Ley 226 de 1995): avisos de oferta y calculadora
@@ -54,7 +61,7 @@ def create_app(
     max_upload: int = MAX_UPLOAD,
     lane: BulkLane | None = None,
 ) -> FastAPI:
-    """The application; ``lane`` files batches in a process of their own (``bulk_lane``)."""
+    """The application; ``lane`` files batches in a process of their own (``server.bulk_lane``)."""
     runner = JobRunner(engine, job_workers)
 
     @asynccontextmanager
@@ -82,16 +89,26 @@ def create_app(
     app.state.tokens = TokenCache()
     app.state.throttle = Throttle()
     errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))
+    # In the order the routes must be tried: a path two routes could match goes to the first.
     for router in (
         api_public.router,
-        api_broker.router,
-        api_office.router,
+        api_filing.router,
+        api_acceptances.router,
+        api_offers.router,
+        api_tokens.router,
         api_audit.router,
         api_stages.router,
-        api_after_sale.router,
+        api_payments.router,
+        api_holdings.router,
+        api_fines.router,
+        api_credit.router,
         pages_public.router,
-        pages_staff.router,
-        pages_later.router,
+        pages_broker.router,
+        pages_office.router,
+        pages_tokens.router,
+        pages_audit.router,
+        pages_stages.router,
+        pages_fines.router,
     ):
         app.include_router(router)
     static = Path(__file__).parent / "static"

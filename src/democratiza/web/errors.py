@@ -38,6 +38,11 @@ class WebError(Exception):
 
     status = 400
 
+    def __init_subclass__(cls, status: int | None = None, **options: Any) -> None:
+        super().__init_subclass__(**options)
+        if status is not None:
+            cls.status = status
+
     def __init__(self, message: str, items: Sequence[ErrorItem] = (), total: int = 0) -> None:
         super().__init__(message)
         self.message = message
@@ -56,20 +61,12 @@ def _rebuild(kind: type[WebError], message: str, items: list[Any], total: int) -
     return error
 
 
-class NotLoggedIn(WebError):
-    status = 401
-
-
-class NotAllowed(WebError):
-    status = 403
-
+class NotAllowed(WebError, status=403):
     def __init__(self, message: str = "No tiene permiso para esto.") -> None:
         super().__init__(message)
 
 
-class CsrfRefused(WebError):
-    status = 403
-
+class CsrfRefused(WebError, status=403):
     def __init__(self) -> None:
         super().__init__(
             "La solicitud no trae el código de seguridad (CSRF) del formulario; "
@@ -77,32 +74,29 @@ class CsrfRefused(WebError):
         )
 
 
-class NotFound(WebError):
-    status = 404
+# The other refusals: each is its class and its HTTP status, nothing more.
+class NotLoggedIn(WebError, status=401): ...
 
 
-class Conflict(WebError):
-    status = 409
+class NotFound(WebError, status=404): ...
 
 
-class TooLarge(WebError):
-    status = 413
+class Conflict(WebError, status=409): ...
 
 
-class Unprocessable(WebError):
-    status = 422
+class TooLarge(WebError, status=413): ...
 
 
-class WrongMediaType(WebError):
-    status = 415
+class WrongMediaType(WebError, status=415): ...
 
 
-class TooManyRequests(WebError):
-    status = 429
+class Unprocessable(WebError, status=422): ...
 
 
-class Unavailable(WebError):
-    status = 503
+class TooManyRequests(WebError, status=429): ...
+
+
+class Unavailable(WebError, status=503): ...
 
 
 MAX_ITEMS = 1_000  # rows reported in one answer; the total says how many there were
@@ -122,16 +116,6 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (503, "No se pudo terminar ahora y no se guardó nada: envíe de nuevo"),
     ]
 }
-
-
-def file_responses(*media: str) -> dict[int | str, dict[str, Any]]:
-    """The 200 answer of a route that returns a file, in each of these media types."""
-
-    def schema(m: str) -> dict[str, str]:
-        return {"type": "object"} if m == "application/json" else {"type": "string"}
-
-    content = {m: {"schema": schema(m)} for m in media}
-    return {200: {"description": "El resultado, en el formato pedido", "content": content}}
 
 
 def input_items(errors: Sequence[InputError], name: str, hidden: str) -> list[ErrorItem]:

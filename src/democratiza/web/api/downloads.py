@@ -23,8 +23,8 @@ from democratiza.adjudication.record import Adjudication, stored_adjudication
 from democratiza.compliance.holdings import paid_shares
 from democratiza.offers.lifecycle import OfferError, load_offer
 from democratiza.reports.exports import broker_files, registry_file, slug
-from democratiza.web.auth import BROKER, Principal
 from democratiza.web.errors import Conflict
+from democratiza.web.security.auth import BROKER, Principal
 
 
 def adjudication(engine: Engine, code: str) -> Adjudication:

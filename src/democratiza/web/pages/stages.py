@@ -1,41 +1,38 @@
-"""Pages for what comes after the Primera Etapa: later stages, and fines.
+"""Pages for later stages (Segunda Etapa and after): the office runs them, brokers file orders.
 
 Why thin: the pages read and change through the same functions as the API
-(``api_stages``, ``api_after_sale``), so a page can never do what the API refuses; the
-office runs a stage from its page, the auditors read it, and a broker files order batches
-and sees its own orders; the office and the auditors compute a fine's statement.
+(``api.stages``), so a page can never do what the API refuses; the office runs a stage
+from its page, the auditors read it, and a broker files order batches and sees its own
+orders.
 """
 
 from __future__ import annotations
 
 import json
-from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 from markupsafe import Markup
 from pydantic import ValidationError
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from democratiza.compliance.fine_case import compute_fine
-from democratiza.compliance.fines import FineError, statement_text
-from democratiza.compliance.series import MissingSeriesValue
 from democratiza.money import to_centavos
-from democratiza.programs.loader import bundled_program_ids
 from democratiza.reports.stage_report import demand_svg
-from democratiza.reports.statements import fine_statement_pdf
 from democratiza.stages.allocate import current_orders
 from democratiza.stages.clearing import demand_curve
 from democratiza.stages.lifecycle import stage_history
 from democratiza.stages.terms import StageState
 from democratiza.storage.schema import stage_allocations
-from democratiza.web import api_stages, catalog
-from democratiza.web.access import current, route
+from democratiza.web.api import catalog
+from democratiza.web.api import stages as api_stages
+from democratiza.web.api.uploads import BatchId
 from democratiza.web.errors import Unprocessable
-from democratiza.web.templating import render
+from democratiza.web.pages.forms import Action, Reason, back, form_fields
+from democratiza.web.pages.templating import render
+from democratiza.web.security.access import current, route
 
 router = APIRouter(include_in_schema=False)
 ACTIONS: dict[str, StageState] = {"abrir": "abierta", "cerrar": "cerrada", "publicar": "publicada"}
@@ -52,10 +49,6 @@ TERM_FIELDS = (
 )
 
 
-def _back(path: str) -> RedirectResponse:
-    return RedirectResponse(path, status_code=303)
-
-
 @route(router, "GET", "/oficina/etapas", "pag.etapas")
 def stages_page(request: Request) -> Response:
     """The stages of every offer, and (for the office) the form to create the next one."""
@@ -67,7 +60,7 @@ def stages_page(request: Request) -> Response:
 
 @route(router, "POST", "/oficina/etapas", "pag.etapa.crear")
 async def new_stage(request: Request) -> Response:
-    form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
+    form = await form_fields(request)
     terms: dict[str, Any] = {k: form[k].strip() for k in TERM_FIELDS if form.get(k, "").strip()}
     try:
         data = api_stages.NewStage.model_validate(
@@ -84,7 +77,7 @@ async def new_stage(request: Request) -> Response:
             "Etapa."
         ) from None
     stage = await run_in_threadpool(api_stages.new_stage, data, request)
-    return _back(f"/oficina/etapas/{stage.codigo}")
+    return back(f"/oficina/etapas/{stage.codigo}")
 
 
 @route(router, "GET", "/oficina/etapas/{etapa}", "pag.etapa")
@@ -121,8 +114,8 @@ def stage_page(etapa: str, request: Request) -> Response:
 def stage_action(
     etapa: str,
     request: Request,
-    accion: str = Form(max_length=20),
-    motivo: str = Form(min_length=1, max_length=500),
+    accion: Action,
+    motivo: Reason,
     precio_corte: str = Form("", max_length=20),
 ) -> Response:
     who = current(request).who
@@ -143,7 +136,7 @@ def stage_action(
         api_stages.change(engine, etapa, ACTIONS[accion], who, motivo)
     else:
         raise Unprocessable(f"Acción desconocida '{accion}'.")
-    return _back(f"/oficina/etapas/{etapa}")
+    return back(f"/oficina/etapas/{etapa}")
 
 
 @route(router, "GET", "/comisionista/etapas/{etapa}", "pag.etapa.comisionista")
@@ -164,64 +157,7 @@ def broker_upload(
     etapa: str,
     request: Request,
     archivo: Annotated[UploadFile, File()],
-    lote: str = Form(min_length=1, max_length=120),
+    lote: BatchId,
 ) -> Response:
     api_stages.upload_orders(etapa, request, archivo, lote)
-    return _back(f"/comisionista/etapas/{etapa}")
-
-
-@route(router, "GET", "/oficina/multas", "pag.multas")
-def fines_page(request: Request) -> Response:
-    return render(request, "multas.html", {"programas": bundled_program_ids(), "datos": {}})
-
-
-def _pesos(form: dict[str, str], name: str) -> int | None:
-    text = form.get(name, "").strip()
-    if not text:
-        return None
-    try:
-        return to_centavos(Decimal(text))
-    except (InvalidOperation, ValueError):
-        raise Unprocessable(f"{name}: '{text}' no es un monto en pesos.") from None
-
-
-def _day(form: dict[str, str], name: str) -> date:
-    try:
-        return date.fromisoformat(form.get(name, "").strip())
-    except ValueError:
-        raise Unprocessable(f"{name}: se espera una fecha AAAA-MM-DD.") from None
-
-
-@route(router, "POST", "/oficina/multas", "pag.multa.calcular")
-async def fine_compute(request: Request) -> Response:
-    """The fine and its statement, on the page; or its PDF."""
-    form = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
-    program = catalog.program_or_404(form.get("programa", ""))
-    try:
-        shares = int(form.get("acciones", ""))
-    except ValueError:
-        raise Unprocessable("acciones: se espera un número entero.") from None
-    try:
-        done = compute_fine(
-            program,
-            _day(form, "fecha_referencia"),
-            _day(form, "fecha_incumplimiento"),
-            shares,
-            _day(form, "hasta"),
-            {
-                "precio_adquisicion": _pesos(form, "precio_adquisicion"),
-                "contraprestacion": _pesos(form, "contraprestacion"),
-                "precio_segunda_etapa": _pesos(form, "precio_segunda_etapa"),
-            },
-        )
-    except (FineError, MissingSeriesValue) as exc:
-        raise Unprocessable(str(exc)) from None
-    statement = done.statement
-    if statement is not None and form.get("formato") == "pdf":
-        return Response(fine_statement_pdf(statement, done.terms), media_type="application/pdf")
-    text = statement_text(statement) if statement is not None else done.band.reason
-    return render(
-        request,
-        "multas.html",
-        {"programas": bundled_program_ids(), "datos": form, "estado": text},
-    )
+    return back(f"/comisionista/etapas/{etapa}")

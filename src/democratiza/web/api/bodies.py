@@ -35,3 +35,6 @@ Day = Annotated[date, BeforeValidator(_text_date)]
 
 # The code of a new offer or stage: it goes into URLs and file names.
 NewCode = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[A-Za-z0-9\-_.]+$")]
+
+# An amount of money in a body: whole centavos, never a float.
+Centavos = Annotated[int, Field(ge=1, le=10**15, description="Centavos")]

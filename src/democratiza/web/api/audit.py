@@ -12,9 +12,9 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 
 from democratiza.storage import audit
-from democratiza.web.access import route
+from democratiza.web.api.views import plain
 from democratiza.web.errors import ERROR_RESPONSES, Unprocessable
-from democratiza.web.views import plain
+from democratiza.web.security.access import route
 
 router = APIRouter(prefix="/api", tags=["auditores"], responses=ERROR_RESPONSES)
 

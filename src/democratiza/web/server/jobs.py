@@ -20,8 +20,8 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 
 from democratiza.storage.schema import jobs
-from democratiza.web.auth import BROKER, Principal
 from democratiza.web.errors import NotFound, WebError
+from democratiza.web.security.auth import BROKER, Principal
 
 
 @dataclass(frozen=True)

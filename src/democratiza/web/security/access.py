@@ -7,7 +7,7 @@ the application's routes against this table and try each with every role and wit
 
 What a role may *see* inside an allowed route (a broker only its own acceptances; personal
 data only to the roles that need it, Ley 1581 de 2012) is decided by the queries in
-``views.py``, which take the principal; the tests check that route by route as well.
+``web.api.views``, which take the principal; the tests check that route by route as well.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from starlette.concurrency import run_in_threadpool
 
-from democratiza.web.auth import (
+from democratiza.web.errors import CsrfRefused, NotAllowed, NotLoggedIn, WrongMediaType
+from democratiza.web.security.auth import (
     ANONYMOUS,
     AUDITOR,
     BROKER,
@@ -29,7 +30,6 @@ from democratiza.web.auth import (
     Principal,
     session_principal,
 )
-from democratiza.web.errors import CsrfRefused, NotAllowed, NotLoggedIn, WrongMediaType
 
 EVERYONE = frozenset({PUBLIC, OFFICE, BROKER, AUDITOR})
 STAFF = frozenset({OFFICE, BROKER, AUDITOR})

@@ -1,4 +1,4 @@
-"""The program office's API (offers, adjudication, tokens) and what it shares with auditors.
+"""The program office's API (offers and their adjudication) and what it shares with auditors.
 
 Why thin: every change goes through the existing services (``offers.lifecycle``,
 ``adjudication.record``), which refuse a wrong transition and record the event and the
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from sqlalchemy import Engine, select
@@ -26,12 +26,11 @@ from democratiza.offers.lifecycle import (
     record_interruption,
 )
 from democratiza.programs.loader import bundled_program_ids
-from democratiza.storage.schema import adjudications, api_tokens
-from democratiza.web import catalog, downloads, token_cache, views
-from democratiza.web.access import current, route
-from democratiza.web.auth import AuthError, create_token
-from democratiza.web.bodies import NewCode
+from democratiza.storage.schema import adjudications
+from democratiza.web.api import catalog, downloads, views
+from democratiza.web.api.bodies import NewCode
 from democratiza.web.errors import ERROR_RESPONSES, Conflict, NotFound, Unprocessable, refused
+from democratiza.web.security.access import current, route
 
 router = APIRouter(prefix="/api", tags=["oficina del programa"], responses=ERROR_RESPONSES)
 
@@ -53,17 +52,6 @@ class Interruption(BaseModel):
     motivo: str = Field(min_length=1, max_length=500)
     precio_nuevo: str | None = Field(None, max_length=40)
     fundamento: str | None = Field(None, max_length=500)
-
-
-class NewToken(BaseModel):
-    comisionista: str = Field(min_length=1, max_length=120)
-    descripcion: str = Field("", max_length=200)
-
-
-class TokenCreated(BaseModel):
-    id: int
-    comisionista: str
-    token: str = Field(description="Se muestra una sola vez; no se guarda")
 
 
 class State(BaseModel):
@@ -168,8 +156,7 @@ def adjudication_record(codigo: str, request: Request) -> dict[str, Any]:
 def report(codigo: str, formato: Literal["html", "pdf"], request: Request) -> Response:
     """El informe de adjudicación, en HTML o PDF (el mismo de `oferta exportar`)."""
     engine = request.app.state.engine
-    with engine.connect() as conn:
-        views.offer_or_404(conn, codigo)
+    views.check_offer(engine, codigo)
     body = downloads.report(engine, codigo, formato)
     media = "text/html; charset=utf-8" if formato == "html" else "application/pdf"
     return Response(body, media_type=media)
@@ -179,48 +166,5 @@ def report(codigo: str, formato: Literal["html", "pdf"], request: Request) -> Re
 def registry(codigo: str, request: Request) -> Response:
     """El registro de adjudicatarios para el depósito."""
     engine = request.app.state.engine
-    with engine.connect() as conn:
-        views.offer_or_404(conn, codigo)
+    views.check_offer(engine, codigo)
     return Response(downloads.registry_csv(engine, codigo), media_type="text/csv; charset=utf-8")
-
-
-@route(router, "GET", "/tokens", "api.tokens")
-def tokens(request: Request) -> list[dict[str, Any]]:
-    """Los tokens de los comisionistas (sin el token: solo se muestra al crearlo)."""
-    with request.app.state.engine.connect() as conn:
-        rows = conn.execute(
-            select(
-                api_tokens.c.id,
-                api_tokens.c.comisionista,
-                api_tokens.c.descripcion,
-                api_tokens.c.creado_en,
-                api_tokens.c.creado_por,
-                api_tokens.c.revocado_en,
-            ).order_by(api_tokens.c.id)
-        ).mappings()
-        return [{k: views.plain(v) for k, v in r.items()} for r in rows]
-
-
-@route(router, "POST", "/tokens", "api.token.crear", status_code=201)
-def new_token(data: NewToken, request: Request) -> TokenCreated:
-    """Crea un token para el sistema de un comisionista; se muestra una sola vez."""
-    try:
-        with request.app.state.engine.begin() as conn:
-            token_id, token = create_token(
-                conn, data.comisionista, data.descripcion, current(request).who
-            )
-    except AuthError as exc:
-        raise Unprocessable(str(exc)) from None
-    return TokenCreated(id=token_id, comisionista=data.comisionista, token=token)
-
-
-@route(router, "POST", "/tokens/{token_id}/revocacion", "api.token.revocar")
-def revoke(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request) -> dict[str, str]:
-    """Revoca un token: deja de servir de inmediato en este proceso del servicio y, en los
-    demás, a lo sumo 2 segundos después."""
-    state = request.app.state
-    try:
-        token_cache.revoke(state.engine, state.tokens, token_id, current(request).who)
-    except AuthError as exc:
-        raise NotFound(str(exc)) from None
-    return {"detalle": f"Token {token_id} revocado."}

@@ -17,8 +17,8 @@ from democratiza.programs.loader import ProgramFileError, bundled_program_ids, l
 from democratiza.programs.parameters import PARAMETERS, make_offer_value
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
+from democratiza.web.api.views import offer_list
 from democratiza.web.errors import NotFound
-from democratiza.web.views import offer_list
 
 
 class CategoryView(BaseModel):

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import polars as pl
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import APIRouter, File, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import Connection, Engine, select
@@ -46,22 +47,20 @@ from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.stages.terms import StageError, StageState, StageTerms
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import stages
-from democratiza.tables.errors import InputRejected
-from democratiza.web.access import current, route
-from democratiza.web.auth import Principal
-from democratiza.web.bodies import Body, NewCode
+from democratiza.web.api.bodies import Body, NewCode
+from democratiza.web.api.formats import CSV_FILE, file_responses
+from democratiza.web.api.uploads import BatchId, uploaded
+from democratiza.web.api.views import plain
 from democratiza.web.errors import (
     ERROR_RESPONSES,
     Conflict,
     ErrorItem,
     NotFound,
     Unprocessable,
-    file_responses,
     refused,
-    rejected_file,
 )
-from democratiza.web.filing import save_upload
-from democratiza.web.views import plain
+from democratiza.web.security.access import current, route
+from democratiza.web.security.auth import Principal
 
 router = APIRouter(prefix="/api", tags=["etapas siguientes"], responses=ERROR_RESPONSES)
 
@@ -128,6 +127,12 @@ def stage_or_404(conn: Connection, code: str) -> StoredStage:
         raise NotFound(str(exc)) from None
 
 
+def check_stage(engine: Engine, code: str) -> None:
+    """404 unless the stage exists, before a service that would refuse it otherwise."""
+    with engine.connect() as conn:
+        stage_or_404(conn, code)
+
+
 @route(router, "GET", "/etapas", "api.etapas")
 def list_stages(request: Request) -> list[StageView]:
     """Las etapas siguientes de todas las ofertas (aviso público)."""
@@ -178,36 +183,29 @@ def change(engine: Engine, code: str, target: StageState, who: str, why: str) ->
     return stage_view(stage)
 
 
-@route(router, "POST", "/etapas/{etapa}/abrir", "api.etapa.abrir")
-def open_stage(etapa: str, data: Reason, request: Request) -> StageView:
-    """Abre el plazo para recibir órdenes."""
-    return change(request.app.state.engine, etapa, "abierta", current(request).who, data.motivo)
+def _step(target: StageState, what: str) -> Callable[[str, Reason, Request], StageView]:
+    def handler(etapa: str, data: Reason, request: Request) -> StageView:
+        return change(request.app.state.engine, etapa, target, current(request).who, data.motivo)
+
+    handler.__doc__ = what
+    return handler
 
 
-@route(router, "POST", "/etapas/{etapa}/cerrar", "api.etapa.cerrar")
-def close_stage(etapa: str, data: Reason, request: Request) -> StageView:
-    """Cierra el libro."""
-    return change(request.app.state.engine, etapa, "cerrada", current(request).who, data.motivo)
-
-
-@route(router, "POST", "/etapas/{etapa}/desierta", "api.etapa.desierta")
-def void_stage(etapa: str, data: Reason, request: Request) -> StageView:
-    """Declara desierta la etapa, con su causal."""
-    return change(request.app.state.engine, etapa, "desierta", current(request).who, data.motivo)
-
-
-@route(router, "POST", "/etapas/{etapa}/publicar", "api.etapa.publicar")
-def publish_stage(etapa: str, data: Reason, request: Request) -> StageView:
-    """Publica el resultado."""
-    return change(request.app.state.engine, etapa, "publicada", current(request).who, data.motivo)
+STEPS: list[tuple[str, StageState, str]] = [
+    ("abrir", "abierta", "Abre el plazo para recibir órdenes."),
+    ("cerrar", "cerrada", "Cierra el libro."),
+    ("desierta", "desierta", "Declara desierta la etapa, con su causal."),
+    ("publicar", "publicada", "Publica el resultado."),
+]
+for _name, _target, _what in STEPS:
+    route(router, "POST", f"/etapas/{{etapa}}/{_name}", f"api.etapa.{_name}")(_step(_target, _what))
 
 
 @route(router, "POST", "/etapas/{etapa}/adjudicar", "api.etapa.adjudicar")
 def allocate(etapa: str, data: Allocation, request: Request) -> dict[str, Any]:
     """Fija el precio único y asigna; devuelve el registro (precio, huellas, notas)."""
     engine = request.app.state.engine
-    with engine.connect() as conn:
-        stage_or_404(conn, etapa)
+    check_stage(engine, etapa)
     try:
         done = allocate_stage(engine, etapa, current(request).who, data.motivo, data.precio_corte)
     except StageError as exc:
@@ -229,8 +227,7 @@ def book(etapa: str, request: Request) -> list[dict[str, int]]:
 def record(etapa: str, request: Request) -> dict[str, Any]:
     """El registro de la asignación, recalculado y comprobado contra sus huellas."""
     engine = request.app.state.engine
-    with engine.connect() as conn:
-        stage_or_404(conn, etapa)
+    check_stage(engine, etapa)
     try:
         return stored_allocation(engine, etapa).header
     except StageError as exc:
@@ -262,8 +259,7 @@ def report(etapa: str, formato: Literal["html", "pdf"], request: Request) -> Res
 
 def _allocation(request: Request, etapa: str) -> StageAllocation:
     engine = request.app.state.engine
-    with engine.connect() as conn:
-        stage_or_404(conn, etapa)
+    check_stage(engine, etapa)
     try:
         return stored_allocation(engine, etapa)
     except StageError as exc:
@@ -275,25 +271,13 @@ def _csv(frame: pl.DataFrame) -> Response:
     return Response(body, media_type="text/csv; charset=utf-8")
 
 
-@route(
-    router,
-    "GET",
-    "/etapas/{etapa}/registro.csv",
-    "api.etapa.registro",
-    responses=file_responses("text/csv"),
-)
+@route(router, "GET", "/etapas/{etapa}/registro.csv", "api.etapa.registro", responses=CSV_FILE)
 def registry(etapa: str, request: Request) -> Response:
     """El registro de compradores para el depósito."""
     return _csv(registry_frame(_allocation(request, etapa)))
 
 
-@route(
-    router,
-    "GET",
-    "/etapas/{etapa}/asignacion.csv",
-    "api.etapa.asignacion",
-    responses=file_responses("text/csv"),
-)
+@route(router, "GET", "/etapas/{etapa}/asignacion.csv", "api.etapa.asignacion", responses=CSV_FILE)
 def allocation_file(etapa: str, request: Request) -> Response:
     """Las órdenes con su asignación, precio y valor a pagar (un comisionista: las suyas)."""
     frame = allocation_frame(_allocation(request, etapa))
@@ -308,22 +292,18 @@ def upload_orders(
     etapa: str,
     request: Request,
     archivo: Annotated[UploadFile, File(description="Órdenes en CSV, XLSX o JSON")],
-    lote: str = Form(min_length=1, max_length=120, description="Identificador del lote"),
+    lote: BatchId,
 ) -> dict[str, Any]:
     """Radica un lote de órdenes: todo o nada, una sola vez, revisado orden por orden."""
     who = current(request)
     assert who.broker is not None, "only brokers file"
-    path, shown = save_upload(archivo)
-    try:
-        result = import_orders(request.app.state.engine, etapa, path, who.broker, lote, who.who)
-    except InputRejected as exc:
-        raise rejected_file(exc, shown, str(path.parent)) from None
-    except StageError as exc:
-        raise refused(exc) from None
-    except StorageError as exc:
-        raise Conflict(str(exc)) from None
-    finally:
-        shutil.rmtree(path.parent, ignore_errors=True)
+    with uploaded(archivo) as path:
+        try:
+            result = import_orders(request.app.state.engine, etapa, path, who.broker, lote, who.who)
+        except StageError as exc:
+            raise refused(exc) from None
+        except StorageError as exc:
+            raise Conflict(str(exc)) from None
     return {
         "detalle": result.message,
         "creado": result.created,

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from sqlalchemy import Engine
 
-from democratiza.web.auth import Principal, digest, revoke_token, token_principal
+from democratiza.web.security.auth import Principal, digest, revoke_token, token_principal
 
 TOKEN_SECONDS = 2.0
 MAX_TOKENS = 10_000  # brokers have a few tokens each; a bound against a flood of new ones

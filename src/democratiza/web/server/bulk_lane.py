@@ -6,7 +6,7 @@ every other request, and single acceptances, which a broker waits for one by one
 behind it. In its own process, at a lower CPU priority (``NICENESS``) and on half of the
 machine's cores (``lane_cores``), a batch uses what the interactive requests leave free:
 batches take longer when the service is busy, single acceptances do not. The work is the
-very same ``filing.file_batch_here`` (the intake's all-or-nothing, once-only guarantees
+very same ``file_batch_here`` (the intake's all-or-nothing, once-only guarantees
 hold in any process); only the answer, or the refusal as a ``WebError``, comes back.
 
 ``democratiza servir`` gives each service process one lane (on SQLite as on PostgreSQL); an
@@ -29,8 +29,15 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
+from democratiza.filing.batches import import_batch
 from democratiza.storage.database import make_engine
 from democratiza.web.errors import Unavailable
+from democratiza.web.server.filing_answers import (
+    REFUSALS,
+    answer_json,
+    batch_answer,
+    filing_refusal,
+)
 
 NICENESS = 12  # about a fifteenth of a normal process's CPU share when both want the core
 
@@ -58,9 +65,18 @@ def _lower_priority() -> None:
 _ENGINES: dict[str, Engine] = {}
 
 
-def _file(url: str, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
-    from democratiza.web.filing import file_batch_here  # the child imports what it needs
+def file_batch_here(
+    engine: Engine, code: str, path: Path, shown: str, batch: str, broker: str, who: str
+) -> bytes:
+    """The batch filed in this process: the intake's answer as JSON, or its ``WebError``."""
+    try:
+        result = import_batch(engine, code, path, broker, batch, who)
+    except REFUSALS as exc:
+        raise filing_refusal(exc, shown, str(path.parent)) from None
+    return answer_json(batch_answer(result))
 
+
+def _file(url: str, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
     engine = _ENGINES.get(url)
     if engine is None:
         engine = _ENGINES[url] = make_engine(url)
@@ -92,7 +108,7 @@ class BulkLane:
         self._starting = threading.Lock()
 
     def file(self, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
-        """The batch's answer as JSON, written in the lane (``filing.file_batch_here``)."""
+        """The batch's answer as JSON, written in the lane (``file_batch_here``)."""
         with self._starting:
             if self._pool is None:
                 # "spawn": forking a process that runs threads (uvicorn's, Polars') can hang.

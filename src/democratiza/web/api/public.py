@@ -11,11 +11,11 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
-from democratiza.web import catalog
-from democratiza.web.access import route
-from democratiza.web.calculator import CalculatorInput, CalculatorResult, calculate
+from democratiza.web.api import catalog
+from democratiza.web.api.calculator import CalculatorInput, CalculatorResult, calculate
+from democratiza.web.api.views import lookup_result, offer_or_404
 from democratiza.web.errors import ERROR_RESPONSES, ErrorItem, Unprocessable
-from democratiza.web.views import lookup_result, offer_or_404
+from democratiza.web.security.access import route
 
 router = APIRouter(prefix="/api", tags=["público"], responses=ERROR_RESPONSES)
 

@@ -16,11 +16,11 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from democratiza.money import group, pesos
-from democratiza.web.access import CSRF_COOKIE, principal_of
-from democratiza.web.auth import ANONYMOUS, AUDITOR, BROKER, OFFICE
 from democratiza.web.errors import ErrorItem, WebError
+from democratiza.web.security.access import CSRF_COOKIE, principal_of
+from democratiza.web.security.auth import ANONYMOUS, AUDITOR, BROKER, OFFICE
 
-TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parents[1] / "templates"))
 TEMPLATES.env.filters["grupo"] = lambda n: group(int(n)) if n is not None else "—"
 TEMPLATES.env.filters["pesos"] = lambda c: pesos(int(c)) if c is not None else "—"
 

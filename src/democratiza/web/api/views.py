@@ -14,25 +14,20 @@ import io
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, Engine, func, select
 
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
+from democratiza.rules.engine import IDENTITY_COLUMNS
 from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
-from democratiza.web.auth import BROKER, Principal
 from democratiza.web.errors import NotFound
+from democratiza.web.security.auth import BROKER, Principal
 
 # What a broker, the office and the auditors see of an acceptance (personal data included).
 ACCEPTANCE_FIELDS = [
     "radicado",
     "version",
     "estado",
-    "referencia",
-    "comisionista",
-    "fecha_radicacion",
-    "tipo_identificacion",
-    "numero_identificacion",
-    "nombre",
-    "categoria",
+    *(c for c in IDENTITY_COLUMNS if c != "fila"),  # the row number is the file's
     "cantidad",
     "forma_pago",
     "patrimonio_liquido",
@@ -50,6 +45,12 @@ def offer_or_404(conn: Connection, code: str) -> StoredOffer:
         return load_offer(conn, code)
     except OfferError as exc:
         raise NotFound(str(exc)) from None
+
+
+def check_offer(engine: Engine, code: str) -> None:
+    """404 unless the offer exists, before a service that would refuse it otherwise."""
+    with engine.connect() as conn:
+        offer_or_404(conn, code)
 
 
 def _mine(who: Principal) -> Any:

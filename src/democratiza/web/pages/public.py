@@ -16,22 +16,23 @@ from starlette.concurrency import run_in_threadpool
 
 from democratiza.rules.calculator import MONEY_FIELDS
 from democratiza.vocabulary import CATEGORIES
-from democratiza.web import catalog
-from democratiza.web.access import SESSION_COOKIE, current, route
-from democratiza.web.api_public import resolve_offer
-from democratiza.web.auth import check_password, close_session, open_session, session_principal
-from democratiza.web.calculator import CalculatorInput, calculate
+from democratiza.web.api import catalog
+from democratiza.web.api.calculator import CalculatorInput, calculate
+from democratiza.web.api.public import resolve_offer
+from democratiza.web.api.views import lookup_result, offer_or_404
 from democratiza.web.errors import ErrorItem, WebError
-from democratiza.web.templating import HOME, render
-from democratiza.web.views import lookup_result, offer_or_404
+from democratiza.web.pages.forms import form_fields
+from democratiza.web.pages.templating import HOME, render
+from democratiza.web.security.access import SESSION_COOKIE, current, route
+from democratiza.web.security.auth import (
+    check_password,
+    close_session,
+    open_session,
+    session_principal,
+)
 
 router = APIRouter(include_in_schema=False)
 CHECKBOXES = ("obligado_declarar", "extranjero", "directivo")
-
-
-async def _form(request: Request) -> dict[str, str]:
-    form = await request.form()
-    return {k: v for k, v in form.items() if isinstance(v, str)}
 
 
 @route(router, "GET", "/", "pag.inicio")
@@ -72,7 +73,7 @@ def calculator_form(request: Request) -> Response:
 
 @route(router, "POST", "/calculadora", "pag.calculadora.calcular")
 async def calculator(request: Request) -> Response:
-    return await run_in_threadpool(_calculate, request, await _form(request))
+    return await run_in_threadpool(_calculate, request, await form_fields(request))
 
 
 def _calculate(request: Request, values: dict[str, str]) -> Response:
@@ -104,7 +105,7 @@ def result_form(request: Request) -> Response:
 
 @route(router, "POST", "/resultados", "pag.resultado.consultar")
 async def result_lookup(request: Request) -> Response:
-    return await run_in_threadpool(_lookup, request, await _form(request))
+    return await run_in_threadpool(_lookup, request, await form_fields(request))
 
 
 def _lookup(request: Request, values: dict[str, str]) -> Response:
@@ -141,7 +142,7 @@ def login_form(request: Request, siguiente: str | None = None) -> Response:
 
 @route(router, "POST", "/entrar", "pag.entrar.enviar")
 async def login(request: Request) -> Response:
-    return await run_in_threadpool(_login, request, await _form(request))
+    return await run_in_threadpool(_login, request, await form_fields(request))
 
 
 def _login(request: Request, values: dict[str, str]) -> Response:

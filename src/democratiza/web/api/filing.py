@@ -1,0 +1,163 @@
+"""Brokers' filings over HTTP, through the very same intake as files from the command line.
+
+Why: the all-or-nothing, once-only, evaluated-at-intake guarantees live in ``import_batch``
+(files) and ``filing.singles`` (single acceptances, grouped with others filed at the same
+moment, each still its own one-row batch); the web adds only what HTTP needs: the upload
+is streamed to a private temporary folder (``uploads``), the batch is filed as the
+authenticated broker (never a name the client sends), and the answer is JSON, row by row,
+with the intake's errors under the uploaded file's name. A broker also withdraws its own
+acceptances here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import threading
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, Request, UploadFile
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+from sqlalchemy import Engine
+
+from democratiza.filing.batches import withdraw
+from democratiza.filing.singles import single_filing
+from democratiza.offers.lifecycle import OfferError
+from democratiza.web.api import views
+from democratiza.web.api.uploads import BatchId, save_upload
+from democratiza.web.errors import ERROR_RESPONSES, Conflict
+from democratiza.web.security.access import current, route
+from democratiza.web.security.auth import Principal
+from democratiza.web.server.bulk_lane import BulkLane, file_batch_here
+from democratiza.web.server.filing_answers import (
+    REFUSALS,
+    BatchAnswer,
+    answer_json,
+    batch_answer,
+    filing_refusal,
+)
+from democratiza.web.server.group_commit import intake_for
+
+SINGLE_SOURCE = "aceptación"  # the file name a single acceptance's errors give
+# Batches typed and decided at once in this process. Why one: Polars already spreads one
+# batch over every core, so a second one at the same time only makes both slower, and
+# starves the single acceptances (which need a few milliseconds of CPU each, now).
+BATCHES_AT_ONCE = threading.BoundedSemaphore(1)
+
+router = APIRouter(prefix="/api", tags=["comisionistas"], responses=ERROR_RESPONSES)
+
+
+def file_batch(
+    engine: Engine,
+    code: str,
+    path: Path,
+    shown: str,
+    batch: str,
+    who: Principal,
+    lane: BulkLane | None = None,
+) -> bytes:
+    """File one batch as the authenticated broker: its answer as JSON (``BatchAnswer``);
+    errors become ``WebError`` with rows.
+
+    With a ``lane`` the work runs in the lane's process (``web.server.bulk_lane``), else here.
+    """
+    assert who.broker is not None, "only brokers file"
+    try:
+        if lane is not None:
+            return lane.file(code, path, shown, batch, who.broker, who.who)
+        with BATCHES_AT_ONCE:
+            return file_batch_here(engine, code, path, shown, batch, who.broker, who.who)
+    finally:
+        shutil.rmtree(path.parent, ignore_errors=True)
+
+
+async def file_one(
+    engine: Engine, code: str, acceptance: dict[str, Any], batch: str | None, who: Principal
+) -> dict[str, Any]:
+    """One acceptance as a batch of one; the same content sent twice is filed once.
+
+    Filed through the group commit (``web.server.group_commit``): acceptances filed at the
+    same moment are typed, decided and stored together, each still its own batch with its
+    own answer. The request waits for its own answer without holding a worker thread (the
+    work is done by the collecting thread), so many brokers can wait at once.
+    """
+    assert who.broker is not None, "only brokers file"
+    filing = single_filing(code, acceptance, who.broker, batch, who.who, SINGLE_SOURCE)
+    try:
+        result = await asyncio.wrap_future(intake_for(engine).submit(filing))
+    except REFUSALS as exc:
+        raise filing_refusal(exc, SINGLE_SOURCE, SINGLE_SOURCE) from None
+    return batch_answer(result)
+
+
+class OneAcceptance(BaseModel):
+    lote: str | None = Field(None, max_length=120, description="Identificador del envío")
+    aceptacion: dict[str, str | int | bool | None] = Field(
+        description="Una fila del archivo de aceptaciones (columnas de `democratiza formato`)"
+    )
+
+
+class Withdrawal(BaseModel):
+    motivo: str = Field(min_length=1, max_length=500)
+
+
+class Message(BaseModel):
+    detalle: str
+
+
+# The answer is checked against ``BatchAnswer`` and written as JSON once, where it is built
+# (for a batch, in the bulk lane's process): the routes send those bytes as they are.
+@route(
+    router,
+    "POST",
+    "/ofertas/{codigo}/lotes",
+    "api.lote.subir",
+    status_code=201,
+    response_model=BatchAnswer,
+)
+def upload_batch(
+    codigo: str,
+    request: Request,
+    archivo: Annotated[UploadFile, File(description="Lote en CSV, XLSX o JSON")],
+    lote: BatchId,
+) -> Response:
+    """Radica un lote: todo o nada, una sola vez, evaluado fila por fila al recibirlo."""
+    who = current(request)
+    path, shown = save_upload(archivo)
+    state = request.app.state
+    answer = file_batch(state.engine, codigo, path, shown, lote, who, state.lane)
+    return Response(answer, status_code=201, media_type="application/json")
+
+
+@route(
+    router,
+    "POST",
+    "/ofertas/{codigo}/aceptaciones",
+    "api.aceptacion.radicar",
+    status_code=201,
+    response_model=BatchAnswer,
+)
+async def file_acceptance(codigo: str, data: OneAcceptance, request: Request) -> Response:
+    """Radica una sola aceptación (un lote de una); el mismo contenido dos veces, una vez."""
+    # The gate has already identified the broker: ``current`` reads it without the database.
+    answer = await file_one(
+        request.app.state.engine, codigo, dict(data.aceptacion), data.lote, current(request)
+    )
+    return Response(answer_json(answer), status_code=201, media_type="application/json")
+
+
+@route(router, "POST", "/ofertas/{codigo}/aceptaciones/{radicado}/retiro", "api.aceptacion.retirar")
+def withdraw_acceptance(codigo: str, radicado: str, data: Withdrawal, request: Request) -> Message:
+    """Retira una aceptación propia mientras la oferta está abierta (queda el historial)."""
+    who = current(request)
+    engine = request.app.state.engine
+    with engine.connect() as conn:
+        stored = views.offer_or_404(conn, codigo)
+        views.one_acceptance(conn, stored, who, radicado)  # another broker's: not found
+    try:
+        withdraw(engine, codigo, radicado, who.who, data.motivo)
+    except OfferError as exc:
+        raise Conflict(str(exc)) from None
+    return Message(detalle=f"Aceptación {radicado} retirada.")
