@@ -23,6 +23,7 @@ So the total awarded is ``Σ demand`` when ``Σ demand ≤ supply``, and otherwi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 import numpy as np
@@ -36,7 +37,7 @@ from democratiza.allocation.methods import (
     proportional,
 )
 from democratiza.allocation.remainder import REMAINDERS, Remainder
-from democratiza.money import group
+from democratiza.money import group, percent
 from democratiza.programs.schema import Allocation
 
 Method = Literal["igualitario_redistribucion", "proporcional", "lineal_proporcional"]
@@ -244,8 +245,9 @@ def _method_notes(
         )
     elif method == "proporcional":
         assert split.prorate is not None
+        share = percent(Fraction(*split.prorate), truncate=True)
         notes.append(
-            f"Proporcional: cada aceptante recibe {_percent(*split.prorate)} de su cantidad, "
+            f"Proporcional: cada aceptante recibe {share} de su cantidad, "
             f"redondeado hacia abajo a {_whole_units(unit)}."
         )
     else:
@@ -257,10 +259,10 @@ def _method_notes(
             "o su cantidad si es menor."
         )
         rest, base = split.prorate
+        share = percent(Fraction(rest, base), truncate=True)
         notes.append(
             f"Tramo proporcional: {group(rest * unit)} acciones sobre la demanda no atendida de "
-            f"{group(base * unit)} ({_percent(rest, base)}), redondeado hacia abajo a "
-            f"{_whole_units(unit)}."
+            f"{group(base * unit)} ({share}), redondeado hacia abajo a {_whole_units(unit)}."
         )
     if split.left_over:
         count = split.left_over
@@ -275,12 +277,6 @@ def _method_notes(
             f"{REMAINDER_ORDER[remainder]}."
         )
     return notes
-
-
-def _percent(numerator: int, denominator: int) -> str:
-    """'37,28 %': the ratio in hundredths of a percent, truncated (for the notes only)."""
-    hundredths = numerator * 10_000 // denominator
-    return f"{hundredths // 100},{hundredths % 100:02d} %"
 
 
 def _whole_units(unit: int) -> str:

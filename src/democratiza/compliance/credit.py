@@ -43,7 +43,7 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal, localcontext
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Literal
 
@@ -53,11 +53,17 @@ from democratiza.compliance.series import (
     MissingSeriesValue,
     RateSeries,
     certification_period,
-    percent_text,
     period_label,
     shipped_rates,
 )
-from democratiza.money import group, pesos
+from democratiza.money import (
+    decimal_percent,
+    exact_percent,
+    group,
+    pesos,
+    pesos_cell,
+    pesos_cents,
+)
 from democratiza.programs.parameters import make_offer
 from democratiza.programs.schema import Citation, Program
 
@@ -185,7 +191,7 @@ def _rate_problems(rate_ea: Decimal) -> list[str]:
         return ["la tasa debe ser un número no negativo"]
     if rate_ea >= 1:
         return [
-            f"una tasa de {rate_ea} equivale a {percent_text(rate_ea.scaleb(2))} EA; la tasa "
+            f"una tasa de {rate_ea} equivale a {decimal_percent(rate_ea.scaleb(2))} EA; la tasa "
             "se escribe como fracción (0.18 es 18 %)"
         ]
     return []
@@ -303,8 +309,8 @@ def _line_findings(line: CreditLine, ibc: RateSeries, terms: CreditTerms) -> lis
             rule.id,
             rule.citation,
             ok,
-            f"{percent_text(line.rate_ea.scaleb(2))} EA {'≤' if ok else '>'} "
-            f"{percent_text(cap.scaleb(2))} EA, {described}",
+            f"{decimal_percent(line.rate_ea.scaleb(2))} EA {'≤' if ok else '>'} "
+            f"{decimal_percent(cap.scaleb(2))} EA, {described}",
             subject,
         )
     )
@@ -496,28 +502,23 @@ class Schedule:
             else "pagados mes a mes"
         )
         return (
-            f"Tasa mensual = (1 + {percent_text(self.rate_ea.scaleb(2))})^(1/12) − 1 = "
-            f"{_rate_percent(self.monthly_rate)} (nunca la tasa anual dividida por 12).",
+            f"Tasa mensual = (1 + {decimal_percent(self.rate_ea.scaleb(2))})^(1/12) − 1 = "
+            f"{decimal_percent(self.monthly_rate.scaleb(2), places=10)} (nunca la tasa anual "
+            "dividida por 12).",
             f"Gracia a capital de {self.grace_months} meses; intereses de la gracia {grace}.",
-            f"Cuota fija (sistema francés) de {pesos2(self.instalment)} durante "
+            f"Cuota fija (sistema francés) de {pesos_cents(self.instalment)} durante "
             f"{self.term_months - self.grace_months} meses.",
             "Cada interés mensual y la cuota se redondean al centavo (mitad hacia arriba); el "
             "abono a capital es la cuota menos el interés; la última cuota paga el saldo exacto "
             "y absorbe los residuos del redondeo.",
             "Las fechas son el mismo día de cada mes desde el desembolso (o el último día del "
             "mes si no lo tiene), sin correr a día hábil.",
-            f"Totales: abono a capital {pesos2(self.principal_paid)} = monto "
-            f"{pesos2(self.principal)} + intereses capitalizados "
-            f"{pesos2(self.interest_capitalised)}; cuotas {pesos2(self.total_paid)} = "
-            f"intereses pagados {pesos2(self.interest_paid)} + abono a capital "
-            f"{pesos2(self.principal_paid)}; saldo final {pesos2(self.closing)}.",
+            f"Totales: abono a capital {pesos_cents(self.principal_paid)} = monto "
+            f"{pesos_cents(self.principal)} + intereses capitalizados "
+            f"{pesos_cents(self.interest_capitalised)}; cuotas {pesos_cents(self.total_paid)} = "
+            f"intereses pagados {pesos_cents(self.interest_paid)} + abono a capital "
+            f"{pesos_cents(self.principal_paid)}; saldo final {pesos_cents(self.closing)}.",
         )
-
-
-def _rate_percent(rate: Decimal) -> str:
-    """A fraction as a percentage with 10 decimals: 0.01388843035… → '1,3888430348 %'."""
-    shown = rate.scaleb(2).quantize(Decimal("1E-10"), rounding=ROUND_HALF_UP)
-    return percent_text(shown)
 
 
 def amortization_schedule(
@@ -630,20 +631,10 @@ class Coverage:
         return (
             f"{group(self.shares)} acciones × {pesos(self.fixed_price)} (precio fijo) = "
             f"{pesos(self.value)} frente a un saldo de {pesos(self.balance)}: cobertura del "
-            f"{fraction_percent(self.ratio)} {'≥' if self.covered else '<'} "
-            f"{fraction_percent(self.required)} exigido; "
+            f"{exact_percent(self.ratio)} {'≥' if self.covered else '<'} "
+            f"{exact_percent(self.required)} exigido; "
             + ("la garantía cubre el saldo." if self.covered else "la garantía no cubre el saldo.")
         )
-
-
-def fraction_percent(value: Fraction) -> str:
-    """A ratio as a percentage with two decimals, truncated; '…' marks a truncation."""
-    hundredths = value * 10_000
-    whole = int(hundredths)  # the ratio is non-negative: int() truncates down
-    text = f"{group(whole // 100)},{whole % 100:02d}"
-    if text.endswith(",00"):
-        text = text[:-3]
-    return text + ("…" if hundredths != whole else "") + " %"
 
 
 def collateral_coverage(
@@ -679,13 +670,6 @@ CSV_COLUMNS = (
 )
 
 
-def pesos_cell(centavos: int) -> str:
-    """Pesos with two decimals and a dot (machine-readable): 123456 → '1234.56'."""
-    sign = "-" if centavos < 0 else ""
-    whole, cents = divmod(abs(centavos), 100)
-    return f"{sign}{whole}.{cents:02d}"
-
-
 def schedule_csv(schedule: Schedule) -> str:
     """One row per month; amounts in pesos with two decimals."""
     out = io.StringIO()
@@ -705,10 +689,3 @@ def schedule_csv(schedule: Schedule) -> str:
             ]
         )
     return out.getvalue()
-
-
-def pesos2(centavos: int) -> str:
-    """'$ 1.234,50': always two decimals, for tables."""
-    sign = "-" if centavos < 0 else ""
-    whole, cents = divmod(abs(centavos), 100)
-    return f"{sign}$ {group(whole)},{cents:02d}"

@@ -45,12 +45,11 @@ from decimal import (
     Overflow,
     localcontext,
 )
-from fractions import Fraction
 from typing import Literal
 
 from democratiza.compliance.bands import REFERENCE_LABELS, BandMatch, band_for
-from democratiza.compliance.series import CpiSeries, MaxLegalRate, percent_text
-from democratiza.money import group, pesos
+from democratiza.compliance.series import CpiSeries, MaxLegalRate
+from democratiza.money import decimal_percent, group, pesos
 from democratiza.programs.schema import Citation, FineAdjustment, FineBand, FineBaseKey, Program
 
 # Products of finite decimals are exact with enough digits; Inexact traps any rounding.
@@ -74,11 +73,6 @@ def round_centavos(value: Decimal) -> int:
     with localcontext(EXACT) as ctx:
         ctx.traps[Inexact] = False
         return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
-
-
-def exact_pesos(centavos: Decimal) -> str:
-    """Colombian rendering of an exact amount; a fraction of a centavo is marked '…'."""
-    return pesos(Fraction(centavos))
 
 
 def period_rate(annual: Decimal, days: int) -> Decimal:
@@ -255,7 +249,7 @@ class FineAmount:
         return (
             f"{group(self.shares)} acciones × {pesos(self.base.centavos)} "
             f"({BASE_LABELS[self.base.chosen.key]}) × {self.percent} % = "
-            f"{exact_pesos(self.exact)}"
+            f"{pesos(self.exact)}"
         )
 
 
@@ -427,7 +421,7 @@ def cpi_rate_statement(
                     day=last,
                     concept=(
                         f"Intereses de mora del {cursor:%Y-%m-%d} al {last:%Y-%m-%d}; "
-                        f"usura del periodo {rate.label}: {percent_text(rate.percent)} EA, "
+                        f"usura del periodo {rate.label}: {decimal_percent(rate.percent)} EA, "
                         f"{rate.origin}"
                     ),
                     days=days,
@@ -453,8 +447,8 @@ def cpi_rate_statement(
                         day=stop,
                         concept=(
                             f"Ajuste del 1 de enero de {stop.year} por el IPC de {year}: "
-                            f"{exact_pesos(fine_balance)} × (1 + {percent_text(item.percent)})"
-                            f" = {exact_pesos(adjusted)}"
+                            f"{pesos(fine_balance)} × (1 + {decimal_percent(item.percent)})"
+                            f" = {pesos(adjusted)}"
                         ),
                         rate_percent=item.percent,
                         adjustment=EXACT.subtract(adjusted, fine_balance),
@@ -542,7 +536,7 @@ def payment_day_statement(
             concept=(
                 f"Ajuste a la tasa máxima moratoria del día del pago, por {days} días desde "
                 f"el incumplimiento; usura del periodo {rate.label}: "
-                f"{percent_text(rate.percent)} EA, {rate.origin}"
+                f"{decimal_percent(rate.percent)} EA, {rate.origin}"
             ),
             days=days,
             rate_percent=rate.percent,
@@ -597,8 +591,8 @@ def _rate_text(row: StatementRow) -> str | None:
     """'26,39 % EA = 1,4216401087 % por 22 días' (the stretch's rate shown to 10 decimals)."""
     if row.rate_percent is None or row.period_rate is None or row.days is None:
         return None  # an adjustment by CPI says its rate in the concept
-    stretch = row.period_rate.scaleb(2).quantize(Decimal("1E-10"), rounding=ROUND_HALF_UP)
-    return f"{percent_text(row.rate_percent)} EA = {percent_text(stretch)} por {row.days} días"
+    stretch = decimal_percent(row.period_rate.scaleb(2), places=10)
+    return f"{decimal_percent(row.rate_percent)} EA = {stretch} por {row.days} días"
 
 
 def statement_text(statement: Statement) -> str:
@@ -620,7 +614,7 @@ def statement_text(statement: Statement) -> str:
         if row.interest:
             details.append(f"intereses causados {pesos(row.interest)}")
         if row.adjustment:
-            details.append(f"ajuste {exact_pesos(row.adjustment)}")
+            details.append(f"ajuste {pesos(row.adjustment)}")
         if row.payment:
             details += [
                 f"pago {pesos(row.payment)}",
@@ -631,7 +625,7 @@ def statement_text(statement: Statement) -> str:
             details.append(f"excedente a devolver {pesos(row.excess)}")
         details += [
             f"saldo intereses {pesos(row.interest_balance)}",
-            f"saldo multa {exact_pesos(row.fine_balance)}",
+            f"saldo multa {pesos(row.fine_balance)}",
             f"saldo total {pesos(row.balance)}",
         ]
         lines.append("            " + "; ".join(details))
@@ -642,9 +636,3 @@ def statement_text(statement: Statement) -> str:
         lines += ["", "Fuentes de las series:"]
         lines += [f"- {source}" for source in statement.sources]
     return "\n".join(lines) + "\n"
-
-
-def exact_pesos_cell(centavos: int | Decimal) -> str:
-    """Exact pesos with a dot for decimals (machine-readable): 4540500000 → '45405000.00'."""
-    whole, _, decimals = f"{Decimal(centavos).scaleb(-2, EXACT):f}".partition(".")
-    return f"{whole}.{decimals.rstrip('0').ljust(2, '0')}"

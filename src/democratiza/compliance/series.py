@@ -33,6 +33,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
+from democratiza.money import decimal_percent
+
 DATA_PACKAGE = "democratiza.compliance.data"
 CPI_FILE = "ipc.csv"
 IBC_FILE = "interes_bancario_corriente.csv"
@@ -52,16 +54,6 @@ RATE_NAMES: dict[RateKind, str] = {
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$")
 _YEAR = re.compile(r"^\d{4}$")
-
-
-def percent_text(value: Decimal) -> str:
-    """'21,26 %' as written in Colombia: every significant digit, never rounded."""
-    text = f"{value:f}"
-    if "." in text:
-        whole, decimals = text.split(".")
-        decimals = decimals.rstrip("0").ljust(2, "0")
-        text = f"{whole}.{decimals}"
-    return text.replace(".", ",") + " %"
 
 
 # --- errors ------------------------------------------------------------------------------
@@ -214,7 +206,7 @@ class MaxLegalRate:
                 ibc.end,
                 ibc.percent * USURA_FACTOR,
                 ibc.source,
-                f"{USURA_RULE}, con interés bancario corriente de {percent_text(ibc.percent)}",
+                f"{USURA_RULE}, con interés bancario corriente de {decimal_percent(ibc.percent)}",
             )
         start, end = certification_period(day)
         raise MissingSeriesValue(

@@ -33,7 +33,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 from matplotlib.transforms import Bbox
 from matplotlib.typing import RcKeyType
 
-from democratiza.money import group, pesos
+from democratiza.money import fixed, group, pesos, share_percent
 from democratiza.offers.lifecycle import StoredOffer
 
 if TYPE_CHECKING:
@@ -382,29 +382,6 @@ def _histogram(shares: pl.Series) -> tuple[HistogramBin, ...]:
 # ------------------------------------------------------------------------------ formatting
 
 
-def fixed(value: Fraction, places: int) -> str:
-    """An exact fraction rounded half up to ``places`` decimals, Colombian style: 1.234,57."""
-    scale = 10**places
-    scaled = value * scale
-    rounded = int(scaled + Fraction(1, 2)) if scaled >= 0 else -int(-scaled + Fraction(1, 2))
-    sign = "-" if rounded < 0 else ""
-    whole, rest = divmod(abs(rounded), scale)
-    return f"{sign}{group(whole)}" + (f",{rest:0{places}d}" if places else "")
-
-
-def percent(value: Fraction | None, places: int = 2) -> str:
-    """'53,14 %'; a share that is neither none nor all never reads as 0 or 100 %."""
-    if value is None:
-        return "—"
-    text = fixed(value * 100, places)
-    step = "0," + "0" * (places - 1) + "1" if places else "1"
-    if value > 0 and text == fixed(Fraction(0), places):
-        return f"< {step} %"
-    if value < 1 and text == fixed(Fraction(100), places):
-        return f"> {fixed(Fraction(100) - Fraction(1, 10**places), places)} %"
-    return f"{text} %"
-
-
 def long_date(d: date) -> str:
     return f"{d.day} de {MONTHS[d.month - 1]} de {d.year}"
 
@@ -474,7 +451,7 @@ def _result_rows(f: ReportFigures) -> list[tuple[str, str]]:
         ("Acciones permitidas por las reglas", group(f.acciones_permitidas)),
         ("Demanda admisible sobre oferta", _ratio(f.demanda_admisible_sobre_oferta)),
         ("Acciones adjudicadas", group(f.acciones_adjudicadas)),
-        ("Porcentaje de la oferta colocado", percent(f.colocacion)),
+        ("Porcentaje de la oferta colocado", share_percent(f.colocacion)),
         ("Acciones no adjudicadas", group(f.acciones_no_adjudicadas)),
         ("Valor adjudicado", pesos(f.valor_adjudicado_centavos)),
         ("Aceptaciones con acciones adjudicadas", group(f.adjudicaciones)),
@@ -483,7 +460,7 @@ def _result_rows(f: ReportFigures) -> list[tuple[str, str]]:
         ("Coeficiente de Gini de las adjudicaciones", _gini_text(f.gini)),
         (
             f"Participación del 1 % con más acciones ({_people(f.top1_personas)})",
-            percent(f.top1_participacion),
+            share_percent(f.top1_participacion),
         ),
     ]
 
@@ -707,7 +684,7 @@ def _charts(inp: ReportInput, f: ReportFigures) -> list[_Chart]:
                 shares_range(b),
                 group(b.adjudicaciones),
                 group(b.acciones),
-                percent(Fraction(b.acciones, f.acciones_adjudicadas)),
+                share_percent(Fraction(b.acciones, f.acciones_adjudicadas)),
             )
             for b in f.histograma
         ),
@@ -721,7 +698,7 @@ def _charts(inp: ReportInput, f: ReportFigures) -> list[_Chart]:
                 f"{10 * (i + 1)} %",
                 group(p.personas),
                 group(p.acciones),
-                percent(Fraction(p.acciones, f.acciones_adjudicadas))
+                share_percent(Fraction(p.acciones, f.acciones_adjudicadas))
                 if f.acciones_adjudicadas
                 else "—",
             )
@@ -775,9 +752,10 @@ def _charts(inp: ReportInput, f: ReportFigures) -> list[_Chart]:
                 f"{group(f.nuevos_accionistas)} adjudicatarios (las aceptaciones de un mismo "
                 "número de identificación se suman); cuanto más se aleja de la diagonal, más "
                 f"concentradas. Coeficiente de Gini: {_gini_text(f.gini)}. El 1 % con más "
-                f"acciones ({_people(f.top1_personas)}) recibió {percent(f.top1_participacion)} "
+                f"acciones ({_people(f.top1_personas)}) recibió "
+                f"{share_percent(f.top1_participacion)} "
                 f"de las acciones; el 10 % ({_people(f.top10_personas)}), "
-                f"{percent(f.top10_participacion)}."
+                f"{share_percent(f.top10_participacion)}."
             )
             if f.nuevos_accionistas
             else "No hubo adjudicaciones: no hay curva de Lorenz ni coeficiente de Gini.",

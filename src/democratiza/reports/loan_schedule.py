@@ -15,8 +15,8 @@ from matplotlib.figure import Figure
 from matplotlib.table import Table
 from matplotlib.transforms import Bbox
 
-from democratiza.compliance.credit import Schedule, ScheduleRow, pesos2
-from democratiza.compliance.series import percent_text
+from democratiza.compliance.credit import Schedule, ScheduleRow
+from democratiza.money import decimal_percent, pesos_cents
 from democratiza.reports.adjudication_report import chart_style
 
 PDF_TITLE = "Plan de amortización del crédito"
@@ -95,8 +95,8 @@ def schedule_pdf(schedule: Schedule, subtitle: str | None = None) -> bytes:
             if index == 1:
                 lines = [
                     *([subtitle] if subtitle else []),
-                    f"Monto: {pesos2(schedule.principal)} · Tasa: "
-                    f"{percent_text(schedule.rate_ea.scaleb(2))} efectivo anual · Plazo: "
+                    f"Monto: {pesos_cents(schedule.principal)} · Tasa: "
+                    f"{decimal_percent(schedule.rate_ea.scaleb(2))} efectivo anual · Plazo: "
                     f"{schedule.term_months} meses · Desembolso: {schedule.start:%Y-%m-%d}",
                     *(f"• {note}" for note in schedule.notes()),
                 ]
@@ -110,12 +110,12 @@ def schedule_pdf(schedule: Schedule, subtitle: str | None = None) -> bytes:
                 [
                     str(r.number),
                     f"{r.day:%Y-%m-%d}",
-                    pesos2(r.opening),
-                    pesos2(r.interest),
-                    pesos2(r.capitalised),
-                    pesos2(r.principal),
-                    pesos2(r.instalment),
-                    pesos2(r.closing),
+                    pesos_cents(r.opening),
+                    pesos_cents(r.interest),
+                    pesos_cents(r.capitalised),
+                    pesos_cents(r.principal),
+                    pesos_cents(r.instalment),
+                    pesos_cents(r.closing),
                 ]
                 for r in rows
             ]
@@ -126,11 +126,11 @@ def schedule_pdf(schedule: Schedule, subtitle: str | None = None) -> bytes:
                         "Total",
                         "",
                         "",
-                        pesos2(schedule.interest_accrued),
-                        pesos2(schedule.interest_capitalised),
-                        pesos2(schedule.principal_paid),
-                        pesos2(schedule.total_paid),
-                        pesos2(schedule.closing),
+                        pesos_cents(schedule.interest_accrued),
+                        pesos_cents(schedule.interest_capitalised),
+                        pesos_cents(schedule.principal_paid),
+                        pesos_cents(schedule.total_paid),
+                        pesos_cents(schedule.closing),
                     ]
                 )
             _table(fig, top, cells, total=last)

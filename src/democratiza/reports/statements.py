@@ -29,25 +29,21 @@ import os
 import secrets
 import textwrap
 from collections.abc import Sequence
-from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import matplotlib
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
-from democratiza.compliance.credit import Schedule, pesos_cell, schedule_csv
+from democratiza.compliance.credit import Schedule, schedule_csv
 from democratiza.compliance.fines import (
     BASE_LABELS,
     BaseCandidate,
     FineTerms,
     Statement,
     StatementRow,
-    exact_pesos,
-    exact_pesos_cell,
 )
-from democratiza.compliance.series import percent_text
-from democratiza.money import pesos
+from democratiza.money import decimal_percent, pesos, pesos_cell
 from democratiza.reports.adjudication_report import chart_style, draw_table, wrap
 from democratiza.reports.loan_schedule import schedule_pdf
 
@@ -84,16 +80,11 @@ def _candidate_result(candidate: BaseCandidate, chosen: BaseCandidate, rule: str
     return "menor que la elegida"
 
 
-def _fraction_percent(rate: Decimal) -> str:
-    """A fraction as a percentage with 10 decimals: 0.011835… → '1,1835573632 %'."""
-    return percent_text(rate.scaleb(2).quantize(Decimal("1E-10"), rounding=ROUND_HALF_UP))
-
-
 def _conversion(row: StatementRow) -> str:
     """'(1 + 28,74 %)^(17/365) − 1' for a stretch at an effective annual rate."""
     if row.rate_percent is None or row.days is None or row.period_rate is None:
         return ""
-    return f"(1 + {percent_text(row.rate_percent)})^({row.days}/365) − 1"
+    return f"(1 + {decimal_percent(row.rate_percent)})^({row.days}/365) − 1"
 
 
 def _payment_text(row: StatementRow) -> str:
@@ -191,15 +182,15 @@ def fine_statement_csv(statement: Statement, terms: FineTerms) -> str:
             "tasa_pct": "" if row.rate_percent is None else f"{row.rate_percent:f}",
             "conversion": _conversion(row),
             "tasa_periodo": "" if row.period_rate is None else f"{row.period_rate:f}",
-            "intereses": exact_pesos_cell(row.interest),
-            "ajuste": exact_pesos_cell(row.adjustment),
-            "pago": exact_pesos_cell(row.payment),
-            "aplicado_intereses": exact_pesos_cell(row.to_interest),
-            "aplicado_multa": exact_pesos_cell(row.to_fine),
-            "excedente": exact_pesos_cell(row.excess),
-            "saldo_intereses": exact_pesos_cell(row.interest_balance),
-            "saldo_multa": exact_pesos_cell(row.fine_balance),
-            "saldo_total": exact_pesos_cell(row.balance),
+            "intereses": pesos_cell(row.interest),
+            "ajuste": pesos_cell(row.adjustment),
+            "pago": pesos_cell(row.payment),
+            "aplicado_intereses": pesos_cell(row.to_interest),
+            "aplicado_multa": pesos_cell(row.to_fine),
+            "excedente": pesos_cell(row.excess),
+            "saldo_intereses": pesos_cell(row.interest_balance),
+            "saldo_multa": pesos_cell(row.fine_balance),
+            "saldo_total": pesos_cell(row.balance),
         }
         if row.kind == "multa":
             cells |= {
@@ -215,9 +206,9 @@ def fine_statement_csv(statement: Statement, terms: FineTerms) -> str:
             "tipo": "saldo",
             "fecha": f"{statement.until:%Y-%m-%d}",
             "concepto": f"Saldo a pagar el {statement.until:%Y-%m-%d}",
-            "saldo_intereses": exact_pesos_cell(last.interest_balance),
-            "saldo_multa": exact_pesos_cell(last.fine_balance),
-            "saldo_total": exact_pesos_cell(statement.due),
+            "saldo_intereses": pesos_cell(last.interest_balance),
+            "saldo_multa": pesos_cell(last.fine_balance),
+            "saldo_total": pesos_cell(statement.due),
         }
     )
     rows += [empty | {"tipo": "lectura", "concepto": note} for note in statement.notes]
@@ -273,11 +264,12 @@ def _row_height(cells: Sequence[str], fontsize: float) -> float:
 
 def _rate_cell(row: StatementRow) -> str:
     if row.kind == "ajuste_ipc" and row.rate_percent is not None:
-        return f"IPC {percent_text(row.rate_percent)}:\n× (1 + {percent_text(row.rate_percent)})"
+        rate = decimal_percent(row.rate_percent)
+        return f"IPC {rate}:\n× (1 + {rate})"
     conversion = _conversion(row)
     if not conversion or row.period_rate is None:
         return ""
-    return f"{conversion}\n= {_fraction_percent(row.period_rate)}"
+    return f"{conversion}\n= {decimal_percent(row.period_rate.scaleb(2), places=10)}"
 
 
 def _payment_cell(row: StatementRow) -> str:
@@ -306,10 +298,10 @@ def _account_cells(statement: Statement, terms: FineTerms) -> list[list[str]]:
                 wrap(citation, 18),
                 _rate_cell(row),
                 pesos(row.interest) if row.interest else "",
-                exact_pesos(row.adjustment) if row.adjustment else "",
+                pesos(row.adjustment) if row.adjustment else "",
                 _payment_cell(row),
                 pesos(row.interest_balance),
-                exact_pesos(row.fine_balance),
+                pesos(row.fine_balance),
                 pesos(row.balance),
             ]
         )
@@ -460,7 +452,7 @@ def fine_statement_pdf(statement: Statement, terms: FineTerms) -> bytes:
         "",
         "",
         pesos(last.interest_balance),
-        exact_pesos(last.fine_balance),
+        pesos(last.fine_balance),
         pesos(statement.due),
     ]
     everything = [*cells, closing]

@@ -62,13 +62,14 @@ no order reaches the minimum price.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
 from democratiza.allocation.exact import INT64_MAX, scaled_floor
-from democratiza.money import group, pesos
+from democratiza.money import group, percent, pesos
 
 Mechanism = Literal["subasta_holandesa", "construccion_libro"]
 MECHANISMS: tuple[Mechanism, ...] = ("subasta_holandesa", "construccion_libro")
@@ -404,9 +405,9 @@ def _margin_notes(
         )
         return notes
     units = "acciones enteras" if lot == 1 else f"lotes completos de {group(lot)} acciones"
+    share = percent(Fraction(*margin.prorate), truncate=True)
     notes.append(
-        f"Prorrateo: cada orden recibe el {_percent(*margin.prorate)} de lo que pide, "
-        f"redondeado hacia abajo a {units}."
+        f"Prorrateo: cada orden recibe el {share} de lo que pide, redondeado hacia abajo a {units}."
     )
     if margin.left_over:
         count = margin.left_over
@@ -462,12 +463,6 @@ def _orders(count: int) -> str:
 def _verb(count: int, singular: str) -> str:
     """'recibe' for one order, 'reciben' for several."""
     return singular if count == 1 else singular + "n"
-
-
-def _percent(numerator: int, denominator: int) -> str:
-    """'37,28 %': the ratio in hundredths of a percent, truncated (for the notes only)."""
-    hundredths = numerator * 10_000 // denominator
-    return f"{hundredths // 100},{hundredths % 100:02d} %"
 
 
 # --- Checks on the input ----------------------------------------------------------------------
