@@ -19,7 +19,7 @@ import polars as pl
 import pytest
 
 from democratiza.money import fixed, share_percent
-from democratiza.reports.adjudication_report import (
+from democratiza.reports.adjudication_figures import (
     CategoryFigures,
     HistogramBin,
     LimitFigures,
@@ -28,9 +28,8 @@ from democratiza.reports.adjudication_report import (
     ReportInput,
     ReportInputError,
     build_figures,
-    render_html,
-    render_pdf,
 )
+from democratiza.reports.adjudication_report import render_html, render_pdf
 
 PRICE = 201_850  # $ 2.018,50
 OFFERED = 7_000

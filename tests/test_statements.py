@@ -38,9 +38,9 @@ from democratiza.compliance.series import (
     shipped_max_rate,
 )
 from democratiza.programs.loader import load_program
+from democratiza.reports.render.files import atomic_write
 from democratiza.reports.statements import (
     FINE_CSV_COLUMNS,
-    atomic_write,
     fine_statement_csv,
     fine_statement_pdf,
     schedule_csv_with_totals,

@@ -17,7 +17,7 @@ from matplotlib.transforms import Bbox
 
 from democratiza.compliance.credit import Schedule, ScheduleRow
 from democratiza.money import decimal_percent, pesos_cents
-from democratiza.reports.adjudication_report import chart_style
+from democratiza.reports.render.pdf import A4, AMOUNTS_STYLE, metadata
 
 PDF_TITLE = "Plan de amortización del crédito"
 PDF_HEADERS = (
@@ -31,13 +31,10 @@ PDF_HEADERS = (
     "Saldo final",
 )
 PDF_WIDTHS = (0.05, 0.1, 0.15, 0.135, 0.135, 0.145, 0.14, 0.145)
-A4 = (8.27, 11.69)
 FIRST_PAGE_ROWS = 36
 PAGE_ROWS = 46
 FONT_SIZE = 7.5
 LINE_HEIGHT = 7.5 * 1.35 / 72 / A4[1]  # a line of 7,5 pt text, as a fraction of the page
-# Amounts carry "$": never read as mathtext.
-_RC = {**chart_style(), "text.parse_math": False}
 
 
 def _pages(rows: Sequence[ScheduleRow]) -> list[Sequence[ScheduleRow]]:
@@ -86,8 +83,7 @@ def schedule_pdf(schedule: Schedule, subtitle: str | None = None) -> bytes:
     pages = _pages(schedule.rows)
     total = len(pages)
     out = io.BytesIO()
-    metadata = {"Title": PDF_TITLE, "Creator": "democratiza", "CreationDate": None}
-    with matplotlib.rc_context(_RC), PdfPages(out, metadata=metadata) as pdf:
+    with matplotlib.rc_context(AMOUNTS_STYLE), PdfPages(out, metadata=metadata(PDF_TITLE)) as pdf:
         for index, rows in enumerate(pages, start=1):
             fig = Figure(figsize=A4)
             fig.text(0.04, 0.955, PDF_TITLE, fontsize=15, fontweight="bold", va="top")

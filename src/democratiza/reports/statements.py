@@ -25,10 +25,7 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import secrets
 import textwrap
-from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib
@@ -44,26 +41,22 @@ from democratiza.compliance.fines import (
     StatementRow,
 )
 from democratiza.money import decimal_percent, pesos, pesos_cell
-from democratiza.reports.adjudication_report import chart_style, draw_table, wrap
 from democratiza.reports.loan_schedule import schedule_pdf
+from democratiza.reports.render.files import atomic_write
+from democratiza.reports.render.pdf import (
+    A4_LANDSCAPE,
+    AMOUNTS_STYLE,
+    column_widths,
+    draw_table,
+    metadata,
+    row_height,
+)
+from democratiza.reports.render.text import wrap
 
 FINE_CSV = "estado-cuenta-multa.csv"
 FINE_PDF = "estado-cuenta-multa.pdf"
 SCHEDULE_CSV = "cuadro-amortizacion.csv"
 SCHEDULE_PDF = "cuadro-amortizacion.pdf"
-
-
-def atomic_write(path: Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file in the same folder, then rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-    try:
-        with tmp.open("xb") as out:  # a new file, with the folder's usual permissions
-            out.write(data)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
 
 
 # --- the fine statement: the steps ------------------------------------------------------
@@ -223,7 +216,6 @@ def fine_statement_csv(statement: Statement, terms: FineTerms) -> str:
 
 # --- the fine statement: the PDF ---------------------------------------------------------
 
-LANDSCAPE = (11.69, 8.27)
 PAGE_MARGIN = 0.5  # inches, every side
 TITLE = "Estado de cuenta de la multa"
 ACCOUNT_HEADER = (
@@ -241,25 +233,6 @@ ACCOUNT_HEADER = (
 ACCOUNT_NUMERIC = (False, False, False, False, True, True, False, True, True, True)
 ACCOUNT_FONT = 6.2
 SUMMARY_FONT = 8.0
-
-
-def _widths(cells: Sequence[Sequence[str]]) -> list[float]:
-    """Column widths in proportion to their longest line (as the adjudication report does)."""
-    chars = [
-        max(len(line) for row in cells for line in row[col].split("\n")) + 3
-        for col in range(len(cells[0]))
-    ]
-    return [c / sum(chars) for c in chars]
-
-
-def _line_in(fontsize: float) -> float:
-    """The height of one line of text in ``draw_table``'s rows, in inches."""
-    return fontsize * 1.25 / 72
-
-
-def _row_height(cells: Sequence[str], fontsize: float) -> float:
-    """A ``draw_table`` row's height: its lines plus padding, in inches."""
-    return (max(c.count("\n") for c in cells) + 1.8) * _line_in(fontsize)
 
 
 def _rate_cell(row: StatementRow) -> str:
@@ -310,11 +283,11 @@ def _account_cells(statement: Statement, terms: FineTerms) -> list[list[str]]:
 
 def _account_pages(cells: list[list[str]], room: float) -> list[list[int]]:
     """Which account rows go on each page: as many as fit under the header, in order."""
-    header = _row_height(ACCOUNT_HEADER, ACCOUNT_FONT)
+    header = row_height(ACCOUNT_HEADER, ACCOUNT_FONT)
     pages: list[list[int]] = [[]]
     used = header
     for index, row in enumerate(cells):
-        height = _row_height(row, ACCOUNT_FONT)
+        height = row_height(row, ACCOUNT_FONT)
         if pages[-1] and used + height > room:
             pages.append([])
             used = header
@@ -334,8 +307,8 @@ def _text_block(
     """Wrapped text from ``top_in`` inches below the page top; returns where it ends."""
     wrapped = textwrap.fill(text, width=int(190 * SUMMARY_FONT / size), subsequent_indent="  ")
     fig.text(
-        PAGE_MARGIN / LANDSCAPE[0],
-        1 - top_in / LANDSCAPE[1],
+        PAGE_MARGIN / A4_LANDSCAPE[0],
+        1 - top_in / A4_LANDSCAPE[1],
         wrapped,
         fontsize=size,
         fontweight="bold" if bold else "normal",
@@ -355,8 +328,8 @@ def _table_at(
     widths: list[float] | None = None,
 ) -> float:
     """A ``draw_table`` table from ``top_in`` inches below the page top; returns its bottom."""
-    width_in, height_in = LANDSCAPE
-    table_h = sum(_row_height(row, fontsize) for row in cells)
+    width_in, height_in = A4_LANDSCAPE
+    table_h = sum(row_height(row, fontsize) for row in cells)
     ax = fig.add_axes(
         (
             PAGE_MARGIN / width_in,
@@ -365,7 +338,7 @@ def _table_at(
             table_h / height_in,
         )
     )
-    widths = widths or _widths(cells)
+    widths = widths or column_widths(cells)
     draw_table(ax, cells, widths, numeric, fontsize, table_h, header=True, total=total)
     return top_in + table_h
 
@@ -380,8 +353,8 @@ def _page_frame(fig: Figure, statement: Statement, page: int, pages: int) -> flo
         color="#555555",
     )
     fig.text(
-        1 - PAGE_MARGIN / LANDSCAPE[0],
-        0.3 / LANDSCAPE[1],
+        1 - PAGE_MARGIN / A4_LANDSCAPE[0],
+        0.3 / A4_LANDSCAPE[1],
         f"Página {page} de {pages}",
         fontsize=8,
         ha="right",
@@ -456,26 +429,19 @@ def fine_statement_pdf(statement: Statement, terms: FineTerms) -> bytes:
         pesos(statement.due),
     ]
     everything = [*cells, closing]
-    widths = _widths([list(ACCOUNT_HEADER), *everything])  # the same on every page
+    widths = column_widths([list(ACCOUNT_HEADER), *everything])  # the same on every page
     content_top = 1.5  # inches: below the title, the program line and the section title
-    room = LANDSCAPE[1] - content_top - 0.55  # down to the page number
+    room = A4_LANDSCAPE[1] - content_top - 0.55  # down to the page number
     pages = _account_pages(everything, room)
     total = len(pages) + 1
     out = io.BytesIO()
-    metadata = {
-        "Title": TITLE,
-        "Subject": f"Multa del programa {statement.program_id}",
-        "Creator": "democratiza",
-        "CreationDate": None,
-    }
-    # Amounts carry "$": never read as mathtext.
-    rc = {**chart_style(), "text.parse_math": False}
-    with matplotlib.rc_context(rc), PdfPages(out, metadata=metadata) as pdf:
-        fig = Figure(figsize=LANDSCAPE)
+    info = metadata(TITLE, f"Multa del programa {statement.program_id}")
+    with matplotlib.rc_context(AMOUNTS_STYLE), PdfPages(out, metadata=info) as pdf:
+        fig = Figure(figsize=A4_LANDSCAPE)
         _summary(fig, _page_frame(fig, statement, 1, total), statement, terms)
         pdf.savefig(fig)
         for number, indexes in enumerate(pages, start=2):
-            fig = Figure(figsize=LANDSCAPE)
+            fig = Figure(figsize=A4_LANDSCAPE)
             top = _page_frame(fig, statement, number, total)
             top = _text_block(fig, top, "3. Cuenta paso a paso", size=11, bold=True)
             _table_at(
