@@ -17,7 +17,6 @@ from fractions import Fraction
 import pytest
 
 from democratiza.compliance.credit import (
-    CSV_COLUMNS,
     CreditError,
     CreditLine,
     CreditTerms,
@@ -28,7 +27,6 @@ from democratiza.compliance.credit import (
     check_credit_lines,
     collateral_coverage,
     monthly_rate,
-    schedule_csv,
 )
 from democratiza.compliance.series import (
     MissingSeriesValue,
@@ -37,7 +35,7 @@ from democratiza.compliance.series import (
     shipped_rates,
 )
 from democratiza.programs.loader import load_program
-from democratiza.reports.loan_schedule import schedule_pdf
+from democratiza.reports.loan_schedule import CSV_COLUMNS, schedule_csv, schedule_pdf
 
 IBC = shipped_rates("interes_bancario_corriente")  # 2018-04: 20,48 % EA
 # The conditions come from the program file (Decreto 706/2017 arts. 6.4 and 7).

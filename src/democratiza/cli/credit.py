@@ -129,7 +129,7 @@ def schedule_command(
         )
     except (CreditError, ValueError) as exc:
         raise refuse(str(exc)) from None
-    from democratiza.reports.statements import write_schedule  # draws: imported when used
+    from democratiza.reports.loan_schedule import write_schedule  # draws: imported when used
 
     paths = write_schedule(schedule, salida)
     for note in schedule.notes():

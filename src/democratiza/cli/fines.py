@@ -132,7 +132,7 @@ def compute_command(
     console.print(statement_text(statement), highlight=False, markup=False)
     if salida is not None:
         # Matplotlib is imported only when a PDF is asked for.
-        from democratiza.reports.statements import write_fine_statement
+        from democratiza.reports.fine_statement import write_fine_statement
 
         for path in write_fine_statement(statement, terms, salida):
             console.print(f"Escrito: {path}", highlight=False)

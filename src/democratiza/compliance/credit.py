@@ -38,8 +38,6 @@ Amortisation schedule (``amortization_schedule``)
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -61,7 +59,6 @@ from democratiza.money import (
     exact_percent,
     group,
     pesos,
-    pesos_cell,
     pesos_cents,
 )
 from democratiza.programs.parameters import make_offer
@@ -654,38 +651,3 @@ def collateral_coverage(
     if required <= 0:
         raise CreditError("La cobertura exigida debe ser positiva.")
     return Coverage(shares, fixed_price_centavos, loan_balance_centavos, required)
-
-
-# --- rendering ---------------------------------------------------------------------------
-
-CSV_COLUMNS = (
-    "cuota",
-    "fecha",
-    "saldo_inicial",
-    "intereses",
-    "intereses_capitalizados",
-    "abono_capital",
-    "valor_cuota",
-    "saldo_final",
-)
-
-
-def schedule_csv(schedule: Schedule) -> str:
-    """One row per month; amounts in pesos with two decimals."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for r in schedule.rows:
-        writer.writerow(
-            [
-                r.number,
-                f"{r.day:%Y-%m-%d}",
-                pesos_cell(r.opening),
-                pesos_cell(r.interest),
-                pesos_cell(r.capitalised),
-                pesos_cell(r.principal),
-                pesos_cell(r.instalment),
-                pesos_cell(r.closing),
-            ]
-        )
-    return out.getvalue()

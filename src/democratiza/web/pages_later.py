@@ -25,8 +25,8 @@ from democratiza.compliance.fines import FineError, statement_text
 from democratiza.compliance.series import MissingSeriesValue
 from democratiza.money import to_centavos
 from democratiza.programs.loader import bundled_program_ids
+from democratiza.reports.fine_statement import fine_statement_pdf
 from democratiza.reports.stage_report import demand_svg
-from democratiza.reports.statements import fine_statement_pdf
 from democratiza.stages.allocate import current_orders
 from democratiza.stages.clearing import demand_curve
 from democratiza.stages.lifecycle import stage_history

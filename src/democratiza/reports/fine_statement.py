@@ -1,24 +1,17 @@
-"""A fine's statement and a loan's schedule as CSV and PDF, in Spanish, written atomically.
+"""A fine's statement as CSV and PDF, in Spanish, each file written atomically.
 
-Fine statement (``fine_statement_csv``, ``fine_statement_pdf``)
-    Every step of the computation, each with the article it applies: the base per share
-    chosen among the values the program lists (the greatest; GEB art. 11(a)–(c)), the band
-    and its percentage (GEB art. 11.1(a)–(d)), the fine (shares × base × percentage), the
-    1 January CPI adjustments (GEB art. 11), the default interest of each rate period with the
-    conversion of its effective annual rate to the period, (1 + i)^(días/365) − 1 (GEB art.
-    11.1), or the adjustment at the payment day's rate (Central de Seguros), and each payment
-    applied first to the interest accrued and then to the fine (GEB art. 11.1). The figures
-    come from the exact computation in ``compliance.fines``; nothing is recomputed here.
-
-Loan schedule (``schedule_csv_with_totals``; the PDF is ``reports.loan_schedule.schedule_pdf``)
-    One row per month and a last row of totals that reconcile to the centavo: the capital
-    repaid equals the amount lent plus the capitalised interest, and the instalments equal
-    the interest paid plus the capital repaid (Ley 226 art. 11; GEB art. 7).
+Every step of the computation, each with the article it applies: the base per share chosen
+among the values the program lists (the greatest; GEB art. 11(a)–(c)), the band and its
+percentage (GEB art. 11.1(a)–(d)), the fine (shares × base × percentage), the 1 January CPI
+adjustments (GEB art. 11), the default interest of each rate period with the conversion of
+its effective annual rate to the period, (1 + i)^(días/365) − 1 (GEB art. 11.1), or the
+adjustment at the payment day's rate (Central de Seguros), and each payment applied first to
+the interest accrued and then to the fine (GEB art. 11.1). The figures come from the exact
+computation in ``compliance.fines``; nothing is recomputed here.
 
 CSV amounts are pesos with a dot and the exact decimals (machine-readable, as every CSV of
 the project); the PDF writes them the Colombian way ($ 18.750.000, $ 2.075,31), through
-``democratiza.money``. A file is written under a temporary name in its folder and renamed
-at the end, so a reader never sees half a file.
+``democratiza.money``.
 """
 
 from __future__ import annotations
@@ -32,7 +25,6 @@ import matplotlib
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
-from democratiza.compliance.credit import Schedule, schedule_csv
 from democratiza.compliance.fines import (
     BASE_LABELS,
     BaseCandidate,
@@ -41,7 +33,6 @@ from democratiza.compliance.fines import (
     StatementRow,
 )
 from democratiza.money import decimal_percent, pesos, pesos_cell
-from democratiza.reports.loan_schedule import schedule_pdf
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.pdf import (
     A4_LANDSCAPE,
@@ -55,8 +46,6 @@ from democratiza.reports.render.text import wrap
 
 FINE_CSV = "estado-cuenta-multa.csv"
 FINE_PDF = "estado-cuenta-multa.pdf"
-SCHEDULE_CSV = "cuadro-amortizacion.csv"
-SCHEDULE_PDF = "cuadro-amortizacion.pdf"
 
 
 # --- the fine statement: the steps ------------------------------------------------------
@@ -462,36 +451,4 @@ def write_fine_statement(statement: Statement, terms: FineTerms, folder: Path) -
     return [
         atomic_write(folder / FINE_CSV, fine_statement_csv(statement, terms).encode("utf-8")),
         atomic_write(folder / FINE_PDF, fine_statement_pdf(statement, terms)),
-    ]
-
-
-# --- the loan schedule -------------------------------------------------------------------
-
-
-def schedule_csv_with_totals(schedule: Schedule) -> str:
-    """The monthly schedule and a last row ``Total``: saldo_inicial is the amount lent, the
-    other columns the sums; abono_capital = amount lent + intereses_capitalizados, and
-    valor_cuota = intereses − intereses_capitalizados + abono_capital, to the centavo."""
-    out = io.StringIO(schedule_csv(schedule))
-    out.seek(0, io.SEEK_END)
-    csv.writer(out, lineterminator="\n").writerow(
-        [
-            "Total",
-            "",
-            pesos_cell(schedule.principal),
-            pesos_cell(schedule.interest_accrued),
-            pesos_cell(schedule.interest_capitalised),
-            pesos_cell(schedule.principal_paid),
-            pesos_cell(schedule.total_paid),
-            pesos_cell(schedule.closing),
-        ]
-    )
-    return out.getvalue()
-
-
-def write_schedule(schedule: Schedule, folder: Path, subtitle: str | None = None) -> list[Path]:
-    """``cuadro-amortizacion.csv`` and ``.pdf`` in ``folder``, each written atomically."""
-    return [
-        atomic_write(folder / SCHEDULE_CSV, schedule_csv_with_totals(schedule).encode("utf-8")),
-        atomic_write(folder / SCHEDULE_PDF, schedule_pdf(schedule, subtitle)),
     ]
