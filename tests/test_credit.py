@@ -16,18 +16,10 @@ from fractions import Fraction
 
 import pytest
 
-from democratiza.compliance.credit import (
-    CreditError,
-    CreditLine,
-    CreditTerms,
-    Finding,
-    Schedule,
-    amortization_schedule,
-    check_credit_line,
-    check_credit_lines,
-    collateral_coverage,
-    monthly_rate,
-)
+from democratiza.compliance.credit.checks import Finding, check_credit_line, check_credit_lines
+from democratiza.compliance.credit.collateral import collateral_coverage
+from democratiza.compliance.credit.lines import CreditError, CreditLine, CreditTerms
+from democratiza.compliance.credit.schedule import Schedule, amortization_schedule, monthly_rate
 from democratiza.compliance.series import (
     MissingSeriesValue,
     RateSeries,

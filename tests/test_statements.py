@@ -21,16 +21,12 @@ from pathlib import Path
 import pytest
 
 from democratiza.calendar import add_months
-from democratiza.compliance.bands import band_for
-from democratiza.compliance.credit import amortization_schedule
-from democratiza.compliance.fines import (
-    FineTerms,
-    Payment,
-    Statement,
-    fine_amount,
-    fine_base,
-    fine_statement,
-)
+from democratiza.compliance.credit.schedule import amortization_schedule
+from democratiza.compliance.fines.account import Payment, Statement
+from democratiza.compliance.fines.amount import fine_amount
+from democratiza.compliance.fines.bands import band_for
+from democratiza.compliance.fines.case import fine_statement
+from democratiza.compliance.fines.terms import FineTerms, fine_base
 from democratiza.compliance.series import (
     MaxLegalRate,
     RateSeries,

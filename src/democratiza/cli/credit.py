@@ -11,14 +11,10 @@ import typer
 from rich.console import Console
 
 from democratiza.cli.common import centavos_option, refuse
-from democratiza.compliance.credit import (
-    CreditError,
-    CreditLine,
-    ShareCollateral,
-    amortization_schedule,
-    check_offer_credit_line,
-    collateral_coverage,
-)
+from democratiza.compliance.credit.checks import check_offer_credit_line
+from democratiza.compliance.credit.collateral import collateral_coverage
+from democratiza.compliance.credit.lines import CreditError, CreditLine, ShareCollateral
+from democratiza.compliance.credit.schedule import amortization_schedule
 from democratiza.compliance.series import (
     MissingSeriesValue,
     SeriesFileError,

@@ -16,12 +16,10 @@ import typer
 from rich.console import Console
 
 from democratiza.cli.common import centavos_option, refuse
-from democratiza.compliance.fine_case import compute_fine
-from democratiza.compliance.fines import (
-    FineError,
-    Payment,
-    statement_text,
-)
+from democratiza.compliance.fines.account import Payment
+from democratiza.compliance.fines.case import compute_fine
+from democratiza.compliance.fines.terms import FineError
+from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.series import (
     MaxLegalRate,
     MissingSeriesValue,

@@ -24,8 +24,9 @@ from typing import Any
 import polars as pl
 from sqlalchemy import Connection, Engine, Row, case, func, insert, select
 
-from democratiza.compliance.bands import BandMatch
-from democratiza.compliance.fines import FineAmount, FineTerms, fine_for
+from democratiza.compliance.fines.amount import FineAmount, fine_for
+from democratiza.compliance.fines.bands import BandMatch
+from democratiza.compliance.fines.terms import FineTerms
 from democratiza.money import group
 from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
 from democratiza.programs.schema import FineBaseKey, Program

@@ -25,13 +25,8 @@ import matplotlib
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
-from democratiza.compliance.fines import (
-    BASE_LABELS,
-    BaseCandidate,
-    FineTerms,
-    Statement,
-    StatementRow,
-)
+from democratiza.compliance.fines.account import Statement, StatementRow
+from democratiza.compliance.fines.terms import BASE_LABELS, BaseCandidate, FineTerms
 from democratiza.money import decimal_percent, pesos, pesos_cell
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.pdf import (

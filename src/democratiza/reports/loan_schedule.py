@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 from matplotlib.table import Table
 from matplotlib.transforms import Bbox
 
-from democratiza.compliance.credit import Schedule, ScheduleRow
+from democratiza.compliance.credit.schedule import Schedule, ScheduleRow
 from democratiza.money import decimal_percent, pesos_cell, pesos_cents
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.pdf import A4, AMOUNTS_STYLE, metadata

@@ -18,15 +18,14 @@ from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import Field
 
-from democratiza.compliance.credit import (
-    CreditError,
-    CreditLine,
-    amortization_schedule,
-    check_offer_credit_line,
-    collateral_coverage,
-)
-from democratiza.compliance.fine_case import compute_fine
-from democratiza.compliance.fines import FineError, Payment, statement_text
+from democratiza.compliance.credit.checks import check_offer_credit_line
+from democratiza.compliance.credit.collateral import collateral_coverage
+from democratiza.compliance.credit.lines import CreditError, CreditLine
+from democratiza.compliance.credit.schedule import amortization_schedule
+from democratiza.compliance.fines.account import Payment
+from democratiza.compliance.fines.case import compute_fine
+from democratiza.compliance.fines.terms import FineError
+from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.holdings import (
     EVENT_KINDS,
     flag_ineffective,

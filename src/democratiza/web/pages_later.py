@@ -20,8 +20,9 @@ from pydantic import ValidationError
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from democratiza.compliance.fine_case import compute_fine
-from democratiza.compliance.fines import FineError, statement_text
+from democratiza.compliance.fines.case import compute_fine
+from democratiza.compliance.fines.terms import FineError
+from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.series import MissingSeriesValue
 from democratiza.money import to_centavos
 from democratiza.programs.loader import bundled_program_ids
