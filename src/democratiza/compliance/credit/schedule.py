@@ -145,9 +145,10 @@ def amortization_schedule(
         with localcontext(PRECISE):
             return round_centavos(amount * m)
 
-    for n in range(1, grace_months + 1):
-        interest = accrue(balance)
-        capitalised = interest if capitalise_grace_interest else 0
+    def book(n: int, interest: int, capitalised: int, principal: int) -> None:
+        """Month ``n``: its interest, the part of it capitalised and the capital repaid; the
+        borrower pays the rest of the interest and the capital."""
+        nonlocal balance
         rows.append(
             ScheduleRow(
                 number=n,
@@ -155,12 +156,16 @@ def amortization_schedule(
                 opening=balance,
                 interest=interest,
                 capitalised=capitalised,
-                principal=0,
-                instalment=interest - capitalised,
-                closing=balance + capitalised,
+                principal=principal,
+                instalment=interest - capitalised + principal,
+                closing=balance + capitalised - principal,
             )
         )
-        balance += capitalised
+        balance += capitalised - principal
+
+    for n in range(1, grace_months + 1):
+        interest = accrue(balance)
+        book(n, interest, interest if capitalise_grace_interest else 0, 0)
 
     remaining = term_months - grace_months
     with localcontext(PRECISE) as ctx:
@@ -174,20 +179,7 @@ def amortization_schedule(
         interest = accrue(balance)
         # The last month repays the balance exactly; the others the instalment less interest.
         due = balance if n == term_months else instalment - interest
-        principal = min(max(due, 0), balance)
-        rows.append(
-            ScheduleRow(
-                number=n,
-                day=add_months(start, n),
-                opening=balance,
-                interest=interest,
-                capitalised=0,
-                principal=principal,
-                instalment=interest + principal,
-                closing=balance - principal,
-            )
-        )
-        balance -= principal
+        book(n, interest, 0, min(max(due, 0), balance))
 
     assert balance == 0
     return Schedule(
