@@ -1,5 +1,5 @@
 """The fine statement and the loan schedule as CSV and PDF (``reports.fine_statement``,
-``reports.loan_schedule``).
+``reports.fine_statement_pdf``, ``reports.loan_schedule``).
 
 The worked example is the one of ``test_cli_fines``: GEB (Decreto 706/2017 art. 11), 10.000
 shares sold on 2018-04-02, a breach on 2019-01-15 (75 % band, art. 11.1(b)), the base
@@ -38,9 +38,9 @@ from democratiza.programs.loader import load_program
 from democratiza.reports.fine_statement import (
     FINE_CSV_COLUMNS,
     fine_statement_csv,
-    fine_statement_pdf,
     write_fine_statement,
 )
+from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.reports.loan_schedule import schedule_csv_with_totals, write_schedule
 from democratiza.reports.render.files import atomic_write
 

@@ -38,7 +38,8 @@ from democratiza.compliance.series import MissingSeriesValue
 from democratiza.offers.lifecycle import OfferError
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.programs.schema import FineBaseKey
-from democratiza.reports.fine_statement import fine_statement_csv, fine_statement_pdf
+from democratiza.reports.fine_statement import fine_statement_csv
+from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.reports.loan_schedule import schedule_csv_with_totals, schedule_pdf
 from democratiza.tables.errors import InputRejected
 from democratiza.web.access import current, route

@@ -26,7 +26,7 @@ from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.series import MissingSeriesValue
 from democratiza.money import to_centavos
 from democratiza.programs.loader import bundled_program_ids
-from democratiza.reports.fine_statement import fine_statement_pdf
+from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.reports.stage_report import demand_svg
 from democratiza.stages.allocate import current_orders
 from democratiza.stages.clearing import demand_curve
