@@ -113,7 +113,34 @@ def opening(fine: FineAmount, reference_label: str) -> StatementRow:
     )
 
 
-def rate_wording(rate: AppliedRate) -> str:
-    """How a step names the maximum legal rate it applies: 'usura del periodo 2019-01 (…):
-    28,74 % EA, 1,5 × interés bancario corriente …'."""
-    return f"usura del periodo {rate.label}: {decimal_percent(rate.percent)} EA, {rate.origin}"
+def rate_step(
+    kind: StepKind,
+    day: date,
+    what: str,
+    rate: AppliedRate,
+    days: int,
+    stretch: Decimal,
+    *,
+    fine_balance: Decimal,
+    interest: int = 0,
+    interest_balance: int = 0,
+    adjustment: Decimal = Decimal(0),
+) -> StatementRow:
+    """A step at the maximum legal rate, by either method: ``what`` it is, then the rate it
+    applied ('usura del periodo 2019-01 (…): 28,74 % EA, 1,5 × interés bancario corriente
+    …'), its days and the stretch's rate."""
+    return StatementRow(
+        kind=kind,
+        day=day,
+        concept=(
+            f"{what}; usura del periodo {rate.label}: {decimal_percent(rate.percent)} EA, "
+            f"{rate.origin}"
+        ),
+        days=days,
+        rate_percent=rate.percent,
+        period_rate=stretch,
+        interest=interest,
+        adjustment=adjustment,
+        interest_balance=interest_balance,
+        fine_balance=fine_balance,
+    )

@@ -25,7 +25,7 @@ from democratiza.compliance.fines.account import (
     StatementRow,
     check_payments,
     opening,
-    rate_wording,
+    rate_step,
 )
 from democratiza.compliance.fines.amount import FineAmount
 from democratiza.compliance.fines.terms import FineTerms
@@ -81,16 +81,13 @@ def cpi_rate_statement(
             interest_balance += interest
             last = end - timedelta(days=1)
             rows.append(
-                StatementRow(
-                    kind="intereses",
-                    day=last,
-                    concept=(
-                        f"Intereses de mora del {cursor:%Y-%m-%d} al {last:%Y-%m-%d}; "
-                        f"{rate_wording(rate)}"
-                    ),
-                    days=days,
-                    rate_percent=rate.percent,
-                    period_rate=stretch,
+                rate_step(
+                    "intereses",
+                    last,
+                    f"Intereses de mora del {cursor:%Y-%m-%d} al {last:%Y-%m-%d}",
+                    rate,
+                    days,
+                    stretch,
                     interest=interest,
                     interest_balance=interest_balance,
                     fine_balance=fine_balance,

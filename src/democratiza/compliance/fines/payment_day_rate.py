@@ -18,7 +18,7 @@ from democratiza.compliance.fines.account import (
     StatementRow,
     check_payments,
     opening,
-    rate_wording,
+    rate_step,
 )
 from democratiza.compliance.fines.amount import FineAmount
 from democratiza.compliance.fines.terms import FineError, FineTerms
@@ -72,16 +72,14 @@ def payment_day_statement(
         adjusted = fine.exact + adjustment
     rows = [
         opening(fine, terms.reference_label),
-        StatementRow(
-            kind="ajuste_tasa",
-            day=day,
-            concept=(
-                f"Ajuste a la tasa máxima moratoria del día del pago, por {days} días desde "
-                f"el incumplimiento; {rate_wording(rate)}"
-            ),
-            days=days,
-            rate_percent=rate.percent,
-            period_rate=stretch,
+        rate_step(
+            "ajuste_tasa",
+            day,
+            f"Ajuste a la tasa máxima moratoria del día del pago, por {days} días desde "
+            "el incumplimiento",
+            rate,
+            days,
+            stretch,
             adjustment=adjustment,
             fine_balance=adjusted,
         ),
