@@ -128,7 +128,7 @@ def demand_svg(
 ) -> str:
     """The demand curve as inline SVG (the report, and the office's page while the book is
     open); ``point`` is the clearing (price, shares allocated) once the stage is allocated."""
-    # Drawn before the style is set, saved with it: as the office's page has always had it.
+    # Drawn before the style is set and saved within it: the SVG depends on that order.
     fig = Figure(figsize=(7.5, 4.2), layout="constrained")
     FigureCanvasAgg(fig)
     _draw_curve(stage, curve, point, fig.add_subplot())
