@@ -18,7 +18,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from democratiza.reports.adjudication_report import (
+from democratiza.money import fixed, share_percent
+from democratiza.reports.adjudication_figures import (
     CategoryFigures,
     HistogramBin,
     LimitFigures,
@@ -27,11 +28,8 @@ from democratiza.reports.adjudication_report import (
     ReportInput,
     ReportInputError,
     build_figures,
-    fixed,
-    percent,
-    render_html,
-    render_pdf,
 )
+from democratiza.reports.adjudication_report import render_html, render_pdf
 
 PRICE = 201_850  # $ 2.018,50
 OFFERED = 7_000
@@ -174,7 +172,7 @@ def test_concentration_worked_example(figures: ReportFigures) -> None:
     assert fixed(Fraction(11_709, 16_465), 4) == "0,7111"
     # The largest 1 % of 10 awardees is ceil(0,1) = 1 person: 3.500 / 6.586 = 53,14 %
     assert (figures.top1_personas, figures.top1_participacion) == (1, Fraction(3_500, 6_586))
-    assert percent(Fraction(3_500, 6_586)) == "53,14 %"
+    assert share_percent(Fraction(3_500, 6_586)) == "53,14 %"
     assert (figures.top10_personas, figures.top10_participacion) == (1, Fraction(3_500, 6_586))
     # Lorenz curve through every person when there are few; deciles are one person each.
     assert figures.lorenz[0] == LorenzPoint(0, 0)

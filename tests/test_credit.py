@@ -16,20 +16,10 @@ from fractions import Fraction
 
 import pytest
 
-from democratiza.compliance.credit import (
-    CSV_COLUMNS,
-    CreditError,
-    CreditLine,
-    CreditTerms,
-    Finding,
-    Schedule,
-    amortization_schedule,
-    check_credit_line,
-    check_credit_lines,
-    collateral_coverage,
-    monthly_rate,
-    schedule_csv,
-)
+from democratiza.compliance.credit.checks import Finding, check_credit_line, check_credit_lines
+from democratiza.compliance.credit.collateral import collateral_coverage
+from democratiza.compliance.credit.lines import CreditError, CreditLine, CreditTerms
+from democratiza.compliance.credit.schedule import Schedule, amortization_schedule, monthly_rate
 from democratiza.compliance.series import (
     MissingSeriesValue,
     RateSeries,
@@ -37,7 +27,7 @@ from democratiza.compliance.series import (
     shipped_rates,
 )
 from democratiza.programs.loader import load_program
-from democratiza.reports.loan_schedule import schedule_pdf
+from democratiza.reports.loan_schedule import CSV_COLUMNS, schedule_csv, schedule_pdf
 
 IBC = shipped_rates("interes_bancario_corriente")  # 2018-04: 20,48 % EA
 # The conditions come from the program file (Decreto 706/2017 arts. 6.4 and 7).

@@ -16,20 +16,13 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from democratiza.compliance.bands import BandError, band_for, band_windows
-from democratiza.compliance.fines import (
-    FineAmount,
-    FineError,
-    FineTerms,
-    Payment,
-    Statement,
-    fine_amount,
-    fine_base,
-    fine_statement,
-    period_rate,
-    round_centavos,
-    statement_text,
-)
+from democratiza.compliance.exact import period_rate, round_centavos
+from democratiza.compliance.fines.account import Payment, Statement
+from democratiza.compliance.fines.amount import FineAmount, fine_amount
+from democratiza.compliance.fines.bands import BandError, band_for, band_windows
+from democratiza.compliance.fines.case import fine_statement
+from democratiza.compliance.fines.terms import FineError, FineTerms, fine_base
+from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.series import (
     MaxLegalRate,
     MissingSeriesValue,

@@ -16,7 +16,6 @@ from democratiza.compliance.series import (
     load_official_cpi,
     load_official_rates,
     parse_rates,
-    percent_text,
     shipped_cpi,
     shipped_max_rate,
     shipped_rates,
@@ -104,13 +103,6 @@ def test_a_day_without_a_rate_until_2017_names_its_quarter() -> None:
 def test_a_year_without_cpi_is_named() -> None:
     with pytest.raises(MissingSeriesValue, match="del año 2026"):
         shipped_cpi().for_year(2026, "el ajuste del 1 de enero de 2027")
-
-
-def test_percent_text_keeps_every_digit() -> None:
-    assert percent_text(Decimal("5.20")) == "5,20 %"
-    assert percent_text(Decimal("28.740")) == "28,74 %"
-    assert percent_text(Decimal("24.915")) == "24,915 %"
-    assert percent_text(Decimal("30")) == "30 %"
 
 
 # --- official series loaded by the program office -------------------------------------

@@ -1,4 +1,5 @@
-"""The fine statement and the loan schedule as CSV and PDF (``reports.statements``).
+"""The fine statement and the loan schedule as CSV and PDF (``reports.fine_statement``,
+``reports.fine_statement_pdf``, ``reports.loan_schedule``).
 
 The worked example is the one of ``test_cli_fines``: GEB (Decreto 706/2017 art. 11), 10.000
 shares sold on 2018-04-02, a breach on 2019-01-15 (75 % band, art. 11.1(b)), the base
@@ -20,16 +21,12 @@ from pathlib import Path
 import pytest
 
 from democratiza.calendar import add_months
-from democratiza.compliance.bands import band_for
-from democratiza.compliance.credit import amortization_schedule
-from democratiza.compliance.fines import (
-    FineTerms,
-    Payment,
-    Statement,
-    fine_amount,
-    fine_base,
-    fine_statement,
-)
+from democratiza.compliance.credit.schedule import amortization_schedule
+from democratiza.compliance.fines.account import Payment, Statement
+from democratiza.compliance.fines.amount import fine_amount
+from democratiza.compliance.fines.bands import band_for
+from democratiza.compliance.fines.case import fine_statement
+from democratiza.compliance.fines.terms import FineTerms, fine_base
 from democratiza.compliance.series import (
     MaxLegalRate,
     RateSeries,
@@ -38,15 +35,14 @@ from democratiza.compliance.series import (
     shipped_max_rate,
 )
 from democratiza.programs.loader import load_program
-from democratiza.reports.statements import (
+from democratiza.reports.fine_statement import (
     FINE_CSV_COLUMNS,
-    atomic_write,
     fine_statement_csv,
-    fine_statement_pdf,
-    schedule_csv_with_totals,
     write_fine_statement,
-    write_schedule,
 )
+from democratiza.reports.fine_statement_pdf import fine_statement_pdf
+from democratiza.reports.loan_schedule import schedule_csv_with_totals, write_schedule
+from democratiza.reports.render.files import atomic_write
 
 GEB = FineTerms.from_program(load_program("geb-2017"))
 CENTRAL = FineTerms.from_program(load_program("central-seguros-vida"))

@@ -10,7 +10,7 @@ two decimals. Anything else is refused, never guessed. Read: ``$ 2.018,50``.
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from fractions import Fraction
 
 # The grammar of a written amount (sign aside), in ASCII digits only, so that Python's ``re``
@@ -78,7 +78,7 @@ def group(n: int) -> str:
     return sign + f"{abs(n):,}".replace(",", ".")
 
 
-def pesos(centavos: int | Fraction) -> str:
+def pesos(centavos: int | Fraction | Decimal) -> str:
     """'$ 48.000.000' for whole pesos, '$ 2.075,31' otherwise; exact, never rounded up."""
     if isinstance(centavos, int):  # the common case, without Fraction's cost
         whole_cents, rest_cents = divmod(abs(centavos), 100)
@@ -98,3 +98,98 @@ def pesos(centavos: int | Fraction) -> str:
 def dollars(cents: int) -> str:
     whole, rest = divmod(cents, 100)
     return f"US$ {group(whole)}" + (f",{rest:02d}" if rest else "")
+
+
+# --- amounts and ratios as text ----------------------------------------------------------
+# Every number the project writes for a reader or a file comes from here, one function for
+# each convention: amounts (``pesos`` above, ``pesos_cents``, ``pesos_cell``), exact ratios
+# (``fixed``, ``percent``, ``share_percent``, ``exact_percent``) and percentages written as
+# decimals (``decimal_percent``). None rounds unless its docstring or ``places`` says so.
+
+
+def pesos_cents(centavos: int) -> str:
+    """'$ 1.234,50', '$ 2.018,00': always the centavos, so that a column of amounts lines up."""
+    sign = "-" if centavos < 0 else ""
+    whole, cents = divmod(abs(centavos), 100)
+    return f"{sign}$ {group(whole)},{cents:02d}"
+
+
+def pesos_cell(centavos: int | Decimal) -> str:
+    """Pesos with a dot for decimals, for machine-read files: 123456 -> '1234.56'.
+
+    At least two decimals and every exact digit beyond them: Decimal('221917.0143') centavos
+    -> '2219.170143'. The point is moved in the text, so no digit is ever rounded.
+    """
+    text = f"{Decimal(centavos):f}"  # every digit: formatting without a precision is exact
+    sign, text = ("-", text[1:]) if text.startswith("-") else ("", text)
+    whole, _, decimals = text.partition(".")
+    whole = whole.rjust(3, "0")
+    cents = (whole[-2:] + decimals).rstrip("0").ljust(2, "0")
+    return f"{sign}{whole[:-2]}.{cents}"
+
+
+def fixed(value: Fraction | int, places: int, *, truncate: bool = False) -> str:
+    """An exact number to ``places`` decimals, Colombian style: 1234.567 -> '1.234,57'.
+
+    Rounded half away from zero ('0,5' -> '1'); with ``truncate``, cut toward zero instead.
+    """
+    scale = 10**places
+    scaled = Fraction(value) * scale
+    if truncate:
+        units = int(scaled)  # int() cuts toward zero
+    elif scaled >= 0:
+        units = int(scaled + Fraction(1, 2))
+    else:
+        units = -int(-scaled + Fraction(1, 2))
+    sign = "-" if units < 0 else ""
+    whole, rest = divmod(abs(units), scale)
+    return f"{sign}{group(whole)}" + (f",{rest:0{places}d}" if places else "")
+
+
+def percent(ratio: Fraction, places: int = 2, *, truncate: bool = False) -> str:
+    """A ratio as a percentage, as ``fixed`` writes it: 3500/6586 -> '53,14 %'."""
+    return f"{fixed(ratio * 100, places, truncate=truncate)} %"
+
+
+def share_percent(share: Fraction | None, places: int = 2) -> str:
+    """A part of a whole as a percentage, rounded: '53,14 %'; '—' when there is no part.
+
+    A part that is neither none nor all never reads as 0 or 100 %: '< 0,01 %', '> 99,99 %'.
+    """
+    if share is None:
+        return "—"
+    text = percent(share, places)
+    step = Fraction(1, 10**places)  # the smallest figure ``places`` can show
+    if share > 0 and text == percent(Fraction(0), places):
+        return f"< {fixed(step, places)} %"
+    if share < 1 and text == percent(Fraction(1), places):
+        return f"> {fixed(100 - step, places)} %"
+    return text
+
+
+def exact_percent(ratio: Fraction) -> str:
+    """A non-negative ratio as a percentage never rounded up, marked as ``pesos`` marks a cut.
+
+    Hundredths of a percent, truncated, '…' where something was cut, and no ',00' on a whole
+    percentage: 1009/750 -> '134,53… %', 3/8 -> '37,50 %', 5/4 -> '125 %'.
+    """
+    text = fixed(ratio * 100, 2, truncate=True).removesuffix(",00")
+    cut = (ratio * 10_000).denominator != 1
+    return text + ("…" if cut else "") + " %"
+
+
+def decimal_percent(value: Decimal, places: int | None = None) -> str:
+    """A percentage written as a decimal: every significant digit, and at least two decimals
+    when it has any: Decimal('28.740') -> '28,74 %', Decimal('24.915') -> '24,915 %',
+    Decimal('30') -> '30 %'; no thousands dots.
+
+    With ``places``, rounded half up to that many decimals first (then written the same way):
+    Decimal('1.18355736327') with 10 places -> '1,1835573633 %'.
+    """
+    if places is not None:
+        value = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    text = f"{value:f}"
+    if "." in text:
+        whole, decimals = text.split(".")
+        text = f"{whole},{decimals.rstrip('0').ljust(2, '0')}"
+    return f"{text} %"

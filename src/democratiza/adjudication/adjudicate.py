@@ -23,6 +23,7 @@ So the total awarded is ``Σ demand`` when ``Σ demand ≤ supply``, and otherwi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,7 +36,7 @@ from democratiza.allocation.methods import (
     proportional,
 )
 from democratiza.allocation.notes import left_over_note, lot_remnants, whole_units
-from democratiza.money import group
+from democratiza.money import group, percent
 from democratiza.programs.schema import Allocation
 from democratiza.vocabulary import METHODS, REMAINDERS, Method, Remainder
 
@@ -211,8 +212,9 @@ def _method_notes(
         )
     elif method == "proporcional":
         assert split.prorate is not None
+        share = percent(Fraction(*split.prorate), truncate=True)
         notes.append(
-            f"Proporcional: cada aceptante recibe {_percent(*split.prorate)} de su cantidad, "
+            f"Proporcional: cada aceptante recibe {share} de su cantidad, "
             f"redondeado hacia abajo a {whole_units(unit)}."
         )
     else:
@@ -224,18 +226,12 @@ def _method_notes(
             "o su cantidad si es menor."
         )
         rest, base = split.prorate
+        share = percent(Fraction(rest, base), truncate=True)
         notes.append(
             f"Tramo proporcional: {group(rest * unit)} acciones sobre la demanda no atendida de "
-            f"{group(base * unit)} ({_percent(rest, base)}), redondeado hacia abajo a "
-            f"{whole_units(unit)}."
+            f"{group(base * unit)} ({share}), redondeado hacia abajo a {whole_units(unit)}."
         )
     if split.left_over:
         recipients = "al mismo aceptante, entre quienes aún no reciben toda su cantidad"
         notes.append(left_over_note(split.left_over, unit, recipients, REMAINDER_ORDER[remainder]))
     return notes
-
-
-def _percent(numerator: int, denominator: int) -> str:
-    """'37,28 %': the ratio in hundredths of a percent, truncated (for the notes only)."""
-    hundredths = numerator * 10_000 // denominator
-    return f"{hundredths // 100},{hundredths % 100:02d} %"

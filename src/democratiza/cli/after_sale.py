@@ -15,7 +15,7 @@ from rich.console import Console
 
 from democratiza.cli.common import centavos_option, refuse, refuse_file
 from democratiza.cli.offers import Code, Db, Who, engine_for
-from democratiza.compliance.fines import FineError
+from democratiza.compliance.fines.terms import FineError
 from democratiza.compliance.holdings import (
     EVENT_KINDS,
     flag_ineffective,

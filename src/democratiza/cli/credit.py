@@ -10,14 +10,10 @@ import typer
 from rich.console import Console
 
 from democratiza.cli.common import centavos_option, percent_option, refuse
-from democratiza.compliance.credit import (
-    CreditError,
-    CreditLine,
-    ShareCollateral,
-    amortization_schedule,
-    check_offer_credit_line,
-    collateral_coverage,
-)
+from democratiza.compliance.credit.checks import check_offer_credit_line
+from democratiza.compliance.credit.collateral import collateral_coverage
+from democratiza.compliance.credit.lines import CreditError, CreditLine, ShareCollateral
+from democratiza.compliance.credit.schedule import amortization_schedule
 from democratiza.compliance.series import (
     MissingSeriesValue,
     SeriesFileError,
@@ -120,7 +116,7 @@ def schedule_command(
         )
     except (CreditError, ValueError) as exc:
         raise refuse(str(exc)) from None
-    from democratiza.reports.statements import write_schedule  # draws: imported when used
+    from democratiza.reports.loan_schedule import write_schedule  # draws: imported when used
 
     paths = write_schedule(schedule, salida)
     for note in schedule.notes():

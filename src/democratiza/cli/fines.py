@@ -16,12 +16,10 @@ import typer
 from rich.console import Console
 
 from democratiza.cli.common import centavos_option, refuse
-from democratiza.compliance.fine_case import compute_fine
-from democratiza.compliance.fines import (
-    FineError,
-    Payment,
-    statement_text,
-)
+from democratiza.compliance.fines.account import Payment
+from democratiza.compliance.fines.case import compute_fine
+from democratiza.compliance.fines.terms import FineError
+from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.series import (
     MaxLegalRate,
     MissingSeriesValue,
@@ -132,7 +130,7 @@ def compute_command(
     console.print(statement_text(statement), highlight=False, markup=False)
     if salida is not None:
         # Matplotlib is imported only when a PDF is asked for.
-        from democratiza.reports.statements import write_fine_statement
+        from democratiza.reports.fine_statement import write_fine_statement
 
         for path in write_fine_statement(statement, terms, salida):
             console.print(f"Escrito: {path}", highlight=False)

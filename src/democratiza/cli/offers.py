@@ -177,12 +177,8 @@ def export_command(
 ) -> None:
     """Archivos por comisionista, registro para el depósito e informe HTML y PDF."""
     # Matplotlib is imported only by the command that draws.
-    from democratiza.reports.adjudication_report import (
-        build_figures,
-        render_html,
-        render_pdf,
-        report_input,
-    )
+    from democratiza.reports.adjudication_figures import build_figures, report_input
+    from democratiza.reports.adjudication_report import render_html, render_pdf
 
     engine = engine_for(db)
     try:

@@ -24,8 +24,9 @@ from typing import Any
 import polars as pl
 from sqlalchemy import Connection, Engine, Row, case, func, insert, select
 
-from democratiza.compliance.bands import BandMatch
-from democratiza.compliance.fines import FineAmount, FineTerms, fine_for
+from democratiza.compliance.fines.amount import FineAmount, fine_for
+from democratiza.compliance.fines.bands import BandMatch
+from democratiza.compliance.fines.terms import FineTerms
 from democratiza.money import group
 from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
 from democratiza.programs.schema import FineBaseKey, Program
@@ -65,6 +66,11 @@ def _award(conn: Connection, stored: StoredOffer, radicado: str) -> tuple[int, i
     if row is None or row.adjudicada <= 0:
         raise OfferError(f"El radicado {radicado} no tiene acciones adjudicadas.")
     return int(row.id), int(row.adjudicada), str(row.categoria)
+
+
+def _sale(conn: Connection, acceptance_id: int) -> Row[Any] | None:
+    """The sale of an award's paid shares; None before the payment period is settled."""
+    return conn.execute(select(sales).where(sales.c.aceptacion_id == acceptance_id)).first()
 
 
 @dataclass(frozen=True)
@@ -170,7 +176,7 @@ def record_event(
         terms = FineTerms.from_program(stored.program)
         acceptance_id, _, _ = _award(conn, stored, radicado)
         second_stage = second_stage_price(conn, stored.id)
-        sale = conn.execute(select(sales).where(sales.c.aceptacion_id == acceptance_id)).first()
+        sale = _sale(conn, acceptance_id)
         if sale is None or sale.acciones_pagadas == 0:
             raise OfferError(f"El radicado {radicado} no tiene acciones vendidas (pagadas).")
         if not 0 < shares <= sale.acciones_pagadas:
@@ -348,7 +354,7 @@ def flag_ineffective(
         conn.execute(
             select(acceptances.c.id).where(acceptances.c.id == acceptance_id).with_for_update()
         )
-        sale = conn.execute(select(sales).where(sales.c.aceptacion_id == acceptance_id)).first()
+        sale = _sale(conn, acceptance_id)
         if sale is None or sale.acciones_pagadas == 0:
             raise OfferError(
                 f"El radicado {radicado} no adquirió acciones: "
@@ -449,7 +455,7 @@ def holding_view(engine: Engine, offer_code: str, radicado: str) -> HoldingView:
     with engine.connect() as conn:
         stored = load_offer(conn, offer_code)
         acceptance_id, awarded, _ = _award(conn, stored, radicado)
-        sale = conn.execute(select(sales).where(sales.c.aceptacion_id == acceptance_id)).first()
+        sale = _sale(conn, acceptance_id)
         rows = conn.execute(
             select(holding_events)
             .where(holding_events.c.aceptacion_id == acceptance_id)

@@ -26,12 +26,15 @@ from __future__ import annotations
 import bisect
 import csv
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
+
+from democratiza.money import decimal_percent
 
 DATA_PACKAGE = "democratiza.compliance.data"
 CPI_FILE = "ipc.csv"
@@ -52,16 +55,7 @@ RATE_NAMES: dict[RateKind, str] = {
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$")
 _YEAR = re.compile(r"^\d{4}$")
-
-
-def percent_text(value: Decimal) -> str:
-    """'21,26 %' as written in Colombia: every significant digit, never rounded."""
-    text = f"{value:f}"
-    if "." in text:
-        whole, decimals = text.split(".")
-        decimals = decimals.rstrip("0").ljust(2, "0")
-        text = f"{whole}.{decimals}"
-    return text.replace(".", ",") + " %"
+T = TypeVar("T")
 
 
 # --- errors ------------------------------------------------------------------------------
@@ -214,7 +208,7 @@ class MaxLegalRate:
                 ibc.end,
                 ibc.percent * USURA_FACTOR,
                 ibc.source,
-                f"{USURA_RULE}, con interés bancario corriente de {percent_text(ibc.percent)}",
+                f"{USURA_RULE}, con interés bancario corriente de {decimal_percent(ibc.percent)}",
             )
         start, end = certification_period(day)
         raise MissingSeriesValue(
@@ -292,95 +286,109 @@ def _date(raw: str) -> date | None:
         return None
 
 
-def parse_rates(text: str, file: str, kind: RateKind, *, complete: bool) -> RateSeries:
-    """A rate series from CSV text; ``complete`` refuses gaps (an official full series)."""
-    rows = _rows(text, file, RATE_COLUMNS)
+# A problem of the row being read: the column (None: the whole row) and what is wrong.
+Problem = Callable[[str | None, str], None]
+
+
+def _parse(
+    text: str,
+    file: str,
+    columns: tuple[str, ...],
+    read: Callable[[dict[str, str], Problem], T | None],
+    follows: Callable[[int, T, T, Problem], bool],
+) -> tuple[T, ...]:
+    """Every data row read into an item (``read`` says each problem of the row, or returns
+    the item), and each item checked against the one accepted before it (``follows``: the
+    previous row's line and item, then this one). All the problems are refused together."""
     problems: list[SeriesProblem] = []
-    periods: list[tuple[int, RatePeriod]] = []
-    for line, cells in rows:
-        bad = len(problems)
+    items: list[tuple[int, T]] = []
+    for line, cells in _rows(text, file, columns):
 
         def err(column: str | None, message: str, line: int = line) -> None:
             problems.append(SeriesProblem(file, line, column, message))
 
-        start, end = _date(cells["desde"]), _date(cells["hasta"])
-        percent = _decimal(cells["tasa_ea"])
-        if start is None:
-            err("desde", f"'{cells['desde']}' no es una fecha AAAA-MM-DD")
-        if end is None:
-            err("hasta", f"'{cells['hasta']}' no es una fecha AAAA-MM-DD")
-        if percent is None:
-            err("tasa_ea", f"'{cells['tasa_ea']}' no es un porcentaje (p. ej. 21.26)")
-        elif percent <= 0:
-            err("tasa_ea", "la tasa debe ser positiva")
-        if not cells["fuente"]:
-            err("fuente", "falta la fuente del dato")
-        if start is not None and end is not None and end < start:
-            err("hasta", f"el periodo termina ({end}) antes de empezar ({start})")
+        bad = len(problems)
+        item = read(cells, err)
         if len(problems) > bad:
             continue
-        assert start is not None and end is not None and percent is not None
-        period = RatePeriod(start, end, percent, cells["fuente"])
-        if periods:
-            prev_line, prev = periods[-1]
-            if start <= prev.start:
-                err(
-                    "desde",
-                    f"fuera de orden: empieza el {start}, no después de la fila {prev_line}",
-                )
-                continue
-            if start <= prev.end:
-                err("desde", f"se superpone con la fila {prev_line} ({prev.label})")
-                continue
-            if complete and start > prev.end + timedelta(days=1):
-                missing = period_label(prev.end + timedelta(days=1), start - timedelta(days=1))
-                err("desde", f"hueco después de la fila {prev_line}: falta el periodo {missing}")
-                continue
-        periods.append((line, period))
+        assert item is not None
+        if items and not follows(*items[-1], item, err):
+            continue
+        items.append((line, item))
     if problems:
         raise SeriesFileError(problems)
-    return RateSeries(kind, file, tuple(p for _, p in periods))
+    return tuple(item for _, item in items)
+
+
+def _rate_period(cells: dict[str, str], err: Problem) -> RatePeriod | None:
+    start, end = _date(cells["desde"]), _date(cells["hasta"])
+    percent = _decimal(cells["tasa_ea"])
+    if start is None:
+        err("desde", f"'{cells['desde']}' no es una fecha AAAA-MM-DD")
+    if end is None:
+        err("hasta", f"'{cells['hasta']}' no es una fecha AAAA-MM-DD")
+    if percent is None:
+        err("tasa_ea", f"'{cells['tasa_ea']}' no es un porcentaje (p. ej. 21.26)")
+    elif percent <= 0:
+        err("tasa_ea", "la tasa debe ser positiva")
+    if not cells["fuente"]:
+        err("fuente", "falta la fuente del dato")
+    if start is not None and end is not None and end < start:
+        err("hasta", f"el periodo termina ({end}) antes de empezar ({start})")
+    if start is None or end is None or percent is None:
+        return None
+    return RatePeriod(start, end, percent, cells["fuente"])
+
+
+def parse_rates(text: str, file: str, kind: RateKind, *, complete: bool) -> RateSeries:
+    """A rate series from CSV text; ``complete`` refuses gaps (an official full series)."""
+
+    def follows(prev_line: int, prev: RatePeriod, period: RatePeriod, err: Problem) -> bool:
+        start = period.start
+        if start <= prev.start:
+            err("desde", f"fuera de orden: empieza el {start}, no después de la fila {prev_line}")
+            return False
+        if start <= prev.end:
+            err("desde", f"se superpone con la fila {prev_line} ({prev.label})")
+            return False
+        if complete and start > prev.end + timedelta(days=1):
+            missing = period_label(prev.end + timedelta(days=1), start - timedelta(days=1))
+            err("desde", f"hueco después de la fila {prev_line}: falta el periodo {missing}")
+            return False
+        return True
+
+    return RateSeries(kind, file, _parse(text, file, RATE_COLUMNS, _rate_period, follows))
+
+
+def _cpi_year(cells: dict[str, str], err: Problem) -> CpiYear | None:
+    percent = _decimal(cells["variacion_pct"])
+    if not _YEAR.match(cells["anio"]):
+        err("anio", f"'{cells['anio']}' no es un año de cuatro cifras")
+    if percent is None:
+        err("variacion_pct", f"'{cells['variacion_pct']}' no es un porcentaje (p. ej. 3.18)")
+    elif percent <= -100:
+        err("variacion_pct", "una variación de -100 % o menos no es posible")
+    if not cells["fuente"]:
+        err("fuente", "falta la fuente del dato")
+    if percent is None or not _YEAR.match(cells["anio"]):
+        return None
+    return CpiYear(int(cells["anio"]), percent, cells["fuente"])
+
+
+def _next_year(prev_line: int, prev: CpiYear, item: CpiYear, err: Problem) -> bool:
+    if item.year <= prev.year:
+        err("anio", f"año {item.year} repetido o fuera de orden (fila {prev_line})")
+        return False
+    if item.year != prev.year + 1:
+        gap = f"{prev.year + 1}" + (f" a {item.year - 1}" if item.year - 1 > prev.year + 1 else "")
+        err("anio", f"hueco después de la fila {prev_line}: falta el año {gap}")
+        return False
+    return True
 
 
 def parse_cpi(text: str, file: str) -> CpiSeries:
     """The CPI by year, in increasing and consecutive years (a missing year is refused)."""
-    rows = _rows(text, file, CPI_COLUMNS)
-    problems: list[SeriesProblem] = []
-    years: list[tuple[int, CpiYear]] = []
-    for line, cells in rows:
-        bad = len(problems)
-
-        def err(column: str | None, message: str, line: int = line) -> None:
-            problems.append(SeriesProblem(file, line, column, message))
-
-        percent = _decimal(cells["variacion_pct"])
-        if not _YEAR.match(cells["anio"]):
-            err("anio", f"'{cells['anio']}' no es un año de cuatro cifras")
-        if percent is None:
-            err("variacion_pct", f"'{cells['variacion_pct']}' no es un porcentaje (p. ej. 3.18)")
-        elif percent <= -100:
-            err("variacion_pct", "una variación de -100 % o menos no es posible")
-        if not cells["fuente"]:
-            err("fuente", "falta la fuente del dato")
-        if len(problems) > bad:
-            continue
-        assert percent is not None
-        item = CpiYear(int(cells["anio"]), percent, cells["fuente"])
-        if years:
-            prev_line, prev = years[-1]
-            if item.year <= prev.year:
-                err("anio", f"año {item.year} repetido o fuera de orden (fila {prev_line})")
-                continue
-            if item.year != prev.year + 1:
-                gap = f"{prev.year + 1}" + (
-                    f" a {item.year - 1}" if item.year - 1 > prev.year + 1 else ""
-                )
-                err("anio", f"hueco después de la fila {prev_line}: falta el año {gap}")
-                continue
-        years.append((line, item))
-    if problems:
-        raise SeriesFileError(problems)
-    return CpiSeries(file, tuple(y for _, y in years))
+    return CpiSeries(file, _parse(text, file, CPI_COLUMNS, _cpi_year, _next_year))
 
 
 def _read(path: Path) -> str:

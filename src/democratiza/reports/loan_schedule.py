@@ -1,13 +1,20 @@
-"""The loan schedule as a PDF: parameters and notes first, then the table, totals at the end.
+"""A loan's schedule as CSV and PDF, each file written atomically.
 
-Drawing lives here, beside the other reports; ``compliance.credit`` computes the schedule.
+``compliance.credit`` computes the schedule; this writes it. One row per month and a last
+row of totals that reconcile to the centavo: the capital repaid equals the amount lent plus
+the capitalised interest, and the instalments equal the interest paid plus the capital
+repaid (Ley 226 art. 11; GEB art. 7). The CSV's amounts are pesos with a dot and two
+decimals (machine-readable); the PDF writes them the Colombian way, centavos always shown
+($ 18.750.000,00), parameters and notes first and the totals at the end.
 """
 
 from __future__ import annotations
 
+import csv
 import io
 import textwrap
 from collections.abc import Sequence
+from pathlib import Path
 
 import matplotlib
 from matplotlib.backends.backend_pdf import PdfPages
@@ -15,10 +22,23 @@ from matplotlib.figure import Figure
 from matplotlib.table import Table
 from matplotlib.transforms import Bbox
 
-from democratiza.compliance.credit import Schedule, ScheduleRow, pesos2
-from democratiza.compliance.series import percent_text
-from democratiza.reports.adjudication_report import chart_style
+from democratiza.compliance.credit.schedule import Schedule, ScheduleRow
+from democratiza.money import decimal_percent, pesos_cell, pesos_cents
+from democratiza.reports.render.files import atomic_write
+from democratiza.reports.render.pdf import A4, AMOUNTS_STYLE, metadata
 
+SCHEDULE_CSV = "cuadro-amortizacion.csv"
+SCHEDULE_PDF = "cuadro-amortizacion.pdf"
+CSV_COLUMNS = (
+    "cuota",
+    "fecha",
+    "saldo_inicial",
+    "intereses",
+    "intereses_capitalizados",
+    "abono_capital",
+    "valor_cuota",
+    "saldo_final",
+)
 PDF_TITLE = "Plan de amortización del crédito"
 PDF_HEADERS = (
     "Cuota",
@@ -31,13 +51,58 @@ PDF_HEADERS = (
     "Saldo final",
 )
 PDF_WIDTHS = (0.05, 0.1, 0.15, 0.135, 0.135, 0.145, 0.14, 0.145)
-A4 = (8.27, 11.69)
 FIRST_PAGE_ROWS = 36
 PAGE_ROWS = 46
 FONT_SIZE = 7.5
 LINE_HEIGHT = 7.5 * 1.35 / 72 / A4[1]  # a line of 7,5 pt text, as a fraction of the page
-# Amounts carry "$": never read as mathtext.
-_RC = {**chart_style(), "text.parse_math": False}
+
+
+def _amounts(row: ScheduleRow) -> tuple[int, ...]:
+    """A month's amounts, in the order of the columns after the number and the date."""
+    return (row.opening, row.interest, row.capitalised, row.principal, row.instalment, row.closing)
+
+
+def _totals(schedule: Schedule) -> tuple[int, ...]:
+    """The totals under the same columns; under the opening balance, the amount lent."""
+    return (
+        schedule.principal,
+        schedule.interest_accrued,
+        schedule.interest_capitalised,
+        schedule.principal_paid,
+        schedule.total_paid,
+        schedule.closing,
+    )
+
+
+# --- CSV ----------------------------------------------------------------------------------
+
+
+def _csv(rows: list[list[object]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def _month_cells(schedule: Schedule) -> list[list[object]]:
+    return [[r.number, f"{r.day:%Y-%m-%d}", *map(pesos_cell, _amounts(r))] for r in schedule.rows]
+
+
+def schedule_csv(schedule: Schedule) -> str:
+    """One row per month; amounts in pesos with two decimals."""
+    return _csv(_month_cells(schedule))
+
+
+def schedule_csv_with_totals(schedule: Schedule) -> str:
+    """The monthly schedule and a last row ``Total``: saldo_inicial is the amount lent, the
+    other columns the sums; abono_capital = amount lent + intereses_capitalizados, and
+    valor_cuota = intereses − intereses_capitalizados + abono_capital, to the centavo."""
+    totals: list[object] = ["Total", "", *map(pesos_cell, _totals(schedule))]
+    return _csv([*_month_cells(schedule), totals])
+
+
+# --- PDF ----------------------------------------------------------------------------------
 
 
 def _pages(rows: Sequence[ScheduleRow]) -> list[Sequence[ScheduleRow]]:
@@ -86,8 +151,7 @@ def schedule_pdf(schedule: Schedule, subtitle: str | None = None) -> bytes:
     pages = _pages(schedule.rows)
     total = len(pages)
     out = io.BytesIO()
-    metadata = {"Title": PDF_TITLE, "Creator": "democratiza", "CreationDate": None}
-    with matplotlib.rc_context(_RC), PdfPages(out, metadata=metadata) as pdf:
+    with matplotlib.rc_context(AMOUNTS_STYLE), PdfPages(out, metadata=metadata(PDF_TITLE)) as pdf:
         for index, rows in enumerate(pages, start=1):
             fig = Figure(figsize=A4)
             fig.text(0.04, 0.955, PDF_TITLE, fontsize=15, fontweight="bold", va="top")
@@ -95,8 +159,8 @@ def schedule_pdf(schedule: Schedule, subtitle: str | None = None) -> bytes:
             if index == 1:
                 lines = [
                     *([subtitle] if subtitle else []),
-                    f"Monto: {pesos2(schedule.principal)} · Tasa: "
-                    f"{percent_text(schedule.rate_ea.scaleb(2))} efectivo anual · Plazo: "
+                    f"Monto: {pesos_cents(schedule.principal)} · Tasa: "
+                    f"{decimal_percent(schedule.rate_ea.scaleb(2))} efectivo anual · Plazo: "
                     f"{schedule.term_months} meses · Desembolso: {schedule.start:%Y-%m-%d}",
                     *(f"• {note}" for note in schedule.notes()),
                 ]
@@ -107,33 +171,20 @@ def schedule_pdf(schedule: Schedule, subtitle: str | None = None) -> bytes:
                 top -= LINE_HEIGHT
             cells = [list(PDF_HEADERS)]
             cells += [
-                [
-                    str(r.number),
-                    f"{r.day:%Y-%m-%d}",
-                    pesos2(r.opening),
-                    pesos2(r.interest),
-                    pesos2(r.capitalised),
-                    pesos2(r.principal),
-                    pesos2(r.instalment),
-                    pesos2(r.closing),
-                ]
-                for r in rows
+                [str(r.number), f"{r.day:%Y-%m-%d}", *map(pesos_cents, _amounts(r))] for r in rows
             ]
             last = index == total
-            if last:
-                cells.append(
-                    [
-                        "Total",
-                        "",
-                        "",
-                        pesos2(schedule.interest_accrued),
-                        pesos2(schedule.interest_capitalised),
-                        pesos2(schedule.principal_paid),
-                        pesos2(schedule.total_paid),
-                        pesos2(schedule.closing),
-                    ]
-                )
+            if last:  # the amount lent is in the parameters above, not under the balances
+                cells.append(["Total", "", "", *map(pesos_cents, _totals(schedule)[1:])])
             _table(fig, top, cells, total=last)
             fig.text(0.96, 0.03, f"Página {index} de {total}", fontsize=8, ha="right")
             pdf.savefig(fig)
     return out.getvalue()
+
+
+def write_schedule(schedule: Schedule, folder: Path, subtitle: str | None = None) -> list[Path]:
+    """``cuadro-amortizacion.csv`` and ``.pdf`` in ``folder``, each written atomically."""
+    return [
+        atomic_write(folder / SCHEDULE_CSV, schedule_csv_with_totals(schedule).encode("utf-8")),
+        atomic_write(folder / SCHEDULE_PDF, schedule_pdf(schedule, subtitle)),
+    ]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import io
-import os
 import textwrap
 from pathlib import Path
 
@@ -23,8 +22,10 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from democratiza.money import group, pesos
-from democratiza.reports.adjudication_report import SALT, chart_style
 from democratiza.reports.exports import per_broker_files, slug
+from democratiza.reports.render.charts import DARK, SVG_STYLE, svg
+from democratiza.reports.render.files import atomic_write
+from democratiza.reports.render.pdf import A4, metadata
 from democratiza.stages.allocate import StageAllocation
 from democratiza.stages.lifecycle import StoredStage
 
@@ -43,7 +44,6 @@ BROKER_COLUMNS = [
     "precio_adjudicacion",
     "valor_a_pagar",
 ]
-RC = {**chart_style(), "svg.hashsalt": SALT}
 
 
 def _priced(done: StageAllocation) -> pl.DataFrame:
@@ -109,7 +109,7 @@ def _draw_curve(
         return
     xs = [0] + [q for _, q in curve]
     ys = [curve[0][0]] + [p for p, _ in curve]
-    ax.step(xs, [y / 100 for y in ys], where="pre", color="#034e7b", label="Demanda acumulada")
+    ax.step(xs, [y / 100 for y in ys], where="pre", color=DARK, label="Demanda acumulada")
     ax.axvline(stage.shares, color="#999999", linestyle="--", label="Acciones ofrecidas")
     ax.axhline(stage.minimum_price / 100, color="#e6550d", linestyle=":", label="Precio mínimo")
     if point is not None:
@@ -128,16 +128,12 @@ def demand_svg(
 ) -> str:
     """The demand curve as inline SVG (the report, and the office's page while the book is
     open); ``point`` is the clearing (price, shares allocated) once the stage is allocated."""
+    # Drawn before the style is set and saved within it: the SVG depends on that order.
     fig = Figure(figsize=(7.5, 4.2), layout="constrained")
     FigureCanvasAgg(fig)
     _draw_curve(stage, curve, point, fig.add_subplot())
-    buf = io.StringIO()
-    with matplotlib.rc_context(RC):
-        fig.savefig(buf, format="svg", metadata={"Date": None})
-    text = buf.getvalue()
-    return text[text.index("<svg") :].replace(
-        "<svg ", '<svg role="img" aria-label="Curva de demanda y punto de corte" ', 1
-    )
+    with matplotlib.rc_context(SVG_STYLE):
+        return svg(fig, "Curva de demanda y punto de corte")
 
 
 def figures(stage: StoredStage, done: StageAllocation) -> list[tuple[str, str]]:
@@ -232,39 +228,30 @@ mínimo.</figcaption></figure>
 
 def render_pdf(stage: StoredStage, done: StageAllocation, path: Path) -> None:
     """One page: the figures and the demand curve. Written atomically."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    metadata = {
-        "Title": f"{stage.name} {stage.code}",
-        "Creator": "democratiza",
-        "CreationDate": None,
-    }
-    try:
-        with matplotlib.rc_context(RC), PdfPages(tmp, metadata=metadata) as pdf:
-            fig = Figure(figsize=(8.27, 11.69))
-            fig.suptitle(
-                f"{stage.name}: {stage.code}", x=0.07, ha="left", fontsize=15, fontweight="bold"
-            )
-            y = 0.93
-            for key, value in figures(stage, done):
-                fig.text(0.07, y, key, fontsize=9, fontweight="bold")
-                for part in textwrap.wrap(value, 56):
-                    fig.text(0.42, y, part, fontsize=9)
-                    y -= 0.018
-                y -= 0.004
-            ax = fig.add_axes((0.12, 0.06, 0.83, 0.45))
-            _draw_curve(stage, done.curve, _point(done), ax)
-            pdf.savefig(fig)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    out = io.BytesIO()
+    info = metadata(f"{stage.name} {stage.code}")
+    with matplotlib.rc_context(SVG_STYLE), PdfPages(out, metadata=info) as pdf:
+        fig = Figure(figsize=A4)
+        fig.suptitle(
+            f"{stage.name}: {stage.code}", x=0.07, ha="left", fontsize=15, fontweight="bold"
+        )
+        y = 0.93
+        for key, value in figures(stage, done):
+            fig.text(0.07, y, key, fontsize=9, fontweight="bold")
+            for part in textwrap.wrap(value, 56):
+                fig.text(0.42, y, part, fontsize=9)
+                y -= 0.018
+            y -= 0.004
+        ax = fig.add_axes((0.12, 0.06, 0.83, 0.45))
+        _draw_curve(stage, done.curve, _point(done), ax)
+        pdf.savefig(fig)
+    atomic_write(path, out.getvalue())
 
 
 def write_report(stage: StoredStage, done: StageAllocation, out_dir: Path) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    page = out_dir / f"informe-{slug(stage.code)}.html"
-    tmp = page.with_name(f".{page.name}.tmp")
-    tmp.write_text(render_html(stage, done), encoding="utf-8")
-    os.replace(tmp, page)
+    page = atomic_write(
+        out_dir / f"informe-{slug(stage.code)}.html", render_html(stage, done).encode("utf-8")
+    )
     pdf = out_dir / f"informe-{slug(stage.code)}.pdf"
     render_pdf(stage, done, pdf)
     return [page, pdf]

@@ -62,6 +62,7 @@ no order reaches the minimum price.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
@@ -69,7 +70,7 @@ from numpy.typing import NDArray
 from democratiza.allocation.checks import checked_total, integer_column, whole, whole_at_least
 from democratiza.allocation.methods import proportional
 from democratiza.allocation.notes import left_over_note, lot_remnants, whole_units
-from democratiza.money import group, pesos
+from democratiza.money import group, percent, pesos
 from democratiza.vocabulary import MECHANISMS, Mechanism
 
 NO_ORDERS = "no hay órdenes"
@@ -373,8 +374,9 @@ def _margin_notes(
             "completos."
         )
         return notes
+    share = percent(Fraction(*margin.prorate), truncate=True)
     notes.append(
-        f"Prorrateo: cada orden recibe el {_percent(*margin.prorate)} de lo que pide, "
+        f"Prorrateo: cada orden recibe el {share} de lo que pide, "
         f"redondeado hacia abajo a {whole_units(lot)}."
     )
     if margin.left_over:
@@ -423,12 +425,6 @@ def _orders(count: int) -> str:
 def _verb(count: int, singular: str) -> str:
     """'recibe' for one order, 'reciben' for several."""
     return singular if count == 1 else singular + "n"
-
-
-def _percent(numerator: int, denominator: int) -> str:
-    """'37,28 %': the ratio in hundredths of a percent, truncated (for the notes only)."""
-    hundredths = numerator * 10_000 // denominator
-    return f"{hundredths // 100},{hundredths % 100:02d} %"
 
 
 # --- Checks on the input ----------------------------------------------------------------------

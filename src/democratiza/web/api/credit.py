@@ -15,17 +15,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import Field
 
-from democratiza.compliance.credit import (
-    CreditError,
-    CreditLine,
-    amortization_schedule,
-    check_offer_credit_line,
-    collateral_coverage,
-)
+from democratiza.compliance.credit.checks import check_offer_credit_line
+from democratiza.compliance.credit.collateral import collateral_coverage
+from democratiza.compliance.credit.lines import CreditError, CreditLine
+from democratiza.compliance.credit.schedule import amortization_schedule
 from democratiza.compliance.series import MissingSeriesValue
 from democratiza.programs.parameters import OfferParameterError
-from democratiza.reports.loan_schedule import schedule_pdf
-from democratiza.reports.statements import schedule_csv_with_totals
+from democratiza.reports.loan_schedule import schedule_csv_with_totals, schedule_pdf
 from democratiza.web.api.bodies import Body, Centavos, Day
 from democratiza.web.api.catalog import program_or_404
 from democratiza.web.api.formats import STATEMENT_FILES, Statement, in_format, json_text

@@ -96,12 +96,8 @@ def registry_csv(engine: Engine, code: str) -> bytes:
 
 def report(engine: Engine, code: str, kind: str) -> bytes:
     """The adjudication report, HTML or PDF, as ``oferta exportar`` draws it."""
-    from democratiza.reports.adjudication_report import (
-        build_figures,
-        render_html,
-        render_pdf,
-        report_input,
-    )
+    from democratiza.reports.adjudication_figures import build_figures, report_input
+    from democratiza.reports.adjudication_report import render_html, render_pdf
 
     done = adjudication(engine, code)
     with engine.connect() as conn:

@@ -10,11 +10,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import Field
 
-from democratiza.compliance.fine_case import compute_fine
-from democratiza.compliance.fines import FineError, Payment, statement_text
+from democratiza.compliance.fines.account import Payment
+from democratiza.compliance.fines.case import compute_fine
+from democratiza.compliance.fines.terms import FineError
+from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.series import MissingSeriesValue
 from democratiza.programs.schema import FineBaseKey
-from democratiza.reports.statements import fine_statement_csv, fine_statement_pdf
+from democratiza.reports.fine_statement import fine_statement_csv
+from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.web.api.bodies import Body, Centavos, Day
 from democratiza.web.api.catalog import program_or_404
 from democratiza.web.api.formats import STATEMENT_FILES, Statement, in_format, json_text

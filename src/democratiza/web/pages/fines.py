@@ -12,12 +12,13 @@ from decimal import Decimal, InvalidOperation
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from democratiza.compliance.fine_case import compute_fine
-from democratiza.compliance.fines import FineError, statement_text
+from democratiza.compliance.fines.case import compute_fine
+from democratiza.compliance.fines.terms import FineError
+from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.series import MissingSeriesValue
 from democratiza.money import to_centavos
 from democratiza.programs.loader import bundled_program_ids
-from democratiza.reports.statements import fine_statement_pdf
+from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.web.api import catalog
 from democratiza.web.errors import Unprocessable
 from democratiza.web.pages.forms import form_fields

@@ -11,16 +11,31 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from democratiza.compliance.bands import BandMatch
-from democratiza.compliance.fines import (
-    FineTerms,
-    Payment,
-    Statement,
-    fine_for,
-    fine_statement,
-)
+from democratiza.compliance.fines.account import Payment, Statement
+from democratiza.compliance.fines.amount import FineAmount, fine_for
+from democratiza.compliance.fines.bands import BandMatch
+from democratiza.compliance.fines.cpi_adjustment import cpi_rate_statement
+from democratiza.compliance.fines.payment_day_rate import payment_day_statement
+from democratiza.compliance.fines.terms import FineError, FineTerms
 from democratiza.compliance.series import CpiSeries, MaxLegalRate, shipped_cpi, shipped_max_rate
 from democratiza.programs.schema import FineBaseKey, Program
+
+
+def fine_statement(
+    terms: FineTerms,
+    fine: FineAmount,
+    until: date,
+    payments: Sequence[Payment] = (),
+    *,
+    cpi: CpiSeries | None = None,
+    rates: MaxLegalRate,
+) -> Statement:
+    """The fine's account up to ``until`` by the program's adjustment method."""
+    if terms.adjustment == "ipc_1_enero":
+        if cpi is None:
+            raise FineError("El ajuste por IPC necesita la serie del IPC del DANE.")
+        return cpi_rate_statement(terms, fine, until, payments, cpi, rates)
+    return payment_day_statement(terms, fine, until, payments, rates)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,161 @@
+"""What a program's ``multas`` section says (``FineTerms``), and the base per share.
+
+The base is the greatest of the values the program lists (GEB art. 11(a)–(c); Central de
+Seguros, inciso of fines): the acquisition price, the consideration obtained, the seller's
+price in the Segunda Etapa. A value not known yet is not compared; ties go to the first the
+program lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from democratiza.compliance.fines.bands import REFERENCE_LABELS
+from democratiza.money import pesos
+from democratiza.programs.schema import Citation, FineAdjustment, FineBand, FineBaseKey, Program
+
+BASE_LABELS: dict[FineBaseKey, str] = {
+    "precio_adquisicion": "precio de adquisición por acción",
+    "contraprestacion": "precio u otra contraprestación obtenida por acción",
+    "precio_segunda_etapa": "precio por acción del vendedor en la Segunda Etapa",
+}
+
+
+class FineError(ValueError):
+    """A fine that cannot be computed as asked; the message (Spanish) says why."""
+
+
+@dataclass(frozen=True)
+class FineTerms:
+    """What a program's ``multas`` section says, in the form the computation needs."""
+
+    program_id: str
+    bands: tuple[FineBand, ...]
+    base_keys: tuple[FineBaseKey, ...]
+    base_texts: tuple[str, ...]  # the program's own words for each base, same order
+    reference_label: str  # "fecha de enajenación" / "fecha de adjudicación"
+    adjustment: FineAdjustment
+    default_interest: bool  # interest at the highest legal rate on top (GEB art. 11)
+    # Where each rule is written ("Decreto 706/2017 art. 11(a)"), for statements.
+    base_citations: tuple[str, ...]  # same order as base_keys
+    base_rule_citation: str  # where the program says the greatest base is taken
+    band_citations: tuple[str, ...]  # same order as bands
+    adjustment_citation: str
+    interest_citation: str | None
+    payments_citation: str | None
+
+    def band_citation(self, band: FineBand) -> str:
+        """The citation of one of this program's bands."""
+        for own, citation in zip(self.bands, self.band_citations, strict=True):
+            if own == band:
+                return citation
+        raise FineError(f"El tramo del {band.percent} % no es del programa {self.program_id}.")
+
+    @classmethod
+    def from_program(cls, program: Program) -> FineTerms:
+        fines = program.fines
+        missing = [
+            key
+            for key, value in (
+                ("claves_bases", fines.base_keys),
+                ("fecha_referencia", fines.reference_date),
+                ("metodo_ajuste", fines.adjustment_method),
+                ("regla_base", fines.base_rule),
+            )
+            if value is None
+        ]
+        if missing:
+            raise FineError(
+                f"El programa {program.id} no permite calcular multas: a su sección 'multas' "
+                f"le faltan {', '.join(missing)}."
+            )
+        assert fines.base_keys is not None and fines.reference_date is not None
+        assert fines.adjustment_method is not None and fines.base_rule is not None
+        if fines.adjustment_method == "ipc_1_enero" and fines.default_interest is None:
+            raise FineError(
+                f"El programa {program.id} ajusta por IPC pero no dice los intereses de mora "
+                "('multas.intereses_mora'); no se calcula la multa."
+            )
+
+        def cite(citation: Citation) -> str:
+            return f"{program.norms[citation.norm].short} {citation.ref}"
+
+        return cls(
+            program_id=program.id,
+            bands=fines.bands,
+            base_keys=fines.base_keys,
+            base_texts=tuple(b.value for b in fines.base_values),
+            reference_label=REFERENCE_LABELS[fines.reference_date],
+            adjustment=fines.adjustment_method,
+            default_interest=fines.default_interest is not None,
+            base_citations=tuple(cite(b.citation) for b in fines.base_values),
+            base_rule_citation=cite(fines.base_rule.citation),
+            band_citations=tuple(cite(b.citation) for b in fines.bands),
+            adjustment_citation=cite(fines.adjustment.citation),
+            interest_citation=(
+                None if fines.default_interest is None else cite(fines.default_interest.citation)
+            ),
+            payments_citation=(
+                None if fines.partial_payments is None else cite(fines.partial_payments.citation)
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class BaseCandidate:
+    key: FineBaseKey
+    text: str
+    centavos: int | None  # None: not known (e.g. no Segunda Etapa price yet)
+
+
+@dataclass(frozen=True)
+class FineBase:
+    """The base per share: the greatest known candidate (ties: the first the program lists)."""
+
+    candidates: tuple[BaseCandidate, ...]
+    chosen: BaseCandidate
+
+    @property
+    def centavos(self) -> int:
+        assert self.chosen.centavos is not None
+        return self.chosen.centavos
+
+    def explain(self) -> str:
+        parts = [
+            f"{BASE_LABELS[c.key]}: "
+            + ("sin valor conocido, no se compara" if c.centavos is None else pesos(c.centavos))
+            for c in self.candidates
+        ]
+        return (
+            f"Base por acción, la mayor de: {'; '.join(parts)}. "
+            f"Se toma {pesos(self.centavos)} ({BASE_LABELS[self.chosen.key]})."
+        )
+
+
+def fine_base(terms: FineTerms, values: Mapping[FineBaseKey, int | None]) -> FineBase:
+    """The greatest of the values the program lists (centavos per share; None = unknown),
+    as its ``regla_base`` says (``mayor``, the only rule the decrees use)."""
+    unknown = [k for k in values if k not in terms.base_keys]
+    if unknown:
+        raise FineError(
+            f"El programa {terms.program_id} no usa como base: "
+            + ", ".join(BASE_LABELS[k] for k in unknown)
+        )
+    candidates = []
+    for key, text in zip(terms.base_keys, terms.base_texts, strict=True):
+        if key not in values:
+            raise FineError(
+                f"Falta el valor de la base '{BASE_LABELS[key]}' ({text}); "
+                "si no se conoce, indíquelo como desconocido."
+            )
+        value = values[key]
+        if value is not None and value < 0:
+            raise FineError(f"La base '{BASE_LABELS[key]}' no puede ser negativa.")
+        candidates.append(BaseCandidate(key, text, value))
+    known = [c for c in candidates if c.centavos is not None]
+    if not known:
+        raise FineError("Ninguna base de la multa tiene valor conocido.")
+    top = max(c.centavos for c in known if c.centavos is not None)
+    chosen = next(c for c in known if c.centavos == top)
+    return FineBase(tuple(candidates), chosen)

@@ -1,0 +1,341 @@
+"""Adjudication report, its figures: what was asked, permitted and awarded, and how evenly.
+
+``report_input`` gathers an adjudication and its offer; ``build_figures`` computes every
+figure the report shows, exactly (integers and fractions, with polars): totals by decision
+and category, the limits that bound, a histogram of the awards on a log scale of whole
+shares, the Lorenz curve of the awards per person and its Gini coefficient, and the share of
+the top 1 % and 10 %. Nothing here draws or writes text for a reader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from democratiza.money import group
+from democratiza.offers.lifecycle import StoredOffer
+
+if TYPE_CHECKING:
+    from democratiza.adjudication.record import Adjudication
+
+AWARD_COLUMNS: dict[str, type[pl.DataType]] = {
+    "radicado": pl.String,
+    "comisionista": pl.String,
+    "numero_identificacion": pl.String,
+    "categoria": pl.String,
+    "cantidad": pl.Int64,
+    "cantidad_permitida": pl.Int64,
+    "decision": pl.String,
+    "regla_limitante": pl.String,
+    "adjudicada": pl.Int64,
+}
+OPTIONAL_COLUMNS: dict[str, type[pl.DataType]] = {"tipo_identificacion": pl.String}
+DECISION_VALUES = ("aceptada", "reducida", "rechazada")
+LORENZ_POINTS = 400  # the curve is drawn through at most this many exact points
+
+
+class ReportInputError(ValueError):
+    pass
+
+
+@dataclass(frozen=True, eq=False)
+class ReportInput:
+    """One program's adjudication: the offer and one row per acceptance with its award.
+
+    ``nombres_categorias`` and ``nombres_reglas`` give readable names to the ids of
+    categories and limits (for instance from the program file); an id without a name is shown
+    as it is, with its underscores as spaces.
+
+    A person is a ``numero_identificacion``; when the frame also has ``tipo_identificacion``
+    (as the engine's results do), a person is the pair, as in the rules.
+    """
+
+    programa_id: str
+    programa_nombre: str
+    acciones_ofrecidas: int
+    precio_centavos: int
+    fecha_aviso: date
+    fecha_cierre: date
+    metodo: str
+    regla_remanente: str
+    hash_entrada: str
+    awards: pl.DataFrame
+    nombres_categorias: Mapping[str, str] = field(default_factory=dict)
+    nombres_reglas: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        missing = [c for c in AWARD_COLUMNS if c not in self.awards.columns]
+        if missing:
+            raise ReportInputError(f"faltan columnas en las adjudicaciones: {missing}")
+        if self.acciones_ofrecidas <= 0 or self.precio_centavos <= 0:
+            raise ReportInputError("las acciones ofrecidas y el precio deben ser positivos")
+        # Enum columns from the engine and any integer width become the plain types.
+        types = {
+            **AWARD_COLUMNS,
+            **{c: t for c, t in OPTIONAL_COLUMNS.items() if c in self.awards.columns},
+        }
+        typed = self.awards.select(pl.col(c).cast(t) for c, t in types.items())
+        object.__setattr__(self, "awards", typed)
+        nulls = [c for c in types if c != "regla_limitante" and typed[c].null_count() > 0]
+        if nulls:
+            raise ReportInputError(f"columnas con valores vacíos: {nulls}")
+        unknown = set(typed["decision"].unique().to_list()) - set(DECISION_VALUES)
+        if unknown:
+            raise ReportInputError(f"decisiones desconocidas: {sorted(unknown)}")
+        bad = typed.filter(
+            (pl.col("adjudicada") < 0)
+            | (pl.col("adjudicada") > pl.col("cantidad_permitida"))
+            | ((pl.col("decision") == "rechazada") & (pl.col("adjudicada") != 0))
+        )
+        if bad.height:
+            raise ReportInputError(
+                "adjudicaciones negativas, mayores que la cantidad permitida o de aceptaciones "
+                f"rechazadas: radicados {bad['radicado'].head(5).to_list()}"
+            )
+        awarded = int(typed["adjudicada"].sum())
+        if awarded > self.acciones_ofrecidas:
+            raise ReportInputError(
+                f"se adjudican {group(awarded)} acciones y solo se ofrecen "
+                f"{group(self.acciones_ofrecidas)}"
+            )
+
+
+def report_input(stored: StoredOffer, done: Adjudication) -> ReportInput:
+    """The report's input for a stored offer and its adjudication (CLI and web alike)."""
+    program, offer = stored.program, stored.offer
+    announced, closing = offer.day("fecha_aviso"), offer.day("fecha_cierre")
+    shares = offer.values.get("acciones_ofrecidas")
+    assert announced and closing and isinstance(shares, int)
+    return ReportInput(
+        programa_id=program.id,
+        programa_nombre=program.name,
+        acciones_ofrecidas=shares,
+        precio_centavos=offer.price_centavos,
+        fecha_aviso=announced,
+        fecha_cierre=closing,
+        metodo=program.allocation.method,
+        regla_remanente=program.allocation.remainder,
+        hash_entrada=str(done.header["huella_entradas"]),
+        awards=done.results,
+        nombres_categorias={c.id: c.name for c in program.categories},
+        nombres_reglas={r.id: r.name for r in program.limits},
+    )
+
+
+@dataclass(frozen=True)
+class CategoryFigures:
+    categoria: str
+    aceptaciones: int
+    rechazadas: int
+    acciones_solicitadas: int
+    acciones_permitidas: int
+    acciones_adjudicadas: int
+    adjudicatarios: int  # distinct identification numbers with shares in this category
+
+
+@dataclass(frozen=True)
+class LimitFigures:
+    regla: str
+    aceptaciones: int  # acceptances whose permitted quantity this limit determined
+    acciones_recortadas: int  # requested minus permitted, over those acceptances
+
+
+@dataclass(frozen=True)
+class HistogramBin:
+    desde: int  # inclusive
+    hasta: int  # inclusive
+    adjudicaciones: int  # acceptances awarded between desde and hasta shares
+    acciones: int
+
+
+@dataclass(frozen=True)
+class LorenzPoint:
+    personas: int  # awardees with the fewest shares, counted from the smallest
+    acciones: int  # the shares they received together
+
+
+@dataclass(frozen=True)
+class ReportFigures:
+    aceptaciones: int
+    aceptadas: int
+    reducidas: int
+    rechazadas: int
+    acciones_solicitadas: int
+    acciones_permitidas: int
+    acciones_adjudicadas: int
+    acciones_no_adjudicadas: int
+    valor_adjudicado_centavos: int
+    demanda_sobre_oferta: Fraction  # requested / offered: above 1 is oversubscription
+    demanda_admisible_sobre_oferta: Fraction  # permitted / offered
+    colocacion: Fraction  # awarded / offered
+    nuevos_accionistas: int  # distinct people (identification numbers) with shares awarded
+    adjudicaciones: int  # acceptances with shares awarded
+    prorrateadas: int  # not rejected, yet awarded less than permitted
+    por_categoria: tuple[CategoryFigures, ...]
+    limites: tuple[LimitFigures, ...]
+    sin_limite: int  # acceptances with no binding limit
+    histograma: tuple[HistogramBin, ...]
+    lorenz: tuple[LorenzPoint, ...]  # from (0, 0) to (n, total)
+    deciles: tuple[LorenzPoint, ...]  # the poorest 10 %, 20 %, ..., 100 % of awardees
+    gini: Fraction | None  # None without awardees
+    top1_personas: int  # ceil(1 % of the awardees)
+    top1_participacion: Fraction | None
+    top10_personas: int  # ceil(10 % of the awardees)
+    top10_participacion: Fraction | None
+
+
+def build_figures(inp: ReportInput) -> ReportFigures:
+    a = inp.awards
+    offered = inp.acciones_ofrecidas
+    awarded_rows = a.filter(pl.col("adjudicada") > 0)
+    person = [c for c in ("tipo_identificacion", "numero_identificacion") if c in a.columns]
+    totals = a.select(
+        pl.len().alias("n"),
+        *((pl.col("decision") == d).sum().alias(d) for d in DECISION_VALUES),
+        pl.col("cantidad").sum().alias("solicitadas"),
+        pl.col("cantidad_permitida").sum().alias("permitidas"),
+        pl.col("adjudicada").sum().alias("adjudicadas"),
+        (
+            (pl.col("decision") != "rechazada")
+            & (pl.col("adjudicada") < pl.col("cantidad_permitida"))
+        )
+        .sum()
+        .alias("prorrateadas"),
+        pl.col("regla_limitante").is_null().sum().alias("sin_limite"),
+    ).row(0, named=True)
+    requested, permitted, awarded = (
+        int(totals["solicitadas"] or 0),
+        int(totals["permitidas"] or 0),
+        int(totals["adjudicadas"] or 0),
+    )
+
+    by_category = (
+        a.group_by("categoria")
+        .agg(
+            pl.len().alias("aceptaciones"),
+            (pl.col("decision") == "rechazada").sum().alias("rechazadas"),
+            pl.col("cantidad").sum().alias("solicitadas"),
+            pl.col("cantidad_permitida").sum().alias("permitidas"),
+            pl.col("adjudicada").sum().alias("adjudicadas"),
+            pl.struct(person).filter(pl.col("adjudicada") > 0).n_unique().alias("adjudicatarios"),
+        )
+        .sort(["solicitadas", "categoria"], descending=[True, False])
+    )
+    limits = (
+        a.filter(pl.col("regla_limitante").is_not_null())
+        .group_by("regla_limitante")
+        .agg(
+            pl.len().alias("aceptaciones"),
+            (pl.col("cantidad") - pl.col("cantidad_permitida")).sum().alias("recortadas"),
+        )
+        .sort(["aceptaciones", "regla_limitante"], descending=[True, False])
+    )
+
+    people = (
+        awarded_rows.group_by(person)
+        .agg(pl.col("adjudicada").sum())
+        .sort("adjudicada")["adjudicada"]
+    )
+    n = people.len()
+    cumulative = people.cum_sum().to_list()
+
+    def cum(k: int) -> int:
+        return int(cumulative[k - 1]) if k else 0
+
+    def top_share(percent: int) -> tuple[int, Fraction | None]:
+        k = -(-n * percent // 100)  # ceil: at least one awardee when there are any
+        return k, (Fraction(awarded - cum(n - k), awarded) if n else None)
+
+    top1 = top_share(1)
+    top10 = top_share(10)
+    lorenz_at = sorted({(j * n) // LORENZ_POINTS for j in range(LORENZ_POINTS + 1)} | {n})
+    return ReportFigures(
+        aceptaciones=int(totals["n"]),
+        aceptadas=int(totals["aceptada"]),
+        reducidas=int(totals["reducida"]),
+        rechazadas=int(totals["rechazada"]),
+        acciones_solicitadas=requested,
+        acciones_permitidas=permitted,
+        acciones_adjudicadas=awarded,
+        acciones_no_adjudicadas=offered - awarded,
+        valor_adjudicado_centavos=awarded * inp.precio_centavos,
+        demanda_sobre_oferta=Fraction(requested, offered),
+        demanda_admisible_sobre_oferta=Fraction(permitted, offered),
+        colocacion=Fraction(awarded, offered),
+        nuevos_accionistas=n,
+        adjudicaciones=awarded_rows.height,
+        prorrateadas=int(totals["prorrateadas"]),
+        por_categoria=tuple(
+            CategoryFigures(
+                categoria=r["categoria"],
+                aceptaciones=int(r["aceptaciones"]),
+                rechazadas=int(r["rechazadas"]),
+                acciones_solicitadas=int(r["solicitadas"]),
+                acciones_permitidas=int(r["permitidas"]),
+                acciones_adjudicadas=int(r["adjudicadas"]),
+                adjudicatarios=int(r["adjudicatarios"]),
+            )
+            for r in by_category.iter_rows(named=True)
+        ),
+        limites=tuple(
+            LimitFigures(r["regla_limitante"], int(r["aceptaciones"]), int(r["recortadas"]))
+            for r in limits.iter_rows(named=True)
+        ),
+        sin_limite=int(totals["sin_limite"]),
+        histograma=_histogram(awarded_rows["adjudicada"]),
+        lorenz=tuple(LorenzPoint(k, cum(k)) for k in lorenz_at),
+        deciles=tuple(LorenzPoint(n * p // 100, cum(n * p // 100)) for p in range(10, 101, 10)),
+        gini=_gini(people),
+        top1_personas=top1[0],
+        top1_participacion=top1[1],
+        top10_personas=top10[0],
+        top10_participacion=top10[1],
+    )
+
+
+def _gini(ascending: pl.Series) -> Fraction | None:
+    """G = 2·Σ i·x_i / (n·Σx) − (n+1)/n over the awards sorted from the smallest, i from 1."""
+    n = ascending.len()
+    if n == 0:
+        return None
+    frame = pl.DataFrame({"x": ascending.cast(pl.Int128)}).with_row_index("i", offset=1)
+    sums = frame.select(
+        (pl.col("i").cast(pl.Int128) * pl.col("x")).sum().alias("ix"),
+        pl.col("x").sum().alias("x"),
+    ).row(0)
+    weighted, total = int(sums[0]), int(sums[1])
+    return Fraction(2 * weighted, n * total) - Fraction(n + 1, n)
+
+
+def _edges(upto: int) -> list[int]:
+    """1, 2, 5, 10, 20, 50, ...: three bins a decade, a log scale of whole shares."""
+    edges, scale = [], 1
+    while True:
+        for step in (1, 2, 5):
+            edges.append(step * scale)
+            if step * scale > upto:
+                return edges
+        scale *= 10
+
+
+def _histogram(shares: pl.Series) -> tuple[HistogramBin, ...]:
+    if shares.len() == 0:
+        return ()
+    edges = _edges(int(shares.max()))  # type: ignore[arg-type]
+    index = pl.Series("edges", edges, dtype=pl.Int64).search_sorted(shares, side="right") - 1
+    counted = (
+        pl.DataFrame({"bin": index, "x": shares})
+        .group_by("bin")
+        .agg(pl.len().alias("n"), pl.col("x").sum().alias("acciones"))
+    )
+    found = {int(r[0]): (int(r[1]), int(r[2])) for r in counted.iter_rows()}
+    first, last = min(found), max(found)
+    return tuple(
+        HistogramBin(edges[b], edges[b + 1] - 1, *found.get(b, (0, 0)))
+        for b in range(first, last + 1)
+    )
