@@ -23,7 +23,7 @@ from democratiza.rules.person import ORDER, per_person
 from democratiza.storage import audit
 from democratiza.storage.database import new_id, read_frame
 from democratiza.storage.receipts import receipt_rank
-from democratiza.storage.records import digest, same_results, stored_header
+from democratiza.storage.records import digest, verified
 from democratiza.storage.schema import acceptances, adjudications, awards
 
 INPUT_COLUMNS = ["radicado", "tipo_identificacion", "numero_identificacion", "cantidad_persona"]
@@ -176,12 +176,16 @@ def stored_adjudication(engine: Engine, offer_code: str) -> Adjudication:
     """The stored record, recomputed from the stored inputs and checked against its hashes."""
     with engine.connect() as conn:
         stored = load_offer(conn, offer_code)
-        header = stored_header(conn, adjudications, "oferta_id", stored.id)
-        if header is None:
-            raise OfferError(f"La oferta '{offer_code}' no se ha adjudicado.")
-        again = compute(stored, current_acceptances(conn, stored))
-    if not same_results(header, again.header):
-        raise OfferError("La adjudicación recalculada no coincide con la registrada.")
+        header, again = verified(
+            conn,
+            adjudications,
+            ("oferta_id", stored.id),
+            lambda _: compute(stored, current_acceptances(conn, stored)),
+            (
+                OfferError(f"La oferta '{offer_code}' no se ha adjudicado."),
+                OfferError("La adjudicación recalculada no coincide con la registrada."),
+            ),
+        )
     return Adjudication(offer_code, header, again.results)
 
 

@@ -36,7 +36,7 @@ from democratiza.storage.bulk import (
 from democratiza.storage.database import new_id
 from democratiza.storage.receipts import (
     StorageError,
-    file_hash,
+    look_up,
     previous_batch,
     refused_message,
     store_once,
@@ -136,12 +136,14 @@ def import_batch(
     before_commit: Callable[[], None] | None = None,
 ) -> BatchResult:
     """Receive one broker batch. ``before_commit`` lets tests interrupt a transaction."""
-    digest = file_hash(path)
-    with engine.connect() as conn:
-        stored = load_offer(conn, offer_code)
-        done = already_received(conn, stored.id, broker, batch, digest, path)
-        if done:
-            return done
+    stored, digest, done = look_up(
+        engine,
+        path,
+        lambda conn: load_offer(conn, offer_code),
+        lambda conn, offer, digest: already_received(conn, offer.id, broker, batch, digest, path),
+    )
+    if done:
+        return done
     if stored.state != "abierta":
         raise OfferError(f"La oferta '{offer_code}' está {stored.state}; no recibe aceptaciones.")
     frame = read_broker_file(path, ACCEPTANCES, broker, datetime.now())

@@ -27,7 +27,7 @@ from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows
 from democratiza.storage.database import new_id, read_frame
 from democratiza.storage.receipts import receipt_rank
-from democratiza.storage.records import digest, same_results, stored_header
+from democratiza.storage.records import digest, verified
 from democratiza.storage.schema import order_awards, orders, stage_allocations
 
 BOOK_COLUMNS = ["radicado", "fecha_ingreso", "precio", "cantidad"]
@@ -205,10 +205,16 @@ def stored_allocation(engine: Engine, stage_code: str) -> StageAllocation:
     """The stored record, recomputed from the stored orders and checked against its hashes."""
     with engine.connect() as conn:
         stage = load_stage(conn, stage_code)
-        header = stored_header(conn, stage_allocations, "etapa_id", stage.id)
-        if header is None:
-            raise StageError(f"La etapa '{stage_code}' no se ha adjudicado.")
-        again = compute(stage, current_orders(conn, stage), header["precio_corte"])
-    if not same_results(header, again.header):
-        raise StageError("La adjudicación recalculada de la etapa no coincide con la registrada.")
+        header, again = verified(
+            conn,
+            stage_allocations,
+            ("etapa_id", stage.id),
+            lambda stored: compute(stage, current_orders(conn, stage), stored["precio_corte"]),
+            (
+                StageError(f"La etapa '{stage_code}' no se ha adjudicado."),
+                StageError(
+                    "La adjudicación recalculada de la etapa no coincide con la registrada."
+                ),
+            ),
+        )
     return StageAllocation(stage_code, header, again.results, again.curve)

@@ -27,7 +27,7 @@ from democratiza.stages.terms import StageError
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows, written_columns
 from democratiza.storage.database import new_id
-from democratiza.storage.receipts import file_hash, previous_batch, store_once
+from democratiza.storage.receipts import look_up, previous_batch, store_once
 from democratiza.storage.schema import order_batches, orders
 from democratiza.storage.versions import retire, withdraw
 from democratiza.tables.brokers import read_broker_file
@@ -80,12 +80,14 @@ def import_orders(
     before_commit: Callable[[], None] | None = None,
 ) -> OrderBatchResult:
     """Receive one broker batch of orders. ``before_commit`` lets tests interrupt it."""
-    digest = file_hash(path)
-    with engine.connect() as conn:
-        stage = load_stage(conn, stage_code)
-        done = _received(conn, stage, broker, batch, digest, path)
-        if done:
-            return done
+    stage, digest, done = look_up(
+        engine,
+        path,
+        lambda conn: load_stage(conn, stage_code),
+        lambda conn, stage, digest: _received(conn, stage, broker, batch, digest, path),
+    )
+    if done:
+        return done
     if stage.state != "abierta":
         raise StageError(f"La etapa '{stage_code}' está {stage.state}; no recibe órdenes.")
     checked = check_orders(stage, read_broker_file(path, ORDERS, broker, datetime.now()))

@@ -81,6 +81,21 @@ def refused_message(reason: str) -> str:
 
 
 Answer = TypeVar("Answer")
+Owner = TypeVar("Owner")
+
+
+def look_up(
+    engine: Engine,
+    path: Path,
+    load: Callable[[Connection], Owner],
+    resent: Callable[[Connection, Owner, str], Answer | None],
+) -> tuple[Owner, str, Answer | None]:
+    """What a received batch belongs to (an offer, a stage), its file's hash, and the
+    stored answer if the same batch was received before (``None`` if it is new)."""
+    digest = file_hash(path)
+    with engine.connect() as conn:
+        owner = load(conn)
+        return owner, digest, resent(conn, owner, digest)
 
 
 def store_once(

@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 import polars as pl
 from sqlalchemy import Connection, Table, select
@@ -39,6 +40,31 @@ def stored_header(
     return None if text is None else dict(json.loads(text))
 
 
-def same_results(stored: dict[str, Any], recomputed: dict[str, object]) -> bool:
-    """Whether results recomputed now are those of the stored record."""
-    return bool(stored["huella_resultado"] == recomputed["huella_resultado"])
+class Recomputed(Protocol):
+    """A record computed again: its header carries the hash of its results."""
+
+    @property
+    def header(self) -> dict[str, object]: ...
+
+
+Record = TypeVar("Record", bound=Recomputed)
+
+
+def verified(
+    conn: Connection,
+    table: Table,
+    owner: tuple[str, int],
+    recompute: Callable[[dict[str, Any]], Record],
+    refusals: tuple[Exception, Exception],
+) -> tuple[dict[str, Any], Record]:
+    """The stored header and the record recomputed from the stored rows, refused unless the
+    recomputed results hash to what was stored. ``owner``: the record table's column and id;
+    ``refusals``: what is raised when there is no record, and when it does not match."""
+    missing, mismatch = refusals
+    header = stored_header(conn, table, *owner)
+    if header is None:
+        raise missing
+    again = recompute(header)
+    if header["huella_resultado"] != again.header["huella_resultado"]:
+        raise mismatch
+    return header, again
