@@ -1,6 +1,6 @@
 """Who is asking: people with passwords and sessions, brokers' systems with API tokens.
 
-Why this shape: the issue asks for a modern password hash (argon2id), sessions with CSRF
+Why this shape: people need a modern password hash (argon2id), sessions with CSRF
 protection, a lockout after repeated failures, and per-broker tokens that the program office
 can revoke. No secret is stored: passwords as argon2 hashes; session cookies and API tokens
 as their SHA-256, so a copy of the database lets no one log in.

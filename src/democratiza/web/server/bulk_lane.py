@@ -50,7 +50,7 @@ def lane_cores(allowed: set[int]) -> set[int]:
     half the machine, a batch leaves the service the other half: on two cores, with 5
     clients uploading batches and 50 filing single acceptances, the singles went from 495-500
     to 540 per second and the batches from 31.500 to 34.300 rows per second
-    (``docs/web.md``, «Tercera ronda»).
+    (measured with ``benchmarks/bench_web.py``).
     """
     ordered = sorted(allowed)
     return set(ordered[len(ordered) - max(1, len(ordered) // 2) :])

@@ -54,7 +54,7 @@ class SingleIntake:
     the answers to a group come back as new filings spread over the time the service takes
     to send the answers and read the new requests, with gaps longer than ``quiet``. Closing
     at the first gap made groups of 26 instead of 29-30, and 6 % fewer single acceptances
-    per second (``docs/web.md``, «Tercera ronda»).
+    per second (measured with ``benchmarks/bench_web.py``).
     """
 
     def __init__(
