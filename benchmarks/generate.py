@@ -367,7 +367,7 @@ def generate(
     cutoff_day = (cutoff - EPOCH).days
     joined_day = cutoff_day + 1 + rng.integers(0, np.maximum(filing_day - cutoff_day, 1))
     months_in_post = np.where(
-        new_manager, (filing_day - joined_day) // 30, rng.integers(12, 300, n)
+        new_manager, np.maximum((filing_day - joined_day) // 30, 0), rng.integers(1, 300, n)
     )
     founded_day = (date(1960, 1, 1) - EPOCH).days + rng.integers(0, 56 * 365, n)
 

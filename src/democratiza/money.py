@@ -13,6 +13,8 @@ import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from fractions import Fraction
 
+import polars as pl
+
 # The grammar of a written amount (sign aside), in ASCII digits only, so that Python's ``re``
 # and Polars' regex read it alike (``tables.parse`` types whole columns with it).
 AMOUNT_PATTERN = (
@@ -193,3 +195,85 @@ def decimal_percent(value: Decimal, places: int | None = None) -> str:
         whole, decimals = text.split(".")
         text = f"{whole},{decimals.rstrip('0').ljust(2, '0')}"
     return f"{text} %"
+
+
+# --- the same renderings as column expressions --------------------------------------------
+# What ``group``, ``pesos`` and ``dollars`` write for one number, written for a whole column
+# at once (Polars), so a million explanations are built without a Python loop. Each gives,
+# row by row, exactly the text of its scalar twin above (``tests/test_money.py`` holds them
+# equal on every kind of value).
+
+_PADDED = [f"{i:03d}" for i in range(1000)]
+# Each group of three digits as written after the leading one ('.007', its dot included),
+# then as the leading one ('7'): index ``digits + 1000`` for the leading group.
+_GROUP_TEXTS = pl.Series([f".{t}" for t in _PADDED] + [str(i) for i in range(1000)])
+_CENTS = pl.Series([f",{t[1:]}" for t in _PADDED])  # ',07' for 7 centavos
+COLUMN_GROUPS = 7  # thousands groups a column rendering writes: magnitudes below 10²¹
+
+Parts = list[pl.Expr]  # pieces of a text, concatenated with nulls skipped (``joined``)
+
+
+def joined(parts: Parts) -> pl.Expr:
+    """The text the parts make: one concatenation, however many numbers it holds.
+
+    Why parts: building a sentence with one concatenation of all its pieces is several times
+    cheaper than concatenating each number first and the sentence after.
+    """
+    return pl.concat_str(parts, ignore_nulls=True)
+
+
+def group_parts(n: pl.Expr, groups: int = COLUMN_GROUPS) -> Parts:
+    """``group`` of each whole number of a column (magnitude below 1000 ** groups), as parts.
+
+    Each group of three digits is looked up in a table of its texts, one gather per group:
+    unpadded for the leading group, zero-padded with its dot after it.
+    """
+    magnitude = n.abs()
+    parts: Parts = [pl.when(n < 0).then(pl.lit("-"))]
+    for k in range(groups - 1, -1, -1):
+        digits = ((magnitude // 10 ** (3 * k)) % 1000).cast(pl.UInt32)
+        leading = (magnitude < 10 ** (3 * k + 3)).cast(pl.UInt32) * 1000
+        text = pl.lit(_GROUP_TEXTS).gather(digits + leading)
+        parts.append(text if k == 0 else pl.when(magnitude >= 10 ** (3 * k)).then(text))
+    return parts
+
+
+def group_column(n: pl.Expr, groups: int = COLUMN_GROUPS) -> pl.Expr:
+    """``group`` of each whole number of a column whose magnitude is below 1000 ** groups."""
+    return joined(group_parts(n, groups))
+
+
+def pesos_parts(centavos: pl.Expr, denominator: int = 1) -> Parts:
+    """``pesos`` of each amount of a column, in centavos over a fixed ``denominator``
+    (dollars converted at a TRM are hundredths of a centavo: denominator 100), as parts. The
+    whole centavos must fit in Int64 (every amount here does: below 10¹⁸ centavos)."""
+    magnitude = centavos.abs()
+    whole_centavos = (magnitude // denominator if denominator > 1 else magnitude).cast(pl.Int64)
+    cents = (whole_centavos % 100).cast(pl.UInt32)
+    sign = pl.when(centavos < 0).then(pl.lit("-$ ")).otherwise(pl.lit("$ "))
+    if denominator == 1:
+        tail = [pl.when(cents != 0).then(pl.lit(_CENTS).gather(cents))]
+    else:
+        cut = magnitude % denominator != 0
+        tail = [
+            pl.when(cut | (cents != 0)).then(pl.lit(_CENTS).gather(cents)),
+            pl.when(cut).then(pl.lit("…")),
+        ]
+    return [sign, *group_parts(whole_centavos // 100, COLUMN_GROUPS - 1)[1:], *tail]
+
+
+def pesos_column(centavos: pl.Expr, denominator: int = 1) -> pl.Expr:
+    """``pesos`` of each amount of a column (``pesos_parts``)."""
+    return joined(pesos_parts(centavos, denominator))
+
+
+def dollars_parts(cents: pl.Expr) -> Parts:
+    """``dollars`` of each amount of a column, in cents of a dollar (never negative here)."""
+    rest = (cents % 100).cast(pl.UInt32)
+    tail = pl.when(rest != 0).then(pl.lit(_CENTS).gather(rest))
+    return [pl.lit("US$ "), *group_parts(cents // 100)[1:], tail]
+
+
+def dollars_column(cents: pl.Expr) -> pl.Expr:
+    """``dollars`` of each amount of a column (``dollars_parts``)."""
+    return joined(dollars_parts(cents))

@@ -55,28 +55,22 @@ def summarize(results: pl.DataFrame) -> Summary:
 def explain_chunk(explainer: Explainer, results: pl.DataFrame, frame: pl.DataFrame) -> pl.DataFrame:
     """One chunk of results with its Spanish text columns, ready to export."""
     compiled = explainer.compiled
-    summaries: list[str] = []
-    causes: list[str] = []
-    limits: list[str] = []
-    for e in explainer.explain_all(results, frame):
-        summaries.append(e.summary)
-        causes.append(" | ".join(e.causes))
-        limits.append(" | ".join(e.limits))
     rules = {r.id: f"{r.name} ({explainer.cite_rule(r)})" for r in compiled.offer.program.limits}
-    codes = [c.code for c in compiled.checks]
-    return results.with_columns(
-        pl.Series("explicacion", summaries),
-        pl.Series("causas_detalle", causes),
-        pl.Series("limites_detalle", limits),
-        pl.col("regla_limitante").replace_strict(rules, default=None).alias("regla_limitante_cita"),
-        pl.Series(
-            "causas_codigos",
-            [
-                ";".join(code for i, code in enumerate(codes) if bits >> i & 1)
-                for bits in results["causas"]
-            ],
-            dtype=pl.String,
-        ),
+    codes = [
+        pl.when((pl.col("causas") // (1 << i)) % 2 == 1).then(pl.lit(c.code))
+        for i, c in enumerate(compiled.checks)
+    ]
+    return pl.concat(
+        [
+            results.with_columns(
+                pl.col("regla_limitante")
+                .replace_strict(rules, default=None, return_dtype=pl.String)
+                .alias("regla_limitante_cita"),
+                pl.concat_str(codes, separator=";", ignore_nulls=True).alias("causas_codigos"),
+            ),
+            explainer.columns(results, frame),
+        ],
+        how="horizontal",
     ).select(export_columns(compiled))
 
 
@@ -126,9 +120,7 @@ def write_decisions(
                     explainer, results.slice(start, CHUNK), frame.slice(start, CHUNK)
                 )
                 part.write_csv(csv_fh, include_header=n == 0)
-                rows = io.BytesIO()
-                part.with_columns(pl.col("fecha_radicacion").dt.to_string()).write_json(rows)
-                json_fh.write((b"," if n else b"") + rows.getvalue()[1:-1])
+                json_fh.write((b"," if n else b"") + _json_records(part))
                 if progress:
                     progress(part.height)
             json_fh.write(b"]}\n")
@@ -138,6 +130,18 @@ def write_decisions(
         csv_tmp.unlink(missing_ok=True)
         json_tmp.unlink(missing_ok=True)
     return [csv_path, json_path]
+
+
+def _json_records(part: pl.DataFrame) -> bytes:
+    """The rows as JSON objects separated by commas (the inside of a JSON array).
+
+    Written as NDJSON and joined: the same bytes ``write_json`` gives inside its brackets,
+    several times faster. A JSON string never holds a raw newline, so every newline ends a
+    record.
+    """
+    rows = io.BytesIO()
+    part.with_columns(pl.col("fecha_radicacion").dt.to_string()).write_ndjson(rows)
+    return rows.getvalue()[:-1].replace(b"\n", b",")
 
 
 def iter_chunks(frame: pl.DataFrame, size: int = CHUNK) -> Iterable[pl.DataFrame]:

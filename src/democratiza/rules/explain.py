@@ -1,25 +1,27 @@
 """Spanish explanations, rendered from the engine's structured results when they are shown.
 
 Nothing here decides anything: it reads the rule ids, limits and cause bits the engine
-produced and the program's citations, and writes them for a person.
+produced and the program's citations, and writes them for a person. Every sentence is a
+column expression (``limit_texts``, ``cause_texts``), so one acceptance (the calculator) and a
+million (``democratiza evaluar``) are explained by the same code, the million in seconds.
+``tests/explain_reference.py`` writes the same text one row at a time, as the reference.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any
+from functools import cached_property
 
 import polars as pl
 
-from democratiza.money import dollars, group, pesos
+from democratiza.money import group_parts, joined
 from democratiza.programs.schema import Citation, LimitRule, Program
-from democratiza.rules.checks import Check
-from democratiza.rules.engine import CompiledProgram, limit_column, source_column
-from democratiza.vocabulary import AMOUNT_LABELS
+from democratiza.rules.cause_texts import cause_sentence
+from democratiza.rules.engine import CompiledProgram
+from democratiza.rules.limit_texts import SHARE_GROUPS, LimitTexts
 
-PERSON = {"natural": "personas naturales", "juridica": "personas jurídicas"}
+SEPARATOR = " | "  # between the sentences of one row in a file's cell
 
 
 def cite(program: Program, citation: Citation) -> str:
@@ -37,167 +39,176 @@ class Explanation:
         return [self.summary, *self.causes, *self.limits]
 
 
+def _sentence(name: str) -> str:
+    return f"_frase__{name}"
+
+
+def _on_rows(frame: pl.DataFrame, rows: pl.Series, columns: list[pl.Expr]) -> pl.DataFrame:
+    """``frame`` with ``columns`` computed on the rows where ``rows`` is true, null elsewhere.
+
+    Computed on those rows alone when they are fewer than half (gathered, then scattered
+    back); on the whole frame otherwise, where gathering would cost more than it saves.
+    """
+    count = int(rows.sum())
+    names = [c.meta.output_name() for c in columns]
+    if count * 2 >= frame.height:
+        chosen = pl.lit(rows)
+        return frame.with_columns(
+            pl.when(chosen).then(c).alias(n) for c, n in zip(columns, names, strict=True)
+        )
+    if count == 0:
+        return frame.with_columns(
+            pl.Series(n, dtype=pl.String).extend_constant(None, frame.height) for n in names
+        )
+    positions = rows.arg_true()
+    needed = sorted({name for c in columns for name in c.meta.root_names()}) or ["causas"]
+    computed = frame[needed][positions].with_columns(columns)
+    return frame.with_columns(
+        pl.Series(n, dtype=computed[n].dtype)
+        .extend_constant(None, frame.height)
+        .scatter(positions, computed[n])
+        for n in names
+    )
+
+
+Step = tuple[pl.Expr, list[pl.Expr]]  # the rows a step concerns, and the columns it computes
+
+
+@dataclass(frozen=True)
+class _Plan:
+    limits: list[Step]  # each limit's sentence, in pieces (one per figure it may come from)
+    pieces: dict[str, list[str]]  # each limit's pieces' columns, coalesced into its sentence
+    rest: list[Step]  # the binding limits, the causes, the summaries
+
+
 class Explainer:
+    """The explanations of one compiled program, as columns or as ``Explanation`` objects."""
+
     def __init__(self, compiled: CompiledProgram) -> None:
         self.compiled = compiled
-        self.offer = compiled.offer
         self.program = compiled.offer.program
-        # Per rule, the parts of its sentence that do not change from row to row.
-        self._price = pesos(self.offer.price_centavos)
-        self._cites = {r.id: self._c(r.citation) for r in self.program.limits}
-        self._multiples = {r.id: self._multiple(r) for r in self.program.limits if r.base}
-        self._denominators = {
-            r.id: compiled.base_denominator(r) for r in self.program.limits if r.base
-        }
+        self._cites = {r.id: cite(self.program, r.citation) for r in self.program.limits}
+        self._limits = LimitTexts(compiled, self._cites)
 
     def cite_rule(self, rule: LimitRule) -> str:
         return self._cites[rule.id]
 
-    @staticmethod
-    def _multiple(rule: LimitRule) -> str:
-        frac = rule.fraction
-        if frac.denominator == 1:
-            return str(frac.numerator)
-        return f"{frac.numerator}/{frac.denominator}"
+    @cached_property
+    def _plan(self) -> _Plan:
+        """The sentences, in steps: each step's rows (where it concerns) and its columns.
 
-    def _c(self, citation: Citation) -> str:
-        return cite(self.program, citation)
-
-    def limit_text(self, rule: LimitRule, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
-        shares = row[limit_column(rule)]
-        where = self._cites[rule.id]
-        if rule.cap_shares is not None:
-            return f"{rule.name}: tope de {group(rule.cap_shares)} acciones ({where})"
-        assert rule.base is not None
-        numerator = base.get(f"base__{rule.id}")
-        source_index = row.get(source_column(rule))
-        if numerator is None or shares is None or source_index is None:
-            return f"{rule.name}: no se pudo calcular ({where})"
-        source = rule.base.sources[source_index]
-        den = self._denominators[rule.id]
-        whole, rest = divmod(numerator, den)
-        amount = whole if rest == 0 else Fraction(numerator, den)  # centavos, exact
-        label = AMOUNT_LABELS[source]
-        if source == "ingresos_usd":
-            trm = self.offer.money("trm") or 0
-            label += f" {dollars(int(amount * 100 / trm))} × TRM {pesos(trm)}"
-        return (
-            f"{rule.name}: {self._multiples[rule.id]} × {pesos(amount)} ({label}) / "
-            f"{self._price} = {group(shares)} acciones ({where})"
+        Built once per program and offer. A step is computed only on the rows it concerns (a
+        limit where it applies, the causes where there is one, the binding limits where the
+        quantity was cut): most limits apply to few rows, and a rejection is rare.
+        """
+        rules, checks = self.program.limits, self.compiled.checks
+        limits: list[Step] = []
+        pieces: dict[str, list[str]] = {}
+        for r in rules:
+            for k, (rows, text) in enumerate(self._limits.sentences(r)):
+                name = _sentence(f"{r.id}#{k}")
+                limits.append((rows, [text.alias(name)]))
+                pieces.setdefault(r.id, []).append(name)
+        steps: list[Step] = []
+        binding, count = self._limits.binding({r.id: _sentence(r.id) for r in rules})
+        decision = pl.col("decision").cast(pl.String)
+        steps.append(
+            (decision != "aceptada", [binding.alias("_limitantes"), count.alias("_cuantos")])
         )
-
-    def binding_rules(self, row: Mapping[str, Any]) -> list[LimitRule]:
-        """Every limit that gives the permitted quantity: the decree takes "el menor monto",
-        and when two limits give the same number of shares both bind (the first listed is
-        the one recorded as ``regla_limitante``)."""
-        least = row.get("limite_minimo")
-        tied = [
-            r for r in self.program.limits if least is not None and row[limit_column(r)] == least
+        causes = [
+            pl.when((pl.col("causas") // (1 << i)) % 2 == 1)
+            .then(cause_sentence(c, self.program, cite(self.program, c.citation), binding))
+            .alias(_sentence(f"c{i}"))
+            for i, c in enumerate(checks)
         ]
-        return tied or [self.program.limit(row["regla_limitante"])]
-
-    def binding_text(self, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
-        """The binding limit with its arithmetic; several, when they tie."""
-        texts = [self.limit_text(rule, row, base) for rule in self.binding_rules(row)]
-        if len(texts) == 1:
-            return texts[0]
-        listed = ", ".join(texts[:-1]) + " y " + texts[-1]
-        return f"{listed}, que dan la misma cantidad (se toma el menor monto)"
-
-    def by_binding(self, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
-        """'el límite …' or, when limits tie, 'los límites … y …'."""
-        article = "el límite" if len(self.binding_rules(row)) == 1 else "los límites"
-        return f"{article} {self.binding_text(row, base)}"
-
-    def cause_text(self, check: Check, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
-        program, where = self.program, self._c(check.citation)
-        kind = check.kind
-        if kind == "categoria":
-            return (
-                f"La categoría '{row['categoria']}' no es destinataria en este programa ({where})."
-            )
-        if kind == "estado_certificado":
-            return (
-                f"El certificado laboral acredita '{row['estado_certificado']}' y la categoría "
-                f"exige '{check.subject}' ({where})."
-            )
-        if kind == "justa_causa":
-            return f"Ex trabajador retirado por justa causa alegada por el empleador ({where})."
-        if kind in ("documento", "vigencia_documento"):
-            doc = program.documents[int(check.subject)]
-            if kind == "documento":
-                return f"Falta el documento: {doc.name} ({where})."
-            return (
-                f"{doc.name}: sin fecha o expedido fuera de los {doc.max_age_months} mes(es) "
-                f"anteriores a la radicación ({where})."
-            )
-        if kind == "compromiso":
-            rules = [*program.undertakings, program.sworn_statement]
-            text = next(u.text for u in rules if u is not None and u.id == check.subject)
-            return f"Falta la manifestación escrita: {text} ({where})."
-        if kind == "forma_pago" and check.subject:
-            return (
-                f"La forma de pago '{row['forma_pago']}' solo se admite para "
-                f"{PERSON[check.subject]} ({where})."
-            )
-        if kind == "forma_pago":
-            allowed = ", ".join(
-                m.id + (f" (solo {PERSON[m.only_for]})" if m.only_for else "")
-                for m in program.payment_methods
-            )
-            return (
-                f"Forma de pago '{row['forma_pago']}' no admitida; se admite: {allowed} ({where})."
-            )
-        if kind == "cantidad":
-            return f"La cantidad debe ser un número entero de acciones mayor que cero ({where})."
-        if kind == "fuera_de_plazo":
-            filed = row["fecha_radicacion"]
-            return f"Radicada el {filed:%Y-%m-%d}, fuera del plazo de la oferta ({where})."
-        if kind == "directivo_nuevo":
-            return (
-                f"Directivo nuevo no vinculado el día hábil anterior al cierre "
-                f"({check.subject}) ({where})."
-            )
-        if kind == "falta_valor":
-            rule = program.limit(check.subject)
-            assert rule.base is not None
-            needed = " o ".join(AMOUNT_LABELS[s] for s in rule.base.sources)
-            return (
-                f"No se puede calcular el límite «{rule.name}»: falta {needed}; "
-                f"no se calcula sobre cero ({where})."
-            )
-        return f"La cantidad permitida es cero: {self.binding_text(row, base)}."
-
-    def explain(self, row: Mapping[str, Any], base: Mapping[str, Any]) -> Explanation:
-        causes = tuple(
-            self.cause_text(check, row, base)
-            for i, check in enumerate(self.compiled.checks)
-            if row["causas"] >> i & 1
+        steps.append((pl.col("causas") != 0, causes))
+        allowed = group_parts(pl.col("cantidad_permitida"), SHARE_GROUPS)
+        accepted = joined(
+            [pl.lit("Aceptada por "), *allowed, pl.lit(" acciones: ningún límite es menor.")]
         )
-        limits = tuple(
-            self.limit_text(rule, row, base)
-            for rule in self.program.limits
-            if row[limit_column(rule)] is not None
+        article = (
+            pl.when(pl.col("_cuantos") > 1)
+            .then(pl.lit("los límites "))
+            .otherwise(pl.lit("el límite "))
         )
-        decision = row["decision"]
-        asked, allowed = row["cantidad"], row["cantidad_permitida"]
-        if decision == "rechazada":
-            summary = f"Rechazada: {len(causes)} causa(s)."
-        elif decision == "reducida":
-            summary = (
-                f"Reducida de {group(asked)} a {group(allowed)} acciones por "
-                f"{self.by_binding(row, base)}."
-            )
-        else:
-            summary = f"Aceptada por {group(allowed)} acciones: ningún límite es menor."
-        return Explanation(decision, summary, limits, causes)
+        reduced = joined(
+            [
+                pl.lit("Reducida de "),
+                *group_parts(pl.col("cantidad"), SHARE_GROUPS),
+                pl.lit(" a "),
+                *allowed,
+                pl.lit(" acciones por "),
+                article,
+                pl.col("_limitantes"),
+                pl.lit("."),
+            ]
+        )
+        rejected = joined(
+            [
+                pl.lit("Rechazada: "),
+                pl.col("causas").bitwise_count_ones().cast(pl.String),
+                pl.lit(" causa(s)."),
+            ]
+        )
+        steps.extend(
+            [
+                (decision == "aceptada", [accepted.alias("_aceptada")]),
+                (decision == "reducida", [reduced.alias("_reducida")]),
+                (decision == "rechazada", [rejected.alias("_rechazada")]),
+            ]
+        )
+        return _Plan(limits, pieces, steps)
+
+    def _sentences(self, results: pl.DataFrame, frame: pl.DataFrame) -> pl.DataFrame:
+        """The results with every sentence column beside them, and ``explicacion``."""
+        done = pl.concat([results, self.compiled.bases(frame)], how="horizontal")
+        plan = self._plan
+        # Every step's rows at once: one pass, where a select per step cost more than most
+        # steps (most concern few rows). The later steps' rows read only the engine's columns.
+        steps = [*plan.limits, *plan.rest]
+        masks = done.select(
+            rows.fill_null(False).alias(f"_{i}") for i, (rows, _) in enumerate(steps)
+        )
+        for i, (_, columns) in enumerate(plan.limits):
+            done = _on_rows(done, masks[f"_{i}"], columns)
+        done = done.with_columns(
+            pl.coalesce(names).alias(_sentence(rule)) for rule, names in plan.pieces.items()
+        )
+        for i, (_, columns) in enumerate(plan.rest, start=len(plan.limits)):
+            done = _on_rows(done, masks[f"_{i}"], columns)
+        summary = pl.coalesce("_aceptada", "_reducida", "_rechazada").alias("explicacion")
+        return done.with_columns(summary)
+
+    def columns(self, results: pl.DataFrame, frame: pl.DataFrame) -> pl.DataFrame:
+        """``explicacion``, ``causas_detalle`` and ``limites_detalle`` for each row of
+        ``results`` (the sentences of a row joined by ``SEPARATOR``)."""
+        rules, checks = self.program.limits, self.compiled.checks
+        done = self._sentences(results, frame)
+        causes = [pl.col(_sentence(f"c{i}")) for i in range(len(checks))]
+        joined_causes = pl.concat_str(causes, separator=SEPARATOR, ignore_nulls=True)
+        done = _on_rows(done, done["causas"] != 0, [joined_causes.alias("causas_detalle")])
+        limits = [pl.col(_sentence(r.id)) for r in rules]
+        return done.select(
+            "explicacion",
+            pl.col("causas_detalle").fill_null(""),
+            pl.concat_str(limits, separator=SEPARATOR, ignore_nulls=True).alias("limites_detalle"),
+        )
 
     def explain_all(self, results: pl.DataFrame, frame: pl.DataFrame) -> Iterator[Explanation]:
-        bases = self.compiled.bases(frame)
-        for row, base in zip(
-            results.iter_rows(named=True), bases.iter_rows(named=True), strict=True
-        ):
-            yield self.explain(row, base)
+        """One ``Explanation`` per row (for a few rows: a page, an answer, the calculator)."""
+        rules, checks = self.program.limits, self.compiled.checks
+        found = self._sentences(results, frame).select(
+            pl.col("decision").cast(pl.String),
+            "explicacion",
+            pl.concat_list([pl.col(_sentence(f"c{i}")) for i in range(len(checks))])
+            .list.drop_nulls()
+            .alias("_causas"),
+            pl.concat_list([pl.col(_sentence(r.id)) for r in rules])
+            .list.drop_nulls()
+            .alias("_limites"),
+        )
+        for decision, summary, causes, limits in found.iter_rows():
+            yield Explanation(decision, summary, tuple(limits), tuple(causes))
 
     def explain_not_accepted(
         self, results: pl.DataFrame, frame: pl.DataFrame, limit: int | None = None
@@ -205,8 +216,8 @@ class Explainer:
         """Each row's explanation if it was not accepted (at most ``limit`` of them), else None.
 
         Why only those: a broker is told why a row was reduced or rejected; building the
-        texts of accepted rows (most of a batch) only to drop them cost the interpreter time
-        other requests were waiting for.
+        texts of accepted rows (most of a batch) only to drop them costs time other requests
+        are waiting for.
         """
         positions = (
             results.with_row_index("_fila")
