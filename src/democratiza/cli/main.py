@@ -11,6 +11,7 @@ from democratiza.cli.after_sale import holding_app, payment_app
 from democratiza.cli.calculator import calculator_command
 from democratiza.cli.common import fail
 from democratiza.cli.credit import credit_app
+from democratiza.cli.design import simulate_command
 from democratiza.cli.evaluate import evaluate_command
 from democratiza.cli.fines import fines_app
 from democratiza.cli.offers import batch_app, offer_app
@@ -52,6 +53,7 @@ def format_command() -> None:
 
 app.command("evaluar")(evaluate_command)
 app.command("calcular")(calculator_command)
+app.command("simular")(simulate_command)
 app.add_typer(offer_app, name="oferta")
 app.add_typer(batch_app, name="lote")
 app.add_typer(fines_app, name="multa")

@@ -69,40 +69,45 @@ class ReportInput:
     nombres_reglas: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        missing = [c for c in AWARD_COLUMNS if c not in self.awards.columns]
-        if missing:
-            raise ReportInputError(f"faltan columnas en las adjudicaciones: {missing}")
         if self.acciones_ofrecidas <= 0 or self.precio_centavos <= 0:
             raise ReportInputError("las acciones ofrecidas y el precio deben ser positivos")
-        # Enum columns from the engine and any integer width become the plain types.
-        types = {
-            **AWARD_COLUMNS,
-            **{c: t for c, t in OPTIONAL_COLUMNS.items() if c in self.awards.columns},
-        }
-        typed = self.awards.select(pl.col(c).cast(t) for c, t in types.items())
-        object.__setattr__(self, "awards", typed)
-        nulls = [c for c in types if c != "regla_limitante" and typed[c].null_count() > 0]
-        if nulls:
-            raise ReportInputError(f"columnas con valores vacíos: {nulls}")
-        unknown = set(typed["decision"].unique().to_list()) - set(DECISION_VALUES)
-        if unknown:
-            raise ReportInputError(f"decisiones desconocidas: {sorted(unknown)}")
-        bad = typed.filter(
-            (pl.col("adjudicada") < 0)
-            | (pl.col("adjudicada") > pl.col("cantidad_permitida"))
-            | ((pl.col("decision") == "rechazada") & (pl.col("adjudicada") != 0))
+        object.__setattr__(self, "awards", checked_awards(self.awards, self.acciones_ofrecidas))
+
+
+def checked_awards(awards: pl.DataFrame, offered: int) -> pl.DataFrame:
+    """The awards in plain types, refused if any is impossible (for any adjudication's
+    figures: a real offer's, or a design's in the program designer)."""
+    missing = [c for c in AWARD_COLUMNS if c not in awards.columns]
+    if missing:
+        raise ReportInputError(f"faltan columnas en las adjudicaciones: {missing}")
+    # Enum columns from the engine and any integer width become the plain types.
+    types = {
+        **AWARD_COLUMNS,
+        **{c: t for c, t in OPTIONAL_COLUMNS.items() if c in awards.columns},
+    }
+    typed = awards.select(pl.col(c).cast(t) for c, t in types.items())
+    nulls = [c for c in types if c != "regla_limitante" and typed[c].null_count() > 0]
+    if nulls:
+        raise ReportInputError(f"columnas con valores vacíos: {nulls}")
+    unknown = set(typed["decision"].unique().to_list()) - set(DECISION_VALUES)
+    if unknown:
+        raise ReportInputError(f"decisiones desconocidas: {sorted(unknown)}")
+    bad = typed.filter(
+        (pl.col("adjudicada") < 0)
+        | (pl.col("adjudicada") > pl.col("cantidad_permitida"))
+        | ((pl.col("decision") == "rechazada") & (pl.col("adjudicada") != 0))
+    )
+    if bad.height:
+        raise ReportInputError(
+            "adjudicaciones negativas, mayores que la cantidad permitida o de aceptaciones "
+            f"rechazadas: radicados {bad['radicado'].head(5).to_list()}"
         )
-        if bad.height:
-            raise ReportInputError(
-                "adjudicaciones negativas, mayores que la cantidad permitida o de aceptaciones "
-                f"rechazadas: radicados {bad['radicado'].head(5).to_list()}"
-            )
-        awarded = int(typed["adjudicada"].sum())
-        if awarded > self.acciones_ofrecidas:
-            raise ReportInputError(
-                f"se adjudican {group(awarded)} acciones y solo se ofrecen "
-                f"{group(self.acciones_ofrecidas)}"
-            )
+    awarded = int(typed["adjudicada"].sum())
+    if awarded > offered:
+        raise ReportInputError(
+            f"se adjudican {group(awarded)} acciones y solo se ofrecen {group(offered)}"
+        )
+    return typed
 
 
 def report_input(stored: StoredOffer, done: Adjudication) -> ReportInput:
@@ -190,8 +195,11 @@ class ReportFigures:
 
 
 def build_figures(inp: ReportInput) -> ReportFigures:
-    a = inp.awards
-    offered = inp.acciones_ofrecidas
+    return figures(inp.awards, inp.acciones_ofrecidas, inp.precio_centavos)
+
+
+def figures(a: pl.DataFrame, offered: int, price_centavos: int) -> ReportFigures:
+    """Every figure of an adjudication, from its awards (``checked_awards``)."""
     awarded_rows = a.filter(pl.col("adjudicada") > 0)
     person = [c for c in ("tipo_identificacion", "numero_identificacion") if c in a.columns]
     totals = a.select(
@@ -242,7 +250,7 @@ def build_figures(inp: ReportInput) -> ReportFigures:
         .sort("adjudicada")["adjudicada"]
     )
     n = people.len()
-    cumulative = people.cum_sum().to_list()
+    cumulative = people.cum_sum()
 
     def cum(k: int) -> int:
         return int(cumulative[k - 1]) if k else 0
@@ -263,7 +271,7 @@ def build_figures(inp: ReportInput) -> ReportFigures:
         acciones_permitidas=permitted,
         acciones_adjudicadas=awarded,
         acciones_no_adjudicadas=offered - awarded,
-        valor_adjudicado_centavos=awarded * inp.precio_centavos,
+        valor_adjudicado_centavos=awarded * price_centavos,
         demanda_sobre_oferta=Fraction(requested, offered),
         demanda_admisible_sobre_oferta=Fraction(permitted, offered),
         colocacion=Fraction(awarded, offered),

@@ -97,4 +97,6 @@ def _from_text(name: str, dtype: pl.DataType) -> pl.Expr:
         return (column == "t").alias(name)
     if isinstance(dtype, pl.Datetime):
         return column.str.to_datetime(time_unit="us").alias(name)
+    if dtype == pl.Date():
+        return column.str.to_date().alias(name)
     return column.cast(dtype).alias(name)

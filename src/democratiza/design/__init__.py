@@ -1,0 +1,1 @@
+"""The program designer: designs of a program compared on one population, before the decree."""

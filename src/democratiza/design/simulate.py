@@ -1,0 +1,112 @@
+"""Run every design on one population with the very code that runs a real offer.
+
+Each design's acceptances are decided by ``rules.engine.CompiledProgram`` (the intake's
+engine), summed per person by ``rules.person.per_person`` and shared out by
+``adjudication.adjudicate.allocate_program`` (the adjudication's), in the order of receipt
+(``storage.receipts.receipt_rank``). Nothing here decides anything a real offer would decide
+otherwise: the base design on an offer's own acceptances gives its stored adjudication.
+
+Designs that differ only in how an oversubscribed offer is shared (method, remainder, lot,
+shares offered) share one evaluation: only their allocation is computed again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from democratiza.adjudication.adjudicate import AllocationResult, allocate_program
+from democratiza.design.designs import Design
+from democratiza.programs.parameters import Offer
+from democratiza.rules.engine import CompiledProgram
+from democratiza.rules.person import ORDER, per_person
+from democratiza.storage.receipts import receipt_rank
+
+REQUEST_STREAM = 1  # the random stream of the requests, apart from the population's (0)
+RESULT_COLUMNS = [  # as an adjudication's results, for the same figures and files
+    "radicado",
+    "comisionista",
+    "tipo_identificacion",
+    "numero_identificacion",
+    "nombre",
+    "categoria",
+    "fecha_radicacion",
+    "cantidad",
+    "cantidad_permitida",
+    "decision",
+    "regla_limitante",
+    "cantidad_persona",
+    "consumido_por",
+    "adjudicada",
+]
+
+
+@dataclass(frozen=True)
+class DesignOutcome:
+    """A design's adjudication of the population."""
+
+    design: Design
+    results: pl.DataFrame  # RESULT_COLUMNS, in order of receipt
+    allocation: AllocationResult
+    offered: int
+
+
+def with_receipts(acceptances: pl.DataFrame) -> pl.DataFrame:
+    """The acceptances with a radicado (their order, when they have none) and its rank."""
+    if "radicado" not in acceptances.columns:
+        number = pl.int_range(1, pl.len() + 1).cast(pl.String).str.zfill(6)
+        acceptances = acceptances.with_columns((pl.lit("000001-") + number).alias("radicado"))
+    return acceptances.with_columns(receipt_rank(pl.col("radicado")).alias("recepcion"))
+
+
+def requested(
+    acceptances: pl.DataFrame, base: Offer, low: float, high: float, seed: int
+) -> pl.DataFrame:
+    """Each acceptant asks for a share of the limit the base design leaves them, drawn
+    uniformly between ``low`` and ``high`` (above 1, more than they may buy), at least 1."""
+    limits = CompiledProgram(base).evaluate(acceptances)["limite_minimo"]
+    # A stream of its own: the population's figures were drawn from ``seed`` itself, and the
+    # same draws again would tie each request to the figures (who files a return, say).
+    share = np.random.default_rng([seed, REQUEST_STREAM]).uniform(low, high, acceptances.height)
+    wanted = np.maximum(np.floor(limits.fill_null(0).to_numpy() * share), 1).astype(np.int64)
+    return acceptances.with_columns(pl.Series("cantidad", wanted))
+
+
+def _evaluation_key(offer: Offer) -> str:
+    """What an evaluation depends on: the program without its allocation, and the offer."""
+    program = json.loads(offer.program.model_dump_json(by_alias=True))
+    program.pop("adjudicacion", None)
+    program.get("parametros", {}).pop("acciones_ofrecidas", None)
+    values = {k: str(v) for k, v in offer.values.items() if k != "acciones_ofrecidas"}
+    return json.dumps([program, values], sort_keys=True)
+
+
+def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOutcome]:
+    """Each design's adjudication of ``acceptances`` (typed, with ``cantidad``)."""
+    rows = with_receipts(acceptances)
+    people_of: dict[str, pl.DataFrame] = {}
+    outcomes = []
+    for design in designs:
+        key = _evaluation_key(design.offer)
+        if key not in people_of:
+            decided = CompiledProgram(design.offer).evaluate(rows)
+            # Only what the adjudication reads and its results show: per_person sorts the
+            # frame, and sorting the engine's many limit columns would cost more than all.
+            current = decided.select(
+                *(c for c in RESULT_COLUMNS if c in decided.columns), "limite_minimo"
+            ).with_columns(rows["radicado"], rows["recepcion"])
+            people_of[key] = per_person(current).sort(ORDER)
+        people = people_of[key]
+        offered = design.offer.values.get("acciones_ofrecidas")
+        if not isinstance(offered, int):
+            raise ValueError(f"el diseño «{design.name}» no tiene acciones_ofrecidas")
+        demand = people["cantidad_persona"].to_numpy().astype(np.int64)
+        allocation = allocate_program(demand, offered, design.offer.program.allocation)
+        results = people.with_columns(pl.Series("adjudicada", allocation.awards)).select(
+            RESULT_COLUMNS
+        )
+        outcomes.append(DesignOutcome(design, results, allocation, offered))
+    return outcomes

@@ -1,0 +1,201 @@
+"""The designs compared, as a self-contained HTML page and as a PDF, with two charts.
+
+The Lorenz curves of every design on one chart (how evenly each spreads the shares among the
+new shareholders), and the shares each design places against those it offers. The table is
+``design_comparison.comparison_rows``: the figures a real offer's adjudication report gives.
+The same designs give the same bytes (salted SVG ids, no creation date in the PDF).
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import matplotlib
+from markupsafe import Markup
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
+
+from democratiza.reports.design_comparison import (
+    DesignFigures,
+    comparison_csv,
+    comparison_rows,
+    short,
+)
+from democratiza.reports.render.charts import (
+    BAR,
+    DARK,
+    LIGHT,
+    SVG_STYLE,
+    chart_style,
+    integer_axis,
+    plain_axes,
+    svg,
+)
+from democratiza.reports.render.files import atomic_write
+from democratiza.reports.render.html import PAGES
+from democratiza.reports.render.pdf import A4_LANDSCAPE, MARGIN, column_widths, draw_table, metadata
+from democratiza.reports.render.text import wrap
+
+TITLE = "Comparación de diseños del programa"
+LINES = ("-", "--", "-.", ":")
+
+
+def _lorenz(designs: list[DesignFigures], ax: Axes) -> None:
+    ax.plot([0, 1], [0, 1], color="#888888", linewidth=1, linestyle=(0, (1, 2)), label="Igualdad")
+    palette = [DARK, BAR, LIGHT, "#e6550d", "#31a354", "#756bb1"]
+    for i, d in enumerate(designs):
+        f = d.figures
+        if not f.nuevos_accionistas:
+            continue
+        xs = [p.personas / f.nuevos_accionistas for p in f.lorenz]
+        ys = [p.acciones / f.acciones_adjudicadas for p in f.lorenz]
+        ax.plot(
+            xs,
+            ys,
+            color=palette[i % len(palette)],
+            linestyle=LINES[i // len(palette) % len(LINES)],
+            linewidth=2,
+            label=short(d.name),
+        )
+    pct = FuncFormatter(lambda v, _: f"{round(v * 100)} %")
+    ax.xaxis.set_major_formatter(pct)
+    ax.yaxis.set_major_formatter(pct)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_aspect("equal")
+    ax.set_xlabel("Adjudicatarios, de menos a más acciones (acumulado)")
+    ax.set_ylabel("Acciones adjudicadas (acumulado)")
+    ax.legend(loc="upper left", fontsize=8, framealpha=1.0, edgecolor="#bbbbbb")
+    ax.grid(color="#eeeeee", linewidth=0.6)
+    plain_axes(ax)
+
+
+def _placement(designs: list[DesignFigures], ax: Axes) -> None:
+    names = [short(d.name) for d in designs]
+    offered = [d.figures.acciones_adjudicadas + d.figures.acciones_no_adjudicadas for d in designs]
+    placed = [d.figures.acciones_adjudicadas for d in designs]
+    positions = range(len(designs))
+    ax.barh(positions, offered, color=LIGHT, label="Acciones ofrecidas")
+    ax.barh(positions, placed, color=DARK, height=0.5, label="Acciones adjudicadas")
+    ax.set_yticks(list(positions), names, fontsize=8)
+    ax.invert_yaxis()
+    integer_axis("x", ax)
+    ax.set_xlabel("Acciones")
+    ax.legend(loc="lower right", fontsize=8, framealpha=1.0, edgecolor="#bbbbbb")
+    plain_axes(ax)
+
+
+CHARTS = (
+    ("lorenz", "Curvas de Lorenz de las adjudicaciones", _lorenz, (6.4, 6.0)),
+    ("colocacion", "Acciones adjudicadas frente a las ofrecidas", _placement, (7.2, 4.2)),
+)
+
+
+def _svg(designs: list[DesignFigures]) -> list[tuple[str, str]]:
+    out = []
+    with matplotlib.rc_context(SVG_STYLE):
+        for key, title, draw, size in CHARTS:
+            fig = Figure(figsize=size, layout="constrained")
+            FigureCanvasAgg(fig)
+            draw(designs, fig.add_subplot())
+            out.append((title, svg(fig, title, ids=key)))
+    return out
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="es">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{ title }}</title>
+<style>
+body { font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; color: #1a1a1a;
+  max-width: 72rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.45; }
+h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; border-bottom: 2px solid #034e7b; }
+.tabla { overflow-x: auto; }
+table { border-collapse: collapse; font-size: 0.9rem; }
+th, td { border: 1px solid #c8c8c8; padding: 0.3rem 0.6rem; vertical-align: top; }
+th { background: #eef3f8; text-align: left; }
+td { text-align: right; font-variant-numeric: tabular-nums; }
+figure svg { max-width: 100%; height: auto; display: block; }
+.nota { font-size: 0.85rem; color: #444; }
+</style>
+</head>
+<body>
+<h1>{{ title }}</h1>
+<p class="nota">{{ program }}. Cada diseño se adjudica con el mismo motor de reglas y el mismo
+método de adjudicación que una oferta real, sobre la misma población.</p>
+<h2>Cifras de cada diseño</h2>
+<div class="tabla"><table>
+<thead><tr><th scope="col">Cifra</th>{% for name in names %}<th scope="col">{{ name }}</th>
+{% endfor %}</tr></thead>
+<tbody>
+{% for label, values in rows %}<tr><th scope="row">{{ label }}</th>
+{%- for v in values %}<td>{{ v }}</td>{% endfor %}</tr>
+{% endfor %}</tbody></table></div>
+<h2>Gráficos</h2>
+{% for title, chart in charts %}<figure><h3>{{ title }}</h3>{{ chart }}</figure>
+{% endfor %}</body>
+</html>
+"""
+
+
+def render_html(designs: list[DesignFigures], program: str) -> str:
+    return PAGES.from_string(_PAGE).render(
+        title=TITLE,
+        program=program,
+        names=[d.name for d in designs],
+        rows=comparison_rows(designs),
+        charts=[(title, Markup(chart)) for title, chart in _svg(designs)],  # our own SVG
+    )
+
+
+def _table_page(designs: list[DesignFigures], program: str) -> Figure:
+    fig = Figure(figsize=A4_LANDSCAPE)
+    height = A4_LANDSCAPE[1]
+    fig.text(MARGIN, 1 - 0.45 / height, TITLE, fontsize=15, fontweight="bold", va="top")
+    fig.text(MARGIN, 1 - 0.8 / height, wrap(program, 150), color="#555555", va="top", fontsize=9)
+    cells = [
+        ["Cifra", *(wrap(d.name, 22) for d in designs)],
+        *(
+            [wrap(label, 40), *(wrap(v, 22) for v in values)]
+            for label, values in comparison_rows(designs)
+        ),
+    ]
+    numeric = (False, *(True for _ in designs))
+    ax = fig.add_axes((MARGIN, 0.05, 1 - 2 * MARGIN, 0.82))
+    draw_table(
+        ax, cells, column_widths(cells), numeric, 6.5, 0.82 * height, header=True, total=False
+    )
+    return fig
+
+
+def render_pdf(designs: list[DesignFigures], program: str, path: Path) -> None:
+    """The comparison as a PDF: the table, then a page a chart; written whole or not at all."""
+    out = io.BytesIO()
+    info = metadata(TITLE, program)
+    with matplotlib.rc_context(chart_style()), PdfPages(out, metadata=info) as pdf:
+        pdf.savefig(_table_page(designs, program))
+        for _, title, draw, _size in CHARTS:
+            fig = Figure(figsize=A4_LANDSCAPE, layout="constrained")
+            fig.suptitle(title, x=0.02, ha="left", fontsize=14, fontweight="bold")
+            draw(designs, fig.add_subplot())
+            pdf.savefig(fig)
+    atomic_write(path, out.getvalue())
+
+
+def write_report(designs: list[DesignFigures], program: str, folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    html_path, pdf_path, csv_path = (
+        folder / "comparacion-disenos.html",
+        folder / "comparacion-disenos.pdf",
+        folder / "comparacion-disenos.csv",
+    )
+    atomic_write(html_path, render_html(designs, program).encode("utf-8"))
+    render_pdf(designs, program, pdf_path)
+    atomic_write(csv_path, comparison_csv(designs))
+    return [html_path, pdf_path, csv_path]
