@@ -18,6 +18,7 @@ demo: setup
 		--oferta examples/oferta-geb-2017.yaml --salida salidas
 	bash examples/primera-etapa.sh salidas
 	bash examples/segunda-etapa.sh salidas
+	bash examples/diseno-y-verificacion.sh salidas
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -17,6 +17,7 @@ from democratiza.cli.fines import fines_app
 from democratiza.cli.offers import batch_app, offer_app
 from democratiza.cli.program_view import show_program, show_programs
 from democratiza.cli.stages import stage_app
+from democratiza.cli.verify import package_app, verify_command
 from democratiza.cli.web import audit_app, serve_command, token_app, user_app
 from democratiza.programs.loader import ProgramFileError, load_program
 from democratiza.tables.acceptances import format_markdown
@@ -54,6 +55,8 @@ def format_command() -> None:
 app.command("evaluar")(evaluate_command)
 app.command("calcular")(calculator_command)
 app.command("simular")(simulate_command)
+app.command("verificar")(verify_command)
+app.add_typer(package_app, name="paquete")
 app.add_typer(offer_app, name="oferta")
 app.add_typer(batch_app, name="lote")
 app.add_typer(fines_app, name="multa")

@@ -350,3 +350,11 @@ payment_batches = Table(
     Column("quien", String(120), nullable=False),
     UniqueConstraint("oferta_id", "lote", name="uq_lote_pagos"),
 )
+
+pseudonym_keys = Table(
+    "claves_seudonimos",
+    metadata,
+    Column("oferta_id", ForeignKey("ofertas.id"), primary_key=True),
+    Column("clave", String(64), nullable=False),  # hex of 32 random bytes; never published
+    Column("creada_en", DateTime, nullable=False),
+)

@@ -1,0 +1,83 @@
+"""``democratiza paquete`` (the public package of a published stage) and ``verificar``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from democratiza.cli.common import refuse
+from democratiza.cli.offers import Db, engine_for
+
+package_app = typer.Typer(
+    help="Paquetes públicos de las adjudicaciones publicadas, para que cualquiera las verifique.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+console = Console()
+Folder = Annotated[Path, typer.Option("--salida", "-o", help="Carpeta del paquete")]
+Who = Annotated[str, typer.Option("--quien", help="Quién lo arma")]
+
+
+def _write(files: dict[str, bytes], folder: Path, manifest: str) -> None:
+    from democratiza.reports.render.files import atomic_write
+    from democratiza.verification.verify import zipped
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in sorted(files.items()):
+        atomic_write(folder / name, data)
+    atomic_write(folder.with_suffix(".zip"), zipped(files))
+    console.print(f"Paquete escrito en {folder} y {folder.with_suffix('.zip')}.", highlight=False)
+    console.print(f"Huella SHA-256 del manifiesto: {manifest}", highlight=False)
+
+
+@package_app.command("oferta")
+def offer_command(
+    codigo: Annotated[str, typer.Argument(help="Código de la oferta publicada")],
+    salida: Folder = Path("salidas/paquete"),
+    quien: Who = "oficina del programa",
+    db: Db = None,
+) -> None:
+    """Arma el paquete público de la Primera Etapa de una oferta publicada."""
+    from democratiza.offers.lifecycle import OfferError
+    from democratiza.verification.publish import offer_package
+
+    try:
+        package = offer_package(engine_for(db), codigo, quien)
+    except OfferError as exc:
+        raise refuse(str(exc)) from None
+    _write(package.files, salida, package.manifest_digest)
+
+
+@package_app.command("etapa")
+def stage_command(
+    etapa: Annotated[str, typer.Argument(help="Código de la etapa publicada")],
+    salida: Folder = Path("salidas/paquete-etapa"),
+    quien: Who = "oficina del programa",
+    db: Db = None,
+) -> None:
+    """Arma el paquete público de una etapa siguiente publicada."""
+    from democratiza.stages.terms import StageError
+    from democratiza.verification.publish import stage_package_of
+
+    try:
+        package = stage_package_of(engine_for(db), etapa, quien)
+    except StageError as exc:
+        raise refuse(str(exc)) from None
+    _write(package.files, salida, package.manifest_digest)
+
+
+def verify_command(
+    paquete: Annotated[Path, typer.Argument(help="Carpeta o ZIP del paquete público")],
+) -> None:
+    """Recalcula la adjudicación desde el paquete y dice si coincide, byte por byte."""
+    from democratiza.verification.verify import verify
+
+    verdict = verify(paquete)
+    if verdict.manifest_digest:
+        console.print(f"Huella SHA-256 del manifiesto: {verdict.manifest_digest}", highlight=False)
+    if not verdict.matches:
+        raise refuse(verdict.message)
+    console.print(verdict.message, highlight=False)

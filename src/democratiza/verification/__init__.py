@@ -1,0 +1,1 @@
+"""Results anyone can verify: the public package of an adjudication, and its verifier."""

@@ -1,0 +1,147 @@
+"""The public package of a published adjudication: what it took, what it gave, by pseudonym.
+
+One package per stage (``docs/verificacion.md`` describes the format, to check it with any
+tool). Its files:
+
+- ``parametros.json``: the stage, the program and the hash of its file, the method (or the
+  mechanism), its parameters and the shares offered: everything the allocation used;
+- ``adjudicacion.csv``: one row per filing, in the order of receipt (``orden``): its
+  pseudonym, category, what the rules permitted it (after the person's limits) and what it
+  was awarded; for a later stage, each order's price, quantity and whether it was valid;
+- ``LEAME.txt``: how to verify it;
+- ``manifiesto.json``: the SHA-256 of each of the other files. The manifest's own SHA-256 is
+  published with the results and kept in the audit log, so a package changed after its
+  publication is told apart.
+
+No names, identification numbers or financial figures (Ley 1581 de 2012): the limits' inputs
+stay with the auditors, who verify those with their own access.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from democratiza.adjudication.record import Adjudication
+from democratiza.offers.lifecycle import StoredOffer
+from democratiza.stages.allocate import StageAllocation
+from democratiza.stages.lifecycle import StoredStage
+
+PARAMETERS = "parametros.json"
+AWARDS = "adjudicacion.csv"
+README = "LEAME.txt"
+MANIFEST = "manifiesto.json"
+FIRST_STAGE = "primera_etapa"
+LATER_STAGE = "etapa_siguiente"
+
+_README = """Paquete público de la adjudicación: {what}.
+
+Contiene lo que la adjudicación tomó y lo que dio, por seudónimo (una huella con clave de la
+identificación de cada aceptante; la clave es de la oficina del programa y no se publica):
+
+- parametros.json: el método o mecanismo, sus parámetros y las acciones ofrecidas;
+- adjudicacion.csv: una fila por radicación, en el orden de recepción;
+- manifiesto.json: la huella SHA-256 de cada archivo.
+
+Para verificarlo: democratiza verificar CARPETA, o con cualquier herramienta, siguiendo
+docs/verificacion.md. Cada aceptante ve su seudónimo en la consulta de su resultado.
+"""
+
+
+@dataclass(frozen=True)
+class Package:
+    """The files of a package, by name (bytes, exactly as written)."""
+
+    files: dict[str, bytes]
+
+    @property
+    def manifest_digest(self) -> str:
+        return hashlib.sha256(self.files[MANIFEST]).hexdigest()
+
+
+def table_bytes(frame: pl.DataFrame) -> bytes:
+    """A package's table as CSV: the writer both the package and its verifier use."""
+    buffer = io.BytesIO()
+    frame.write_csv(buffer)
+    return buffer.getvalue()
+
+
+def canonical(value: dict[str, Any]) -> bytes:
+    return (json.dumps(value, ensure_ascii=False, sort_keys=True, indent=2) + "\n").encode()
+
+
+def _package(parameters: dict[str, Any], awards: pl.DataFrame, what: str) -> Package:
+    files = {
+        PARAMETERS: canonical(parameters),
+        AWARDS: table_bytes(awards),
+        README: _README.format(what=what).encode(),
+    }
+    digests = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
+    files[MANIFEST] = canonical({"archivos": digests, "algoritmo": "SHA-256"})
+    return Package(files)
+
+
+def first_stage_package(
+    stored: StoredOffer, done: Adjudication, pseudonym: pl.Series, program_digest: str
+) -> Package:
+    """The Primera Etapa's package: its adjudication record, by pseudonym."""
+    rule = stored.program.allocation
+    parameters = {
+        "tipo": FIRST_STAGE,
+        "oferta": stored.code,
+        "programa": stored.program.id,
+        "version_programa": stored.program.version,
+        "huella_programa": program_digest,
+        "metodo": rule.method,
+        "residuo": rule.remainder,
+        "lote_acciones": rule.unit_shares,
+        "porcentaje_lineal": rule.linear_percent,
+        "acciones_ofrecidas": done.header["acciones_ofrecidas"],
+        "orden": "orden de recepción (radicado): la columna orden",
+    }
+    awards = done.results.select(
+        pl.int_range(1, pl.len() + 1).alias("orden"),
+        pseudonym.alias("seudonimo"),
+        pl.col("categoria").cast(pl.String),
+        pl.col("cantidad_persona").alias("cantidad_permitida"),
+        "adjudicada",
+    )
+    return _package(parameters, awards, f"Primera Etapa de la oferta {stored.code}")
+
+
+def stage_package(
+    stage: StoredStage, done: StageAllocation, pseudonym: pl.Series, program_digest: str
+) -> Package:
+    """A later stage's package: its book and allocation, by pseudonym."""
+    header = done.header
+    parameters = {
+        "tipo": LATER_STAGE,
+        "oferta": stage.first.code,
+        "etapa": stage.code,
+        "nombre": stage.name,
+        "programa": stage.program.id,
+        "version_programa": stage.program.version,
+        "huella_programa": program_digest,
+        "mecanismo": header["mecanismo"],
+        "acciones_ofrecidas": header["acciones_ofrecidas"],
+        "precio_minimo_centavos": header["precio_minimo"],
+        "precio_corte_centavos": header["precio_corte"],
+        "lote": header["lote"],
+        "orden": "orden de recepción (radicado): la columna orden",
+    }
+    awards = done.results.select(
+        pl.int_range(1, pl.len() + 1).alias("orden"),
+        pseudonym.alias("seudonimo"),
+        pl.col("precio").alias("precio_centavos"),
+        "cantidad",
+        (pl.col("decision") == "valida").alias("valida"),
+        "asignada",
+    )
+    return _package(
+        parameters, awards, f"{stage.name} {stage.code} de la oferta {stage.first.code}"
+    )

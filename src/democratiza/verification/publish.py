@@ -1,0 +1,70 @@
+"""Build the public package of a published stage from the database, and record its hash.
+
+The package is built from the stored, verified record (``stored_adjudication``,
+``stored_allocation``: recomputed and checked against their hashes), with each filing's
+pseudonym under the offer's key. Building it records the manifest's SHA-256 in the audit
+log, so that what was published can be told apart from anything changed afterwards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from sqlalchemy import Connection, Engine
+
+from democratiza.adjudication.record import stored_adjudication
+from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
+from democratiza.programs.schema import Program
+from democratiza.stages.allocate import stored_allocation
+from democratiza.stages.lifecycle import load_stage
+from democratiza.stages.terms import StageError
+from democratiza.storage import audit
+from democratiza.verification.package import Package, first_stage_package, stage_package
+from democratiza.verification.pseudonyms import offer_key, pseudonyms
+
+
+def program_digest(program: Program) -> str:
+    """SHA-256 of the program the stage ran under, in its canonical form."""
+    return hashlib.sha256(program.model_dump_json(by_alias=True).encode()).hexdigest()
+
+
+def _published(stored: StoredOffer) -> None:
+    if stored.state != "publicada":
+        raise OfferError(
+            f"La oferta '{stored.code}' está {stored.state}: su paquete público se arma "
+            "cuando la adjudicación está publicada."
+        )
+
+
+def offer_package(engine: Engine, code: str, who: str) -> Package:
+    """The Primera Etapa's public package (the offer must be published)."""
+    done = stored_adjudication(engine, code)
+    with engine.begin() as conn:
+        stored = load_offer(conn, code)
+        _published(stored)
+        names = pseudonyms(offer_key(conn, stored.id), done.results)
+        package = first_stage_package(stored, done, names, program_digest(stored.program))
+        _record(conn, who, f"ofertas/{stored.id}/paquete", package)
+    return package
+
+
+def stage_package_of(engine: Engine, stage_code: str, who: str) -> Package:
+    """A later stage's public package (the stage must be published)."""
+    done = stored_allocation(engine, stage_code)
+    with engine.begin() as conn:
+        stage = load_stage(conn, stage_code)
+        if stage.state != "publicada":
+            raise StageError(
+                f"La etapa '{stage_code}' está {stage.state}: su paquete público se arma cuando "
+                "su adjudicación está publicada."
+            )
+        names = pseudonyms(offer_key(conn, stage.first.id), done.results)
+        package = stage_package(stage, done, names, program_digest(stage.program))
+        _record(conn, who, f"etapas/{stage.code}/paquete", package)
+    return package
+
+
+def _record(conn: Connection, who: str, where: str, package: Package) -> None:
+    audit.append(
+        conn, who, "paquete.publicar", where, None, {"manifiesto": package.manifest_digest}
+    )

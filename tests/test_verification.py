@@ -1,0 +1,104 @@
+"""Results anyone can verify: a published adjudication's public package and its verifier.
+
+Worked examples: the package of the sample offer verifies; a single award changed by one
+share (the manifest forged to match) is refused, naming its row; a file changed after the
+manifest is refused; the package names no one; a pseudonym cannot be recomputed without the
+office's key, and stays the same for the offer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from sqlalchemy import Engine
+
+from democratiza.adjudication.record import publish
+from democratiza.offers.lifecycle import OfferError
+from democratiza.verification.package import AWARDS, MANIFEST, canonical
+from democratiza.verification.pseudonyms import pseudonym
+from democratiza.verification.publish import offer_package
+from democratiza.verification.verify import verify, zipped
+from tests.storage_support import adjudicate_sample
+
+CODE = "central-paquete"
+
+
+def write(files: dict[str, bytes], folder: Path) -> Path:
+    folder.mkdir()
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    return folder
+
+
+def published_package(engine: Engine) -> dict[str, bytes]:
+    adjudicate_sample(engine, CODE)
+    publish(engine, CODE, "oficina", "publicación")
+    return offer_package(engine, CODE, "oficina").files
+
+
+def test_the_published_package_verifies(engine: Engine, tmp_path: Path) -> None:
+    files = published_package(engine)
+    verdict = verify(write(files, tmp_path / "paquete"))
+    assert verdict.matches, verdict.message
+    assert verdict.manifest_digest == hashlib.sha256(files[MANIFEST]).hexdigest()
+    zip_path = tmp_path / "paquete.zip"
+    zip_path.write_bytes(zipped(files))
+    assert verify(zip_path).matches
+
+
+def test_one_award_changed_by_one_share_is_found_and_named(engine: Engine, tmp_path: Path) -> None:
+    files = published_package(engine)
+    table = pl.read_csv(files[AWARDS], schema_overrides={"seudonimo": pl.String()})
+    row = table.with_row_index().filter(pl.col("adjudicada") > 0)["index"][3]
+    changed = table.with_columns(
+        pl.when(pl.int_range(pl.len()) == row)
+        .then(pl.col("adjudicada") + 1)
+        .otherwise(pl.col("adjudicada"))
+    )
+    forged = dict(files)
+    forged[AWARDS] = changed.write_csv().encode()
+    manifest = json.loads(files[MANIFEST])
+    manifest["archivos"][AWARDS] = hashlib.sha256(forged[AWARDS]).hexdigest()
+    forged[MANIFEST] = canonical(manifest)  # a forger who also rewrites the manifest
+    verdict = verify(write(forged, tmp_path / "forjado"))
+    assert not verdict.matches
+    who = table["seudonimo"][row]
+    assert f"fila {row + 2} (orden {row + 1}, seudónimo {who})" in verdict.message
+    assert f"dice {table['adjudicada'][row] + 1} acciones" in verdict.message
+
+
+def test_a_file_changed_after_its_manifest_is_refused(engine: Engine, tmp_path: Path) -> None:
+    files = published_package(engine)
+    files[AWARDS] = files[AWARDS].replace(b"\n", b"\r\n", 1)
+    verdict = verify(write(files, tmp_path / "cambiado"))
+    assert not verdict.matches
+    assert "no es el archivo que el manifiesto describe" in verdict.message
+
+
+def test_the_package_names_no_one(engine: Engine) -> None:
+    results = adjudicate_sample(engine, CODE)
+    publish(engine, CODE, "oficina", "publicación")
+    text = b"".join(offer_package(engine, CODE, "oficina").files.values()).decode()
+    for number in results["numero_identificacion"].head(50):
+        assert number not in text
+    assert results["nombre"][0] not in text
+
+
+def test_a_pseudonym_needs_the_key_and_stays_the_same(engine: Engine) -> None:
+    first = published_package(engine)
+    again = offer_package(engine, CODE, "oficina").files
+    assert first[AWARDS] == again[AWARDS]  # the offer's key is kept, not drawn again
+    key, other = b"k" * 32, b"l" * 32
+    assert pseudonym(key, "CC", "79000001") != pseudonym(other, "CC", "79000001")
+    plain = hashlib.sha256(b"CC|79000001").hexdigest()[:32]
+    assert pseudonym(key, "CC", "79000001") != plain
+
+
+def test_an_offer_not_yet_published_has_no_package(engine: Engine) -> None:
+    adjudicate_sample(engine, CODE)
+    with pytest.raises(OfferError, match="cuando la adjudicación está publicada"):
+        offer_package(engine, CODE, "oficina")
