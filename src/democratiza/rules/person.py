@@ -16,24 +16,35 @@ PERSON = ["tipo_identificacion", "numero_identificacion"]
 ORDER = ["recepcion"]  # the order of receipt, unique (``storage.receipts.receipt_rank``)
 
 
+PERSON_HASH = pl.struct(PERSON).hash()  # one number per identification (collisions checked)
+
+
 def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
     """Adds ``cantidad_persona`` (what the person's limits leave for each acceptance),
     ``limite_persona``, ``usado_antes`` (shares the person's earlier acceptances took) and,
     for a reduced acceptance, ``consumido_por`` (the radicados that took them).
 
-    Input columns: the PERSON and ORDER columns, ``cantidad_permitida``, ``limite_minimo``
-    (null when no limit applies) and ``decision``. Rejected acceptances keep 0 and use
-    nothing. Output rows are in person then receipt order.
+    Input columns: the PERSON and ORDER columns, ``radicado``, ``cantidad_permitida``,
+    ``limite_minimo`` (null when no limit applies) and ``decision``. Rejected acceptances
+    keep 0 and use nothing. Output rows are in the order of the input.
     """
     valid = pl.col("decision") != "rechazada"
-    asked = pl.when(valid).then(pl.col("cantidad_permitida")).otherwise(0)
-    # One small integer per person, then one sort: people together, each in filing order.
-    person = pl.struct(PERSON).rank("dense").alias("_persona")
-    ranked = acceptances.with_columns(person, asked.alias("_pedida")).sort("_persona", *ORDER)
+    # The work is done on the few columns it reads, each person's acceptances together in
+    # the order of receipt; the answers go back to the input's rows by position.
+    slim = acceptances.select(
+        pl.int_range(pl.len(), dtype=pl.UInt32).alias("_fila"),
+        *PERSON,
+        *ORDER,
+        "radicado",
+        "decision",
+        pl.when(valid).then(pl.col("cantidad_permitida")).otherwise(0).alias("_pedida"),
+        pl.when(valid).then(pl.col("limite_minimo")).alias("_limite"),
+    )
+    ranked = _people_together(slim)
     first = pl.col("_persona") != pl.col("_persona").shift(1).fill_null(-1)
     total = pl.col("_pedida").cum_sum()
     ranked = ranked.with_columns(
-        pl.when(valid).then(pl.col("limite_minimo")).min().over("_persona").alias("limite_persona"),
+        pl.col("_limite").min().over("_persona").alias("limite_persona"),
         # Asked before this one by the same person: running total minus the person's start.
         (
             total
@@ -52,9 +63,30 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
         pl.min_horizontal("_antes", limit).alias("usado_antes"),
     ).with_columns((pl.col("cantidad_persona") < pl.col("_pedida")).alias("_reducida"))
     used = _used_by(out)
-    return out.join(used, on="radicado", how="left", maintain_order="left").drop(
-        "_pedida", "_antes", "_reducida", "_persona"
+    found = (
+        out.join(used, on="_fila", how="left", maintain_order="left")
+        .sort("_fila")
+        .select("cantidad_persona", "limite_persona", "usado_antes", "consumido_por")
     )
+    return acceptances.hstack(found)
+
+
+def _people_together(slim: pl.DataFrame) -> pl.DataFrame:
+    """The rows sorted so that each person's are together in the order of receipt, with
+    ``_persona``, a number per person.
+
+    Persons are told apart by a 64-bit hash of their identification, far cheaper than ranking
+    the texts; two persons whose hashes collide would be merged, so the rows are checked, and
+    the exact ranking is used in that (astronomically rare) case.
+    """
+    hashed = slim.with_columns(PERSON_HASH.alias("_huella")).sort("_huella", *ORDER)
+    same_hash = pl.col("_huella") == pl.col("_huella").shift(1)
+    same_person = pl.all_horizontal(pl.col(c) == pl.col(c).shift(1) for c in PERSON)
+    collided = hashed.select((same_hash & ~same_person).any()).item()
+    if not collided:
+        return hashed.with_columns((~same_hash.fill_null(False)).cum_sum().alias("_persona"))
+    exact = pl.struct(PERSON).rank("dense").alias("_persona")
+    return slim.with_columns(exact).sort("_persona", *ORDER)
 
 
 def _used_by(people: pl.DataFrame) -> pl.DataFrame:
@@ -70,5 +102,5 @@ def _used_by(people: pl.DataFrame) -> pl.DataFrame:
     return (
         valid.with_columns(earlier.list.join(", ").alias("consumido_por"))
         .filter(pl.col("_reducida"))
-        .select("radicado", "consumido_por")
+        .select("_fila", "consumido_por")
     )
