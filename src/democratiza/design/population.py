@@ -129,7 +129,9 @@ def population(spec: PopulationSpec) -> pl.DataFrame:
     assets = _amounts(rng, legal.assets, n) if legal else np.zeros(n, dtype=np.int64)
     low, high = (legal.liabilities_share.low, legal.liabilities_share.high) if legal else (0, 0)
     share = rng.uniform(low, high, n)
-    liabilities = (assets * share).astype(np.int64) // 100 * 100
+    liabilities = np.rint(assets // 100 * share).astype(np.int64) * 100  # whole pesos
+    natural_income = _amounts(rng, spec.natural.income, n)
+    legal_income = _amounts(rng, legal.income, n) if legal else natural_income
     methods = list(spec.request.payment)
     payment = rng.choice(methods, size=n, p=[spec.request.payment[m] for m in methods])
     payment = np.where(~natural & (payment == "cesantias"), "contado", payment)
@@ -149,11 +151,9 @@ def population(spec: PopulationSpec) -> pl.DataFrame:
             "obligado_declarar": files,
             "patrimonio_liquido": _column(_amounts(rng, spec.natural.net_worth, n), files),
             "ingresos_declaracion": _column(
-                _amounts(rng, spec.natural.income, n), files | ~natural
+                np.where(natural, natural_income, legal_income), files | ~natural
             ),
-            "ingresos_certificado": _column(
-                _amounts(rng, spec.natural.income, n), natural & ~files
-            ),
+            "ingresos_certificado": _column(natural_income, natural & ~files),
             "estado_certificado": _employer_status(categories),
             "fecha_certificado": [spec.filing_day] * n,
             "directivo": manager,
@@ -161,9 +161,7 @@ def population(spec: PopulationSpec) -> pl.DataFrame:
             "activos_totales": _column(assets, ~natural),
             "pasivos_totales": _column(liabilities, ~natural),
             "superavit_valorizacion": _column(np.zeros(n, dtype=np.int64), ~natural),
-            "ingresos_estados_financieros": _column(
-                _amounts(rng, legal.income, n) if legal else assets, ~natural
-            ),
+            "ingresos_estados_financieros": _column(legal_income, ~natural),
             "limite_inversion": _column(
                 _amounts(rng, legal.investment_limit, n) if legal else assets, ~natural
             ),
@@ -175,9 +173,12 @@ def population(spec: PopulationSpec) -> pl.DataFrame:
     return frame.with_columns(missing).select(pl.col(c).cast(t) for c, t in schema.items())
 
 
-EMPLOYER_STATUS = {"trabajador_activo": "activo", "pensionado": "pensionado"} | {
-    "extrabajador": "extrabajador"
-}  # what the employer's certificate says of each natural category
+# What the employer's certificate says of each natural category.
+EMPLOYER_STATUS = {
+    "trabajador_activo": "activo",
+    "pensionado": "pensionado",
+    "extrabajador": "extrabajador",
+}
 
 
 def _employer_status(categories: NDArray[np.str_]) -> list[str | None]:
