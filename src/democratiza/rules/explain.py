@@ -17,7 +17,7 @@ from democratiza.money import dollars, group, pesos
 from democratiza.programs.schema import Citation, LimitRule, Program
 from democratiza.rules.checks import Check
 from democratiza.rules.engine import CompiledProgram, limit_column, source_column
-from democratiza.vocabulary import AMOUNT_LABELS
+from democratiza.words import word
 
 PERSON = {"natural": "personas naturales", "juridica": "personas jurídicas"}
 
@@ -77,7 +77,7 @@ class Explainer:
         den = self._denominators[rule.id]
         whole, rest = divmod(numerator, den)
         amount = whole if rest == 0 else Fraction(numerator, den)  # centavos, exact
-        label = AMOUNT_LABELS[source]
+        label = word("monto", source)
         if source == "ingresos_usd":
             trm = self.offer.money("trm") or 0
             label += f" {dollars(int(amount * 100 / trm))} × TRM {pesos(trm)}"
@@ -161,7 +161,7 @@ class Explainer:
         if kind == "falta_valor":
             rule = program.limit(check.subject)
             assert rule.base is not None
-            needed = " o ".join(AMOUNT_LABELS[s] for s in rule.base.sources)
+            needed = " o ".join(word("monto", s) for s in rule.base.sources)
             return (
                 f"No se puede calcular el límite «{rule.name}»: falta {needed}; "
                 f"no se calcula sobre cero ({where})."
