@@ -23,6 +23,7 @@ from democratiza.rules.engine import CompiledProgram, frame_from_rows
 from democratiza.rules.explain import Explainer, Explanation
 from democratiza.tables.format import MAX_SHARES
 from democratiza.vocabulary import UNDERTAKINGS
+from democratiza.words import count
 
 # The figures a person may give, in centavos (cents of a dollar for ingresos_usd).
 MONEY_FIELDS = (
@@ -64,7 +65,7 @@ class Answer:
     def headline(self) -> str:
         """'Puede comprar hasta 23.785 acciones.' or the decision's own summary."""
         if not self.asked_quantity and self.explanation.decision != "rechazada":
-            return f"Puede comprar hasta {self.permitted:,} acciones.".replace(",", ".")
+            return f"Puede comprar hasta {count(self.permitted, 'acción', 'acciones')}."
         return self.explanation.summary
 
 

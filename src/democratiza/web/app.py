@@ -34,6 +34,7 @@ from democratiza.web.api import tokens as api_tokens
 from democratiza.web.api.uploads import MAX_UPLOAD
 from democratiza.web.pages import audit as pages_audit
 from democratiza.web.pages import broker as pages_broker
+from democratiza.web.pages import calculator as pages_calculator
 from democratiza.web.pages import fines as pages_fines
 from democratiza.web.pages import office as pages_office
 from democratiza.web.pages import public as pages_public
@@ -103,6 +104,7 @@ def create_app(
         api_fines.router,
         api_credit.router,
         pages_public.router,
+        pages_calculator.router,
         pages_broker.router,
         pages_office.router,
         pages_tokens.router,

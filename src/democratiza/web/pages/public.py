@@ -1,4 +1,5 @@
-"""Public pages: home, offer notice, calculator, result lookup, and logging in and out.
+"""Public pages: home, offer notice, result lookup, and logging in and out (the calculator
+has its own module).
 
 Why forms post back to the same page: the answer (or the Spanish reason it was refused)
 is shown next to what the person typed, without JavaScript.
@@ -7,20 +8,14 @@ is shown next to what the person typed, without JavaScript.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from democratiza.rules.calculator import MONEY_FIELDS
-from democratiza.vocabulary import CATEGORIES
 from democratiza.web.api import catalog
-from democratiza.web.api.calculator import CalculatorInput, calculate
-from democratiza.web.api.public import resolve_offer
 from democratiza.web.api.views import lookup_result, offer_or_404
-from democratiza.web.errors import ErrorItem, WebError
+from democratiza.web.errors import WebError
 from democratiza.web.pages.forms import form_fields
 from democratiza.web.pages.templating import HOME, render
 from democratiza.web.security.access import SESSION_COOKIE, current, route
@@ -32,7 +27,6 @@ from democratiza.web.security.auth import (
 )
 
 router = APIRouter(include_in_schema=False)
-CHECKBOXES = ("obligado_declarar", "extranjero", "directivo")
 
 
 @route(router, "GET", "/", "pag.inicio")
@@ -47,55 +41,6 @@ def notice(codigo: str, request: Request) -> Response:
     with request.app.state.engine.connect() as conn:
         view = catalog.offer_view(offer_or_404(conn, codigo))
     return render(request, "aviso.html", {"oferta": view})
-
-
-def _calculator_page(
-    request: Request, values: dict[str, str], result: Any, errors: list[ErrorItem], status: int
-) -> Response:
-    with request.app.state.engine.connect() as conn:
-        offers = catalog.offers(conn)
-    context = {
-        "valores": values,
-        "resultado": result,
-        "errores": errors,
-        "ofertas": offers,
-        "programas": catalog.all_programs(),
-        "categorias": CATEGORIES,
-        "montos": MONEY_FIELDS,
-    }
-    return render(request, "calculadora.html", context, status)
-
-
-@route(router, "GET", "/calculadora", "pag.calculadora")
-def calculator_form(request: Request) -> Response:
-    return _calculator_page(request, {"obligado_declarar": "si"}, None, [], 200)
-
-
-@route(router, "POST", "/calculadora", "pag.calculadora.calcular")
-async def calculator(request: Request) -> Response:
-    return await run_in_threadpool(_calculate, request, await form_fields(request))
-
-
-def _calculate(request: Request, values: dict[str, str]) -> Response:
-    fields: dict[str, Any] = {
-        k: (v or None) for k, v in values.items() if k in CalculatorInput.model_fields
-    }
-    for box in CHECKBOXES:
-        fields[box] = values.get(box) == "si"
-    if fields.get("oferta"):
-        fields["programa"] = None
-    try:
-        data = CalculatorInput.model_validate(fields)
-        result = calculate(resolve_offer(request, data), data)
-    except ValidationError as exc:
-        items = [
-            ErrorItem(columna=".".join(map(str, e["loc"])), mensaje=e["msg"]) for e in exc.errors()
-        ]
-        return _calculator_page(request, values, None, items, 422)
-    except WebError as exc:
-        items = exc.items or [ErrorItem(mensaje=exc.message)]
-        return _calculator_page(request, values, None, items, exc.status)
-    return _calculator_page(request, values, result, [], 200)
 
 
 @route(router, "GET", "/resultados", "pag.resultado")
