@@ -81,7 +81,7 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
         db=db,
         ok=False,
     )
-    assert "El lote tiene 3 error(es); no se guardó nada" in out
+    assert "El lote tiene 3 errores; no se guardó nada" in out
     run(
         "oferta",
         "interrumpir",

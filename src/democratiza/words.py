@@ -104,6 +104,7 @@ WORDS: dict[str, dict[str, str]] = {
         "publicada": "publicada",
     },
     "decision": {"aceptada": "aceptada", "reducida": "reducida", "rechazada": "rechazada"},
+    "decisiones": {"aceptada": "Aceptadas", "reducida": "Reducidas", "rechazada": "Rechazadas"},
     "decision_orden": {"valida": "válida", "rechazada": "rechazada"},
     "estado_aceptacion": {"radicada": "radicada", "corregida": "corregida", "retirada": "retirada"},
     "evento": {

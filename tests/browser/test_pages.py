@@ -119,7 +119,7 @@ def test_a_broker_uploads_a_batch_with_errors_and_sees_them(page: Page) -> None:
     )
     form.locator("input[name=lote]").fill("L1")
     form.locator("button").click()
-    expect(page.locator("#fallo")).to_contain_text("El lote tiene 3 error(es); no se guardó nada.")
+    expect(page.locator("#fallo")).to_contain_text("El lote tiene 3 errores; no se guardó nada.")
     rows = page.locator("#errores tr")
     expect(rows).to_have_count(4)
     expect(rows.nth(1)).to_contain_text("categoria")

@@ -9,6 +9,7 @@ from rich.console import Console
 
 from democratiza.money import MoneyError, parse_percent, parse_pesos
 from democratiza.tables.errors import InputRejected
+from democratiza.words import count
 
 err = Console(stderr=True)
 
@@ -30,7 +31,8 @@ def fail(lines: list[str], title: str) -> typer.Exit:
 def refuse_file(exc: InputRejected, what: str = "El lote") -> typer.Exit:
     """Print every row error of a refused file (the first 200) on stderr; raise the exit."""
     shown = [str(e) for e in exc.errors[:200]]
-    return fail(shown, f"{what} tiene {len(exc.errors)} error(es); no se guardó nada:")
+    errors = count(len(exc.errors), "error", "errores")
+    return fail(shown, f"{what} tiene {errors}; no se guardó nada:")
 
 
 def centavos_option(text: str, option: str) -> int:

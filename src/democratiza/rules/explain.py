@@ -17,9 +17,14 @@ from democratiza.money import dollars, group, pesos
 from democratiza.programs.schema import Citation, LimitRule, Program
 from democratiza.rules.checks import Check
 from democratiza.rules.engine import CompiledProgram, limit_column, source_column
-from democratiza.words import word
+from democratiza.words import count, word
 
 PERSON = {"natural": "personas naturales", "juridica": "personas jurídicas"}
+
+
+def in_shares(n: int) -> str:
+    """'1 acción', '23.785 acciones'."""
+    return count(n, "acción", "acciones")
 
 
 def cite(program: Program, citation: Citation) -> str:
@@ -83,7 +88,7 @@ class Explainer:
             label += f" {dollars(int(amount * 100 / trm))} × TRM {pesos(trm)}"
         return (
             f"{rule.name}: {self._multiples[rule.id]} × {pesos(amount)} ({label}) / "
-            f"{self._price} = {group(shares)} acciones ({where})"
+            f"{self._price} = {in_shares(shares)} ({where})"
         )
 
     def binding_rules(self, row: Mapping[str, Any]) -> list[LimitRule]:
@@ -182,14 +187,14 @@ class Explainer:
         decision = row["decision"]
         asked, allowed = row["cantidad"], row["cantidad_permitida"]
         if decision == "rechazada":
-            summary = f"Rechazada: {len(causes)} causa(s)."
+            summary = f"Rechazada: {count(len(causes), 'causa', 'causas')}."
         elif decision == "reducida":
             summary = (
-                f"Reducida de {group(asked)} a {group(allowed)} acciones por "
+                f"Reducida de {group(asked)} a {in_shares(allowed)} por "
                 f"{self.by_binding(row, base)}."
             )
         else:
-            summary = f"Aceptada por {group(allowed)} acciones: ningún límite es menor."
+            summary = f"Aceptada por {in_shares(allowed)}: ningún límite es menor."
         return Explanation(decision, summary, limits, causes)
 
     def explain_all(self, results: pl.DataFrame, frame: pl.DataFrame) -> Iterator[Explanation]:

@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.validation_messages import validation_message
+from democratiza.words import count as errors_noun
 
 
 class ErrorItem(BaseModel):
@@ -143,7 +144,7 @@ def rejected_file(exc: InputRejected, name: str, hidden: str, what: str = "El lo
     """A refused upload (422): every row's error under the uploaded file's name."""
     count = len(exc.errors)
     return Unprocessable(
-        f"{what} tiene {count} error(es); no se guardó nada.",
+        f"{what} tiene {errors_noun(count, 'error', 'errores')}; no se guardó nada.",
         input_items(exc.errors, name, hidden),
         count,
     )
