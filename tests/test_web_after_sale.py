@@ -249,9 +249,14 @@ def test_the_office_runs_a_stage_and_a_broker_files_orders_from_their_pages(
         "/oficina/etapas/segunda/acciones",
         data={"csrf": csrf, "accion": "cerrar", "motivo": "cierre"},
     )
+    step = {"csrf": csrf, "accion": "adjudicar", "motivo": "corte", "precio_corte": "1.250"}
+    unconfirmed = office.post("/oficina/etapas/segunda/acciones", data=step)
+    # Allocating cannot be undone: without the confirmation box the page asks, allocates nothing.
+    assert unconfirmed.status_code == 422 and "marque la casilla" in unconfirmed.text
+    assert 'value="1.250"' in unconfirmed.text and "registro-etapa" not in unconfirmed.text
     allocated = office.post(
         "/oficina/etapas/segunda/acciones",
-        data={"csrf": csrf, "accion": "adjudicar", "motivo": "corte", "precio_corte": "1250"},
+        data={**step, "confirmo": "si"},
         follow_redirects=True,
     )
     assert allocated.status_code == 200

@@ -39,6 +39,7 @@ from democratiza.web.pages import dashboard as pages_dashboard
 from democratiza.web.pages import fines as pages_fines
 from democratiza.web.pages import office as pages_office
 from democratiza.web.pages import public as pages_public
+from democratiza.web.pages import stage_page as pages_stage
 from democratiza.web.pages import stages as pages_stages
 from democratiza.web.pages import tokens as pages_tokens
 from democratiza.web.pages.templating import error_page
@@ -112,6 +113,7 @@ def create_app(
         pages_tokens.router,
         pages_audit.router,
         pages_stages.router,
+        pages_stage.router,
         pages_fines.router,
     ):
         app.include_router(router)

@@ -8,11 +8,14 @@ is shown next to what the person typed, without JavaScript.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from democratiza.labels import label
+from democratiza.vocabulary import ID_TYPES
 from democratiza.web.api import catalog
 from democratiza.web.api.views import lookup_result, offer_or_404
 from democratiza.web.errors import WebError
@@ -43,9 +46,26 @@ def notice(codigo: str, request: Request) -> Response:
     return render(request, "aviso.html", {"oferta": view})
 
 
+def _result_page(
+    request: Request, values: dict[str, str], found: Any, error: str | None, status: int = 200
+) -> Response:
+    with request.app.state.engine.connect() as conn:
+        offers = catalog.offers(conn)
+    published = [o for o in offers if o.estado == "publicada"]
+    context = {
+        "valores": values,
+        "resultado": found,
+        "error": error,
+        "ofertas": [(o.codigo, o.codigo) for o in published or offers],
+        "publicadas": bool(published),
+        "tipos": [(t, f"{label('tipo_identificacion', t)} ({t})") for t in ID_TYPES],
+    }
+    return render(request, "resultado.html", context, status)
+
+
 @route(router, "GET", "/resultados", "pag.resultado")
 def result_form(request: Request) -> Response:
-    return render(request, "resultado.html", {"valores": {}, "resultado": None, "error": None})
+    return _result_page(request, {"tipo_identificacion": "CC"}, None, None)
 
 
 @route(router, "POST", "/resultados", "pag.resultado.consultar")
@@ -54,23 +74,27 @@ async def result_lookup(request: Request) -> Response:
 
 
 def _lookup(request: Request, values: dict[str, str]) -> Response:
+    code = values.get("oferta", "")
     try:
         with request.app.state.engine.connect() as conn:
             found = lookup_result(
                 conn,
-                values.get("oferta", ""),
+                code,
                 values.get("radicado", ""),
                 values.get("tipo_identificacion", ""),
                 values.get("numero_identificacion", ""),
             )
+            stored = offer_or_404(conn, code)
     except WebError as exc:
-        return render(
-            request,
-            "resultado.html",
-            {"valores": values, "resultado": None, "error": exc.message},
-            404,
-        )
-    return render(request, "resultado.html", {"valores": values, "resultado": found, "error": None})
+        return _result_page(request, values, None, exc.message, 404)
+    price = stored.offer.price_centavos
+    shown = {
+        **found,
+        "programa": stored.program.name,
+        "precio": price,
+        "valor_a_pagar": int(str(found["adjudicada"])) * price,
+    }
+    return _result_page(request, values, shown, None)
 
 
 def _next(target: str | None, fallback: str) -> str:

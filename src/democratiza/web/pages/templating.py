@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
@@ -103,6 +104,18 @@ def _secure(request: Request) -> bool:
 
 
 def error_page(request: Request, status: int, message: str, items: list[ErrorItem]) -> HTMLResponse:
-    return render(
-        request, "error.html", {"estado": status, "mensaje": message, "errores": items}, status
-    )
+    context = {
+        "estado": status,
+        "mensaje": message,
+        "errores": items,
+        "volver": _came_from(request),
+    }
+    return render(request, "error.html", context, status)
+
+
+def _came_from(request: Request) -> str | None:
+    """The page of this site the refused request came from (its Referer), to go back to."""
+    came = urlsplit(request.headers.get("referer", ""))
+    if came.netloc != request.url.netloc or not came.path.startswith("/"):
+        return None
+    return came.path + (f"?{came.query}" if came.query else "")
