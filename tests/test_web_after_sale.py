@@ -117,6 +117,10 @@ def test_payments_settlement_and_a_segunda_fase_over_http(engine: Engine) -> Non
     assert done.status_code == 200 and done.json()["precio"] == 120_000
     assert auditor.get("/api/etapas/segunda/adjudicacion").json() == done.json()
     rows = list(csv.DictReader(io.StringIO(broker.get("/api/etapas/segunda/asignacion.csv").text)))
+    assert (rows[0]["precio_adjudicacion"], rows[0]["valor_a_pagar"]) == (
+        "1200.00",
+        "2400000000.00",  # 2.000.000 acciones × $ 1.200, in pesos with two decimals
+    )
     assert [(r["referencia"], r["asignada"]) for r in rows] == [
         ("O-1", "2000000"),
         ("O-2", str(stage["acciones_ofrecidas"] - 2_000_000 - stage["acciones_ofrecidas"] % 100)),
