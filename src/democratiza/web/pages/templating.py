@@ -10,6 +10,7 @@ so a page reads "Trabajador activo", never ``trabajador_activo``.
 
 from __future__ import annotations
 
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,15 @@ from urllib.parse import urlsplit
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup, escape
 
 from democratiza.labels import label, rule_cited
 from democratiza.money import group, pesos, pesos_cents
 from democratiza.programs.loader import bundled_program_ids, load_program
 from democratiza.programs.schema import Program
+from democratiza.tables.acceptances import ACCEPTANCES
+from democratiza.tables.orders import ORDERS
+from democratiza.tables.payments import PAYMENTS
 from democratiza.web.errors import ErrorItem, WebError
 from democratiza.web.security.access import CSRF_COOKIE, principal_of
 from democratiza.web.security.auth import ANONYMOUS, AUDITOR, BROKER, OFFICE
@@ -65,6 +70,31 @@ def _first_upper(text: object) -> str:
     return shown[:1].upper() + shown[1:]
 
 
+# What a broker's file carries (its columns and their codes): in an error about the file
+# these are what the broker must type, and are shown as code, not as text.
+FILE_WORDS = frozenset(
+    word
+    for fmt in (ACCEPTANCES, ORDERS, PAYMENTS)
+    for word in (
+        *(c.name for c in fmt.columns if "_" in c.name),  # 'cantidad' is also a word
+        *(v for values in fmt.codes.values() for v in values),
+    )
+)
+WORD = re.compile(r"[A-Za-z0-9_]+")
+
+
+def _codes(message: object) -> Markup:
+    """An error about a file with the file's own words (a column, a code) marked as code."""
+    shown = str(escape(str(message)))
+    return Markup(
+        WORD.sub(
+            lambda m: f"<code>{m.group(0)}</code>" if m.group(0) in FILE_WORDS else m.group(0),
+            shown,
+        )
+    )
+
+
+TEMPLATES.env.filters["codigos"] = _codes  # {{ e.mensaje|codigos }}
 TEMPLATES.env.filters["etiqueta"] = _label  # {{ c|etiqueta("categoria") }}
 TEMPLATES.env.filters["regla"] = _rule_cited  # {{ r|regla(oferta.programa) }}
 TEMPLATES.env.filters["programa"] = _program_name  # {{ o.programa|programa }}
