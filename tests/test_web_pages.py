@@ -261,6 +261,14 @@ def test_the_acceptances_file_has_amounts_in_pesos(sqlite: Engine) -> None:
         assert Decimal(row["patrimonio_liquido"]) * 100 == stored[row["radicado"]]
 
 
+def test_the_offer_page_refreshes_itself_only_while_the_offer_is_open(sqlite: Engine) -> None:
+    office = TestClient(create_app(sqlite))
+    log_in(office, "oficina")
+    assert '<script src="/estaticos/tablero.js">' in office.get(f"/oficina/ofertas/{CODE}").text
+    move(sqlite, "cerrada")
+    assert "tablero.js" not in office.get(f"/oficina/ofertas/{CODE}").text
+
+
 def test_adjudicating_asks_for_confirmation_and_says_what_will_happen(sqlite: Engine) -> None:
     file_samples(sqlite)
     move(sqlite, "cerrada")
