@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from democratiza.labels import label
-from democratiza.rules.calculator import MONEY_FIELDS
+from democratiza.rules.calculator import LEGAL_MONEY_FIELDS, MONEY_FIELDS, NATURAL_MONEY_FIELDS
 from democratiza.vocabulary import CATEGORIES, PAYMENT_METHODS
 from democratiza.web.api import catalog
 from democratiza.web.api.calculator import CalculatorInput, amount_errors, calculate
@@ -28,16 +28,6 @@ from democratiza.web.security.access import route
 
 router = APIRouter(include_in_schema=False)
 CHECKBOXES = ("obligado_declarar", "extranjero", "directivo")
-# The amounts, as the form groups them: what a natural person files, what a legal one does.
-NATURAL_AMOUNTS = (
-    "patrimonio_liquido",
-    "ingresos_declaracion",
-    "ingresos_certificado",
-    "ingresos_usd",
-    "remuneracion_anual",
-    "salario_mensual",
-)
-LEGAL_AMOUNTS = tuple(f for f in MONEY_FIELDS if f not in NATURAL_AMOUNTS)
 OTHER_FIELDS = (
     "oferta",
     "programa",
@@ -77,8 +67,8 @@ def _page(
         "programas": [(p.id, p.nombre) for p in programs],
         "categorias": [(c, label("categoria", c)) for c in CATEGORIES],
         "formas_pago": [(m, label("forma_pago", m)) for m in PAYMENT_METHODS],
-        "montos_naturales": NATURAL_AMOUNTS,
-        "montos_juridicas": LEGAL_AMOUNTS,
+        "montos_naturales": NATURAL_MONEY_FIELDS,
+        "montos_juridicas": LEGAL_MONEY_FIELDS,
         "etiquetas": field_labels(),
     }
     return render(request, "calculadora.html", context, status)
