@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException
 
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.validation_messages import validation_message
-from democratiza.words import count as errors_noun
+from democratiza.words import count
 
 
 class ErrorItem(BaseModel):
@@ -142,11 +142,11 @@ def refused(exc: Exception) -> WebError:
 
 def rejected_file(exc: InputRejected, name: str, hidden: str, what: str = "El lote") -> WebError:
     """A refused upload (422): every row's error under the uploaded file's name."""
-    count = len(exc.errors)
+    found = len(exc.errors)
     return Unprocessable(
-        f"{what} tiene {errors_noun(count, 'error', 'errores')}; no se guardó nada.",
+        f"{what} tiene {count(found, 'error', 'errores')}; no se guardó nada.",
         input_items(exc.errors, name, hidden),
-        count,
+        found,
     )
 
 

@@ -22,7 +22,7 @@ from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
 from democratiza.labels import label, rule_cited
-from democratiza.money import group, pesos, pesos_cents
+from democratiza.money import group, pesos
 from democratiza.programs.loader import bundled_program_ids, load_program
 from democratiza.programs.schema import Program
 from democratiza.tables.acceptances import ACCEPTANCES
@@ -36,7 +36,6 @@ from democratiza.words import count
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parents[1] / "templates"))
 TEMPLATES.env.filters["grupo"] = lambda n: group(int(n)) if n is not None else "—"
 TEMPLATES.env.filters["pesos"] = lambda c: pesos(int(c)) if c is not None else "—"
-TEMPLATES.env.filters["pesos_centavos"] = lambda c: pesos_cents(int(c)) if c is not None else "—"
 
 HOME = {OFFICE: "/oficina", BROKER: "/comisionista", AUDITOR: "/auditoria"}
 
