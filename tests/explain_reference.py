@@ -18,9 +18,14 @@ from democratiza.programs.schema import Citation, LimitRule
 from democratiza.rules.checks import Check
 from democratiza.rules.engine import CompiledProgram, limit_column, source_column
 from democratiza.rules.explain import Explanation
-from democratiza.vocabulary import AMOUNT_LABELS
+from democratiza.words import count, word
 
 PERSON = {"natural": "personas naturales", "juridica": "personas jurídicas"}
+
+
+def in_shares(n: int) -> str:
+    """'1 acción', '23.785 acciones'."""
+    return count(n, "acción", "acciones")
 
 
 class ReferenceExplainer:
@@ -63,13 +68,13 @@ class ReferenceExplainer:
         den = self._denominators[rule.id]
         whole, rest = divmod(numerator, den)
         amount = whole if rest == 0 else Fraction(numerator, den)  # centavos, exact
-        label = AMOUNT_LABELS[source]
+        label = word("monto", source)
         if source == "ingresos_usd":
             trm = self.offer.money("trm") or 0
             label += f" {dollars(int(amount * 100 / trm))} × TRM {pesos(trm)}"
         return (
             f"{rule.name}: {self._multiples[rule.id]} × {pesos(amount)} ({label}) / "
-            f"{self._price} = {group(shares)} acciones ({where})"
+            f"{self._price} = {in_shares(shares)} ({where})"
         )
 
     def binding_rules(self, row: Mapping[str, Any]) -> list[LimitRule]:
@@ -147,7 +152,7 @@ class ReferenceExplainer:
         if kind == "falta_valor":
             rule = program.limit(check.subject)
             assert rule.base is not None
-            needed = " o ".join(AMOUNT_LABELS[s] for s in rule.base.sources)
+            needed = " o ".join(word("monto", s) for s in rule.base.sources)
             return (
                 f"No se puede calcular el límite «{rule.name}»: falta {needed}; "
                 f"no se calcula sobre cero ({where})."
@@ -168,14 +173,14 @@ class ReferenceExplainer:
         decision = row["decision"]
         asked, allowed = row["cantidad"], row["cantidad_permitida"]
         if decision == "rechazada":
-            summary = f"Rechazada: {len(causes)} causa(s)."
+            summary = f"Rechazada: {count(len(causes), 'causa', 'causas')}."
         elif decision == "reducida":
             summary = (
-                f"Reducida de {group(asked)} a {group(allowed)} acciones por "
+                f"Reducida de {group(asked)} a {in_shares(allowed)} por "
                 f"{self.by_binding(row, base)}."
             )
         else:
-            summary = f"Aceptada por {group(allowed)} acciones: ningún límite es menor."
+            summary = f"Aceptada por {in_shares(allowed)}: ningún límite es menor."
         return Explanation(decision, summary, limits, causes)
 
     def explain_all(self, results: pl.DataFrame, frame: pl.DataFrame) -> Iterator[Explanation]:

@@ -278,7 +278,7 @@ def test_html_in_spanish_with_colombian_numbers(figures: ReportFigures) -> None:
         "<td>53,14 %</td>",  # largest 1 %
         '<td class="n">17.186</td>',  # requested, total row of the category table
         "Trabajador activo de GEB o de sus filiales",  # named category
-        "Fondo empleados",  # unnamed category: its id, readable
+        "Fondo de empleados",  # unnamed category: the family's word for it
         "Coeficiente de Gini: 0,7111.",  # Lorenz caption
     ):
         assert figure in html, figure

@@ -72,7 +72,7 @@ def test_a_file_with_bad_rows_writes_nothing(tmp_path: Path) -> None:
         env={"COLUMNS": "400"},
     )
     assert result.exit_code == 1
-    assert "El archivo tiene 2 error(es); no se escribió nada" in result.output
+    assert "El archivo tiene 2 errores; no se escribió nada" in result.output
     assert "fila 2, columna 'cantidad': la cantidad no es un número: 'cinco mil'" in result.output
     assert "fila 4, columna 'categoria': valor desconocido 'gerente'" in result.output
     assert not out.exists()

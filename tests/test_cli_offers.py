@@ -67,7 +67,7 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
     assert report["referencia"].to_list() == filed["referencia"].to_list()
     reduced = report.filter(pl.col("decision") == "reducida")["explicacion"]
     assert reduced.len() > 0
-    assert all("(Programa Central de Seguros de Vida art." in text for text in reduced)
+    assert all("(Programa Central de Seguros de Vida (Primera Fase) " in text for text in reduced)
     assert pl.read_csv(folder / "casa-de-bolsa-l1-radicados.csv").height == filed.height
     out = run(
         "lote",
@@ -81,7 +81,7 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
         db=db,
         ok=False,
     )
-    assert "El lote tiene 3 error(es); no se guardó nada" in out
+    assert "El lote tiene 3 errores; no se guardó nada" in out
     run(
         "oferta",
         "interrumpir",

@@ -536,5 +536,7 @@ def test_one_key_per_listed_base() -> None:
     data["multas"]["claves_bases"] = KEYS[:2]
     with pytest.raises(ValidationError, match="claves_bases debe tener una clave por cada"):
         Fines.model_validate(data["multas"])
-    with pytest.raises(ProgramFileError, match="multas: valor no válido"):
+    with pytest.raises(
+        ProgramFileError, match="multas: claves_bases debe tener una clave por cada entrada"
+    ):
         parse_program(data, "geb")

@@ -281,7 +281,7 @@ def test_art_10_2_all_causes_are_listed_not_just_the_first() -> None:
         "falta_compromiso:compromiso_no_subrogar",
         "cantidad_no_valida",
     }
-    assert out.explanation.summary == "Rechazada: 4 causa(s)."
+    assert out.explanation.summary == "Rechazada: 4 causas."
 
 
 def test_art_6_5_cesantias_only_for_natural_persons() -> None:

@@ -263,7 +263,19 @@ def test_json_numbers_keep_their_exact_value(tmp_path: Path) -> None:
 def test_malformed_json(tmp_path: Path) -> None:
     path = tmp_path / "malo.json"
     path.write_text('[{"referencia": "A1",}]', encoding="utf-8")
-    assert "JSON mal formado" in errors_of(path)[0].message
+    # Where, and why in Spanish: never the reader's "Expecting property name enclosed…".
+    assert errors_of(path)[0].message == (
+        "JSON mal formado en la línea 1, columna 22: se esperaba el nombre de un campo entre "
+        "comillas dobles"
+    )
+
+
+def test_a_file_that_is_not_a_workbook_is_refused_in_spanish(tmp_path: Path) -> None:
+    path = tmp_path / "lote.xlsx"
+    path.write_text("referencia,cantidad\nA1,10\n", encoding="utf-8")
+    assert errors_of(path)[0].message == (
+        "no es un libro XLSX legible: el archivo está dañado o no es un .xlsx"
+    )
 
 
 def test_unsupported_extension(tmp_path: Path) -> None:

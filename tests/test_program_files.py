@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import get_args
 
 import pytest
 import yaml
@@ -15,6 +16,7 @@ from democratiza.programs.loader import (
     load_program_file,
 )
 from democratiza.programs.schema import Citation, Program
+from democratiza.vocabulary import AmountSource
 
 SOURCE = Path(__file__).parents[1] / "src/democratiza/programs/data/geb-2017.yaml"
 
@@ -83,7 +85,10 @@ def test_citation_of_an_undeclared_norm(tmp_path: Path) -> None:
 
 def test_unknown_amount_source(tmp_path: Path) -> None:
     path = edited(tmp_path, "fuentes: [limite_inversion]", "fuentes: [limite_inversiones]")
-    assert "limites[6].base.fuentes[0]: valor no admitido" in messages(path)
+    admitted = ", ".join(f"'{s}'" for s in get_args(AmountSource))
+    assert f"limites[6].base.fuentes[0]: valor no admitido (se admite: {admitted})" in messages(
+        path
+    )
 
 
 def test_every_citation_in_every_program_names_a_declared_norm() -> None:

@@ -468,10 +468,13 @@ def test_cli_runs_a_segunda_fase_and_writes_its_files(
     assert "adjudicada a $ 1.000 por acción: 12.000 acciones" in allocated
     run("etapa", "exportar", "segunda", "--salida", str(tmp_path / "out"))
     folder = tmp_path / "out" / "segunda"
-    broker = pl.read_csv(folder / "segunda-casa-de-bolsa.csv")
-    assert broker.select("referencia", "asignada", "valor_a_pagar").rows() == [
-        ("O1", 5_000, 500_000_000),
-        ("O2", 7_000, 700_000_000),
+    broker = pl.read_csv(folder / "segunda-casa-de-bolsa.csv", infer_schema=False)
+    # Amounts in pesos with two decimals: 5.000 acciones × $ 1.000 = $ 5.000.000, never
+    # 500000000 (its centavos, a hundred times larger to whoever opens the file).
+    columns = ("referencia", "asignada", "precio_adjudicacion", "valor_a_pagar")
+    assert broker.select(columns).rows() == [
+        ("O1", "5000", "1000.00", "5000000.00"),
+        ("O2", "7000", "1000.00", "7000000.00"),
     ]
     assert pl.read_csv(folder / "registro-segunda.csv")["acciones"].sum() == 12_000
     page = (folder / "informe-segunda.html").read_text(encoding="utf-8")

@@ -341,13 +341,13 @@ def test_central_statement_cites_its_adjustment() -> None:
     bases = [r["concepto"].split("): ", 1)[1] for r in rows if r["tipo"] == "base"]
     # A tie goes to the first value the program lists.
     assert bases == [
-        "elegida: la mayor (Programa Central de Seguros de Vida art. (Primera Fase) "
+        "elegida: la mayor (Programa Central de Seguros de Vida (Primera Fase) "
         "inc. «El incumplimiento…»)",
         "igual a la elegida; se toma la primera de la lista",
         "sin valor conocido, no se compara",
     ]
     adjustment = next(r for r in rows if r["tipo"] == "ajuste_tasa")
-    citation = "Programa Central de Seguros de Vida art. (Primera Fase) inc. «El incumplimiento…»"
+    citation = "Programa Central de Seguros de Vida (Primera Fase) inc. «El incumplimiento…»"
     assert (adjustment["norma"], adjustment["conversion"], adjustment["ajuste"]) == (
         citation,
         "(1 + 24,89 %)^(365/365) − 1",

@@ -117,6 +117,10 @@ def test_payments_settlement_and_a_segunda_fase_over_http(engine: Engine) -> Non
     assert done.status_code == 200 and done.json()["precio"] == 120_000
     assert auditor.get("/api/etapas/segunda/adjudicacion").json() == done.json()
     rows = list(csv.DictReader(io.StringIO(broker.get("/api/etapas/segunda/asignacion.csv").text)))
+    assert (rows[0]["precio_adjudicacion"], rows[0]["valor_a_pagar"]) == (
+        "1200.00",
+        "2400000000.00",  # 2.000.000 acciones × $ 1.200, in pesos with two decimals
+    )
     assert [(r["referencia"], r["asignada"]) for r in rows] == [
         ("O-1", "2000000"),
         ("O-2", str(stage["acciones_ofrecidas"] - 2_000_000 - stage["acciones_ofrecidas"] % 100)),
@@ -249,9 +253,14 @@ def test_the_office_runs_a_stage_and_a_broker_files_orders_from_their_pages(
         "/oficina/etapas/segunda/acciones",
         data={"csrf": csrf, "accion": "cerrar", "motivo": "cierre"},
     )
+    step = {"csrf": csrf, "accion": "adjudicar", "motivo": "corte", "precio_corte": "1.250"}
+    unconfirmed = office.post("/oficina/etapas/segunda/acciones", data=step)
+    # Allocating cannot be undone: without the confirmation box the page asks, allocates nothing.
+    assert unconfirmed.status_code == 422 and "marque la casilla" in unconfirmed.text
+    assert 'value="1.250"' in unconfirmed.text and "registro-etapa" not in unconfirmed.text
     allocated = office.post(
         "/oficina/etapas/segunda/acciones",
-        data={"csrf": csrf, "accion": "adjudicar", "motivo": "corte", "precio_corte": "1250"},
+        data={**step, "confirmo": "si"},
         follow_redirects=True,
     )
     assert allocated.status_code == 200

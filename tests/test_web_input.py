@@ -145,7 +145,7 @@ def test_a_csv_with_ten_thousand_bad_rows_is_refused_whole(
     broker = TestClient(create_app(engine), headers=dict(broker.headers))
     answer = upload(broker, "lote-malo.csv", body.encode())
     assert answer["status"] == 422
-    assert answer["detalle"] == "El lote tiene 10000 error(es); no se guardó nada."
+    assert answer["detalle"] == "El lote tiene 10.000 errores; no se guardó nada."
     assert answer["total_errores"] == 10_000
     errors = answer["errores"]
     assert isinstance(errors, list) and len(errors) == MAX_ITEMS

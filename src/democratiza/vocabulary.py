@@ -65,17 +65,6 @@ AmountSource = Literal[
     "ingresos_estados_financieros",
     "limite_inversion",
 ]
-AMOUNT_LABELS: dict[str, str] = {
-    "patrimonio_liquido": "patrimonio líquido",
-    "ingresos_declaracion": "ingresos de la declaración",
-    "ingresos_certificado": "ingresos del certificado de ingresos y retenciones",
-    "ingresos_usd": "ingresos declarados en dólares",
-    "remuneracion_anual": "remuneración anual",
-    "salario_mensual_anualizado": "salario mensual × 12",
-    "patrimonio_ajustado": "Patrimonio Ajustado (activos, pasivos y superávit por valorización)",
-    "ingresos_estados_financieros": "ingresos de los estados financieros",
-    "limite_inversion": "límite de inversión certificado",
-}
 
 Combine = Literal["primero", "mayor"]
 

@@ -1,8 +1,8 @@
-"""The pages in a real browser: Debian's Chromium driven by Playwright, never a downloaded one.
+"""The flows in a real browser: Debian's Chromium driven by Playwright, never a downloaded one.
 
 The service runs with uvicorn in a thread on a free port of the loopback, on a SQLite file.
-Each test keeps a screenshot of every page it visits in ``salidas/capturas/`` (the run's
-artefacts; ``salidas/`` is not versioned).
+Each test keeps a screenshot of every step in ``salidas/capturas/`` (the run's artefacts;
+``salidas/`` is not versioned); ``test_every_page`` keeps every page of every role.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from sqlalchemy import Engine
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
 from democratiza.web.security.auth import create_user
+from tests.browser.conftest import CHROMIUM, SHOTS
 from tests.test_web_support import (
     CHEAP,
     CODE,
@@ -29,8 +30,6 @@ from tests.test_web_support import (
     serving,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).parents[2] / "salidas" / "capturas"
 BATCHES = "oferta-lotes"
 CREDICORP = "Credicorp Capital"
 
@@ -40,7 +39,7 @@ if not CHROMIUM.exists():
         allow_module_level=True,
     )
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -63,16 +62,6 @@ def engine_on_disk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]
 def server(engine_on_disk: Engine) -> Iterator[str]:
     with serving(create_app(engine_on_disk)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        launched = p.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"]
-        )
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
@@ -119,7 +108,7 @@ def test_a_broker_uploads_a_batch_with_errors_and_sees_them(page: Page) -> None:
     )
     form.locator("input[name=lote]").fill("L1")
     form.locator("button").click()
-    expect(page.locator("#fallo")).to_contain_text("El lote tiene 3 error(es); no se guardó nada.")
+    expect(page.locator("#fallo")).to_contain_text("El lote tiene 3 errores; no se guardó nada.")
     rows = page.locator("#errores tr")
     expect(rows).to_have_count(4)
     expect(rows.nth(1)).to_contain_text("categoria")
@@ -132,7 +121,8 @@ def test_a_broker_uploads_a_batch_with_errors_and_sees_them(page: Page) -> None:
     form.locator("input[name=lote]").fill("L1")
     form.locator("button").click()
     expect(page.locator("#hecho")).to_contain_text("750 aceptaciones radicadas")
-    expect(page.locator("#filas tr")).to_have_count(751)
+    expect(page.locator("#filas tr")).to_have_count(201)  # the first 200 of 750, and the header
+    expect(page.locator("#paginas")).to_contain_text("Página 1 de 4 (750 filas)")
     shot(page, "05-lote-recibido")
 
 
@@ -144,6 +134,8 @@ def test_the_office_closes_and_adjudicates_an_offer(page: Page) -> None:
     shot(page, "06-oficina-tablero")
     page.click("#boton-accion")
     expect(page.locator("#estado")).to_have_text("cerrada")
+    expect(page.locator("#efecto")).to_contain_text("No se puede deshacer.")
+    page.check("#confirmo")
     page.click("#boton-accion")
     expect(page.locator("#hecho")).to_contain_text(f"Oferta '{CODE}' adjudicada.")
     shot(page, "07-adjudicacion")
@@ -160,7 +152,7 @@ def test_an_auditor_verifies_the_log(page: Page) -> None:
     page.click("#verificar")
     expect(page.locator("#verificacion")).to_contain_text("La cadena de auditoría está íntegra")
     shot(page, "10-auditoria-verificada")
-    expect(page.locator("#entradas")).to_contain_text("lote.recibir")
+    expect(page.locator("#entradas")).to_contain_text("Lote de aceptaciones recibido")
     # The anchor shown is the one to keep; checked with it, the chain still reaches it.
     anchor = page.locator("#ancla").inner_text()
     page.fill("#verificar-ancla input[name=ancla]", anchor)
@@ -202,7 +194,7 @@ def test_the_office_runs_a_segunda_fase_and_a_broker_files_orders(
     expect(page.locator("h1")).to_contain_text("Segunda Fase: segunda")
     expect(page.locator("#cifras")).to_contain_text("40.000.000")
     page.locator("#accion-etapa button").click()
-    expect(page.locator("#estado")).to_have_text("abierta")
+    expect(page.locator("#estado")).to_have_text("abierta (recibe órdenes)")
     shot(page, "11-segunda-fase")
 
     broker = browser.new_context(base_url=server, locale="es-CO")
@@ -233,6 +225,7 @@ def test_the_office_runs_a_segunda_fase_and_a_broker_files_orders(
     page.locator("#accion-etapa button").click()
     expect(page.locator("#estado")).to_have_text("cerrada")
     page.locator("select[name=accion]").select_option("adjudicar")
+    page.check("#campo-confirmo")
     page.locator("#accion-etapa button").click()
     expect(page.locator("#estado")).to_have_text("adjudicada")
     expect(page.locator("#registro-etapa")).to_contain_text("precio $ 1.000 por acción")

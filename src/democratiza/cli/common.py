@@ -1,14 +1,18 @@
-"""What every command shares: refusing with a Spanish message, reading pesos from an option."""
+"""What every command shares: refusing with a Spanish message, reading pesos from an option,
+and tables whose identifiers are never cut."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 
 import typer
 from rich.console import Console
+from rich.table import Table
 
 from democratiza.money import MoneyError, parse_percent, parse_pesos
 from democratiza.tables.errors import InputRejected
+from democratiza.words import count
 
 err = Console(stderr=True)
 
@@ -30,7 +34,8 @@ def fail(lines: list[str], title: str) -> typer.Exit:
 def refuse_file(exc: InputRejected, what: str = "El lote") -> typer.Exit:
     """Print every row error of a refused file (the first 200) on stderr; raise the exit."""
     shown = [str(e) for e in exc.errors[:200]]
-    return fail(shown, f"{what} tiene {len(exc.errors)} error(es); no se guardó nada:")
+    errors = count(len(exc.errors), "error", "errores")
+    return fail(shown, f"{what} tiene {errors}; no se guardó nada:")
 
 
 def centavos_option(text: str, option: str) -> int:
@@ -51,3 +56,29 @@ def percent_option(text: str, option: str) -> Decimal:
         return parse_percent(text)
     except MoneyError as exc:
         raise refuse(f"{option}: {exc}.") from None
+
+
+def table(
+    title: str,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    keys: Sequence[int] = (0,),
+    right: Sequence[int] = (),
+) -> Table:
+    """A table for people: the columns in ``keys`` hold identifiers a person types (a program's
+    id, a category's code) and are never cut or wrapped, however narrow the terminal; those
+    in ``right`` hold figures, aligned right and never broken ('1.108.269.271'). The other
+    columns wrap, breaking a word too long for them rather than cutting it off with '…'."""
+    shown = Table(title=title)
+    for i, header in enumerate(headers):
+        words = [w for text in (header, *(row[i] for row in rows)) for w in text.split()]
+        if i in keys:  # the whole identifier on one line
+            widest = max([len(w) for w in header.split()] + [len(row[i]) for row in rows])
+            shown.add_column(header, no_wrap=True, min_width=widest)
+        elif i in right:  # a figure is one word: never broken
+            shown.add_column(header, justify="right", min_width=max(map(len, words), default=1))
+        else:
+            shown.add_column(header, overflow="fold")
+    for row in rows:
+        shown.add_row(*row)
+    return shown

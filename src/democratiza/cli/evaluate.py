@@ -13,13 +13,16 @@ from rich.table import Table
 
 from democratiza.cli.common import fail
 from democratiza.cli.offer_options import OfferFileOpt, ParamOpt, ProgramOpt, offer_from
+from democratiza.labels import label
 from democratiza.money import group
 from democratiza.programs.parameters import Offer, OfferParameterError
 from democratiza.reports.decisions import iter_chunks, summarize, write_decisions
 from democratiza.rules.engine import CompiledProgram
+from democratiza.rules.explain import cite
 from democratiza.tables.errors import InputRejected
 from democratiza.tables.parse import parse
 from democratiza.tables.readers import read_table
+from democratiza.words import count
 
 console = Console()
 err = Console(stderr=True)
@@ -42,9 +45,10 @@ def evaluate_command(
     except InputRejected as exc:
         shown = [str(e) for e in exc.errors[:200]]
         if len(exc.errors) > 200:
-            shown.append(f"… y {len(exc.errors) - 200} error(es) más")
+            shown.append(f"… y {count(len(exc.errors) - 200, 'error', 'errores')} más")
         raise fail(
-            shown, f"El archivo tiene {len(exc.errors)} error(es); no se escribió nada:"
+            shown,
+            f"El archivo tiene {count(len(exc.errors), 'error', 'errores')}; no se escribió nada:",
         ) from None
     try:
         compiled.required_parameters(frame)
@@ -80,28 +84,26 @@ def evaluate_command(
 def print_summary(results: pl.DataFrame, offer: Offer) -> None:
     summary = summarize(results)
     program = offer.program
-    table = Table(
-        title=f"Resumen: {program.id} ({results.height:,} aceptaciones)".replace(",", ".")
-    )
+    asked = count(results.height, "aceptación", "aceptaciones")
+    table = Table(title=f"Resumen: {program.id} ({asked})")
     for col in ("Decisión", "Aceptaciones", "Acciones solicitadas", "Acciones permitidas"):
         table.add_column(col, justify="right" if col != "Decisión" else "left")
     for row in summary.by_decision.iter_rows():
-        table.add_row(str(row[0]), group(row[1]), group(row[2]), group(row[3]))
+        table.add_row(label("decision", row[0]), group(row[1]), group(row[2]), group(row[3]))
     console.print(table)
     cat = Table(title="Por categoría")
     for col in ("Categoría", "Aceptadas", "Reducidas", "Rechazadas"):
         cat.add_column(col, justify="right" if col != "Categoría" else "left")
     for row in summary.by_category.iter_rows():
-        cat.add_row(row[0], *(group(v) for v in row[1:]))
+        cat.add_row(label("categoria", row[0]), *(group(v) for v in row[1:]))
     console.print(cat)
     lim = Table(title="Límite que determinó la cantidad (reducidas y permitidas en cero)")
-    lim.add_column("Regla")
+    lim.add_column("Límite")
     lim.add_column("Cita")
     lim.add_column("Aceptaciones", justify="right")
-    for rule_id, count in summary.by_binding_limit.iter_rows():
+    for rule_id, times in summary.by_binding_limit.iter_rows():
         rule = program.limit(rule_id)
-        where = f"{program.norms[rule.citation.norm].short} {rule.citation.ref}"
-        lim.add_row(f"{rule_id}: {rule.name}", where, group(count))
+        lim.add_row(rule.name, cite(program, rule.citation), group(times))
     console.print(lim)
     if offer.day("fecha_aviso") is None or offer.day("fecha_cierre") is None:
         console.print(

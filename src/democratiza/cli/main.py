@@ -16,12 +16,14 @@ from democratiza.cli.evaluate import evaluate_command
 from democratiza.cli.fines import fines_app
 from democratiza.cli.offers import batch_app, offer_app
 from democratiza.cli.program_view import show_program, show_programs
+from democratiza.cli.spanish import speak_spanish
 from democratiza.cli.stages import stage_app
 from democratiza.cli.verify import package_app, verify_command
 from democratiza.cli.web import audit_app, serve_command, token_app, user_app
 from democratiza.programs.loader import ProgramFileError, load_program
 from democratiza.tables.acceptances import format_markdown
 
+speak_spanish()  # typer's own help frame and usage errors, in Spanish
 app = typer.Typer(
     help="Programas de democratización accionaria (Ley 226 de 1995).",
     no_args_is_help=True,

@@ -8,13 +8,13 @@ from typing import Annotated
 import typer
 import yaml
 from rich.console import Console
-from rich.table import Table
 from sqlalchemy import Engine, func, select
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
-from democratiza.cli.common import refuse, refuse_file
+from democratiza.cli.common import refuse, refuse_file, table
 from democratiza.compliance.holdings import paid_shares
 from democratiza.filing.batches import import_batch, withdraw
+from democratiza.labels import label
 from democratiza.money import group
 from democratiza.offers.lifecycle import (
     OfferError,
@@ -219,16 +219,21 @@ def show_command(codigo: Code, db: Db = None) -> None:
             log = events(conn, stored)
     except OfferError as exc:
         raise refuse(str(exc)) from None
-    console.print(f"Oferta '{codigo}' ({stored.program.id}): {stored.state}")
+    state = label("estado_oferta", stored.state)
+    console.print(f"Oferta '{codigo}' ({stored.program.id}): {state}", highlight=False)
     for decision, n in counts:
-        console.print(f"  {decision}: {group(n)}")
-    table = Table(title="Registro de cambios")
-    for col in ("Cuándo", "Quién", "Cambio", "Por qué"):
-        table.add_column(col)
-    for e in log:
-        change = f"{e['de_estado'] or '-'} → {e['a_estado'] or '-'} ({e['tipo']})"
-        table.add_row(f"{e['cuando']:%Y-%m-%d %H:%M:%S}", e["quien"], change, e["por_que"])
-    console.print(table)
+        console.print(f"  {label('decisiones', decision)}: {group(n)}", highlight=False)
+    rows = [
+        [
+            f"{e['cuando']:%Y-%m-%d %H:%M:%S}",
+            e["quien"],
+            f"{label('evento', e['tipo'])}: {e['de_estado'] or '—'} → {e['a_estado'] or '—'}",
+            e["por_que"],
+        ]
+        for e in log
+    ]
+    headers = ("Cuándo", "Quién", "Cambio", "Por qué")
+    console.print(table("Registro de cambios", headers, rows, keys=()))
 
 
 @batch_app.command("importar")

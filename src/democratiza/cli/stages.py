@@ -30,6 +30,7 @@ from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.stages.terms import StageError, StageState, StageTerms
 from democratiza.storage.receipts import StorageError
 from democratiza.tables.errors import InputRejected
+from democratiza.validation_messages import validation_message
 
 stage_app = typer.Typer(
     help="Segunda Etapa y etapas subsecuentes: crear, recibir órdenes, adjudicar, exportar.",
@@ -49,7 +50,7 @@ def _terms(path: Path) -> StageTerms:
         raise refuse(f"{path}: no se pudo leer ({exc}).") from None
     except ValidationError as exc:
         lines = [
-            f"{path}: {'.'.join(str(p) for p in e['loc']) or '(archivo)'}: {e['msg']}"
+            f"{path}: {'.'.join(str(p) for p in e['loc']) or '(archivo)'}: {validation_message(e)}"
             for e in exc.errors()
         ]
         raise refuse("\n".join(lines)) from None

@@ -14,29 +14,10 @@ from pydantic import BaseModel, ValidationError
 
 from democratiza.programs.parameters import PARAMETERS, REQUIRED_PARAMETERS
 from democratiza.programs.schema import Citation, Program
+from democratiza.validation_messages import validation_message
 from democratiza.vocabulary import DOCUMENT_DATE
 
 DATA_PACKAGE = "democratiza.programs.data"
-
-_PYDANTIC_ES = {
-    "missing": "falta este campo",
-    "extra_forbidden": "clave desconocida",
-    "literal_error": "valor no admitido",
-    "int_parsing": "debe ser un número entero",
-    "int_type": "debe ser un número entero",
-    "decimal_parsing": "debe ser un número",
-    "string_too_short": "no puede estar vacío",
-    "too_short": "no puede estar vacío",
-    "greater_than_equal": "valor demasiado pequeño",
-    "less_than_equal": "valor demasiado grande",
-    "string_pattern_mismatch": "formato no válido",
-    "date_from_datetime_parsing": "debe ser una fecha AAAA-MM-DD",
-    "bool_parsing": "debe ser verdadero o falso",
-    "model_type": "debe ser un objeto con claves",
-    "dict_type": "debe ser un objeto con claves",
-    "tuple_type": "debe ser una lista",
-    "value_error": "valor no válido",
-}
 
 
 @dataclass(frozen=True)
@@ -134,10 +115,7 @@ def parse_program(data: Any, source: str) -> Program:
         program = Program.model_validate(data)
     except ValidationError as exc:
         raise ProgramFileError(
-            [
-                ProgramError(source, _path(e["loc"]), _PYDANTIC_ES.get(e["type"], e["msg"]))
-                for e in exc.errors()
-            ]
+            [ProgramError(source, _path(e["loc"]), validation_message(e)) for e in exc.errors()]
         ) from None
     errors = _cross_checks(program, source)
     if errors:

@@ -14,6 +14,7 @@ from fractions import Fraction
 from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter
 
+from democratiza.labels import label
 from democratiza.money import fixed, group, share_percent
 from democratiza.reports.adjudication_figures import HistogramBin, ReportFigures, ReportInput
 from democratiza.reports.render.charts import (
@@ -35,13 +36,22 @@ def shares_range(b: HistogramBin) -> str:
 
 
 def _category(names: Mapping[str, str], key: str) -> str:
-    """A category's name, or its id made readable: 'fondo_empleados' -> 'Fondo empleados'."""
-    return names.get(key) or key.replace("_", " ").capitalize()
+    """A category's name (the program's), or the family's word for it."""
+    return names.get(key) or label("categoria", key)
 
 
 def _rule(names: Mapping[str, str], key: str) -> str:
-    """A limit's name with its id, which the decision files show: 'Una vez… (geb-8.2.1)'."""
-    return f"{names[key]} ({key})" if names.get(key) else key
+    """A limit's name, as its decree writes it."""
+    return names.get(key) or label("regla", key)
+
+
+def _rule_cited(inp: ReportInput, key: str) -> str:
+    """A limit's name with its article: 'Una vez el patrimonio líquido (Decreto 706/2017 art.
+    8.2.1)'; the decision files name it so too (``regla_limitante_cita``)."""
+    where = inp.citas_reglas.get(key)
+    return (
+        f"{_rule(inp.nombres_reglas, key)} ({where})" if where else _rule(inp.nombres_reglas, key)
+    )
 
 
 @dataclass(frozen=True)
@@ -93,13 +103,13 @@ def _draw_categories(inp: ReportInput, f: ReportFigures) -> Callable[[Axes], Non
             ),
             ("Adjudicadas", COLORS["adjudicadas"], [r.acciones_adjudicadas for r in rows]),
         )
-        for j, (label, color, values) in enumerate(series):
+        for j, (legend, color, values) in enumerate(series):
             ax.barh(
                 [i + (j - 1) * height for i in range(len(rows))],
                 values,
                 height=height,
                 color=color,
-                label=label,
+                label=legend,
             )
         ax.set_yticks(
             range(len(rows)), [tick(_category(inp.nombres_categorias, r.categoria)) for r in rows]
@@ -199,7 +209,7 @@ def _draw_lorenz(f: ReportFigures) -> Callable[[Axes], None]:
 
 def charts(inp: ReportInput, f: ReportFigures) -> list[AdjudicationChart]:
     """The report's four charts, in the order of the page."""
-    names_c, names_r = inp.nombres_categorias, inp.nombres_reglas
+    names_c = inp.nombres_categorias
     categories = ChartTable(
         "Demanda y adjudicación por categoría",
         (
@@ -242,7 +252,7 @@ def charts(inp: ReportInput, f: ReportFigures) -> list[AdjudicationChart]:
         ("Límite", "Aceptaciones", "Acciones recortadas"),
         (
             *(
-                (_rule(names_r, r.regla), group(r.aceptaciones), group(r.acciones_recortadas))
+                (_rule_cited(inp, r.regla), group(r.aceptaciones), group(r.acciones_recortadas))
                 for r in f.limites
             ),
             ("Sin límite determinante", group(f.sin_limite), "—"),

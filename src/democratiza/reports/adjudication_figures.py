@@ -19,6 +19,7 @@ import polars as pl
 
 from democratiza.money import group
 from democratiza.offers.lifecycle import StoredOffer
+from democratiza.rules.explain import cite
 
 if TYPE_CHECKING:
     from democratiza.adjudication.record import Adjudication
@@ -48,8 +49,8 @@ class ReportInput:
     """One program's adjudication: the offer and one row per acceptance with its award.
 
     ``nombres_categorias`` and ``nombres_reglas`` give readable names to the ids of
-    categories and limits (for instance from the program file); an id without a name is shown
-    as it is, with its underscores as spaces.
+    categories and limits (for instance from the program file), ``citas_reglas`` each limit's
+    article; an id without a name is shown by the family's word (``labels``).
 
     A person is a ``numero_identificacion``; when the frame also has ``tipo_identificacion``
     (as the engine's results do), a person is the pair, as in the rules.
@@ -67,6 +68,7 @@ class ReportInput:
     awards: pl.DataFrame
     nombres_categorias: Mapping[str, str] = field(default_factory=dict)
     nombres_reglas: Mapping[str, str] = field(default_factory=dict)
+    citas_reglas: Mapping[str, str] = field(default_factory=dict)  # each limit's article
 
     def __post_init__(self) -> None:
         if self.acciones_ofrecidas <= 0 or self.precio_centavos <= 0:
@@ -129,6 +131,7 @@ def report_input(stored: StoredOffer, done: Adjudication) -> ReportInput:
         awards=done.results,
         nombres_categorias={c.id: c.name for c in program.categories},
         nombres_reglas={r.id: r.name for r in program.limits},
+        citas_reglas={r.id: cite(program, r.citation) for r in program.limits},
     )
 
 

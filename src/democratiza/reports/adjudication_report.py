@@ -20,6 +20,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
+from democratiza.labels import label
 from democratiza.money import fixed, group, pesos, share_percent
 from democratiza.reports.adjudication_charts import (
     AdjudicationChart,
@@ -51,8 +52,8 @@ def _offer_rows(inp: ReportInput) -> list[tuple[str, str]]:
         ("Valor de la oferta", pesos(inp.acciones_ofrecidas * inp.precio_centavos)),
         ("Fecha del aviso de oferta", long_date(inp.fecha_aviso)),
         ("Fecha de cierre", long_date(inp.fecha_cierre)),
-        ("Método de adjudicación", inp.metodo),
-        ("Regla del remanente", inp.regla_remanente),
+        ("Método de adjudicación", label("metodo", inp.metodo)),
+        ("Regla del remanente", label("residuo", inp.regla_remanente)),
         ("Huella de los datos de entrada", inp.hash_entrada),
     ]
 

@@ -21,8 +21,10 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from democratiza.labels import label
 from democratiza.money import group, pesos
 from democratiza.reports.exports import per_broker_files, slug
+from democratiza.reports.render.amounts import in_pesos
 from democratiza.reports.render.charts import DARK, SVG_STYLE, svg
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.pdf import A4, metadata
@@ -44,6 +46,7 @@ BROKER_COLUMNS = [
     "precio_adjudicacion",
     "valor_a_pagar",
 ]
+AMOUNT_COLUMNS = ("precio", "precio_adjudicacion", "valor_a_pagar")
 
 
 def _priced(done: StageAllocation) -> pl.DataFrame:
@@ -56,8 +59,10 @@ def _priced(done: StageAllocation) -> pl.DataFrame:
 
 
 def allocation_frame(done: StageAllocation) -> pl.DataFrame:
-    """Every order with its broker, decision, shares, price and sum to pay (centavos)."""
-    return _priced(done).select("comisionista", *BROKER_COLUMNS)
+    """Every order with its broker, decision, shares, price and sum to pay, in pesos with two
+    decimals (``render.amounts``): 'valor_a_pagar' 24750000.00 is never read a hundred times
+    too large."""
+    return in_pesos(_priced(done).select("comisionista", *BROKER_COLUMNS), AMOUNT_COLUMNS)
 
 
 def registry_frame(done: StageAllocation) -> pl.DataFrame:
@@ -71,10 +76,8 @@ def registry_frame(done: StageAllocation) -> pl.DataFrame:
 
 
 def broker_files(done: StageAllocation, out_dir: Path) -> list[Path]:
-    """Each broker's orders, with the decision at intake, the shares and the sum to pay.
-
-    Prices and sums in centavos, as in every machine-read file of the project.
-    """
+    """Each broker's orders, with the decision at intake, the shares and the sum to pay (in
+    pesos with two decimals)."""
     return per_broker_files(
         allocation_frame(done),
         out_dir,
@@ -139,17 +142,13 @@ def demand_svg(
 def figures(stage: StoredStage, done: StageAllocation) -> list[tuple[str, str]]:
     h = done.header
     price = h["precio"]
-    mechanism = {
-        "subasta_holandesa": "subasta holandesa (precio uniforme)",
-        "construccion_libro": "construcción de libro (precio de corte del vendedor)",
-    }
     buyers = done.results.filter(pl.col("asignada") > 0)
     return [
         ("Etapa", f"{stage.name} ({stage.code}) del programa {stage.program.name}"),
         ("Viene de", str(stage.origin["de"])),
         ("Acciones disponibles", group(int(stage.origin["disponibles"]))),
         ("Acciones ofrecidas en la etapa", group(stage.shares)),
-        ("Mecanismo", mechanism[str(h["mecanismo"])]),
+        ("Mecanismo", label("mecanismo", h["mecanismo"])),
         ("Precio mínimo", pesos(stage.minimum_price)),
         (
             "Orden mínima / lote",

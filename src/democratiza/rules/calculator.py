@@ -23,21 +23,26 @@ from democratiza.rules.engine import CompiledProgram, frame_from_rows
 from democratiza.rules.explain import Explainer, Explanation
 from democratiza.tables.format import MAX_SHARES
 from democratiza.vocabulary import UNDERTAKINGS
+from democratiza.words import count
 
-# The figures a person may give, in centavos (cents of a dollar for ingresos_usd).
-MONEY_FIELDS = (
+# The figures a person may give, in centavos (cents of a dollar for ingresos_usd): what a
+# natural person files (tax return, certificates), and what a legal person does.
+NATURAL_MONEY_FIELDS = (
     "patrimonio_liquido",
     "ingresos_declaracion",
     "ingresos_certificado",
     "ingresos_usd",
     "remuneracion_anual",
     "salario_mensual",
+)
+LEGAL_MONEY_FIELDS = (
     "activos_totales",
     "pasivos_totales",
     "superavit_valorizacion",
     "ingresos_estados_financieros",
     "limite_inversion",
 )
+MONEY_FIELDS = (*NATURAL_MONEY_FIELDS, *LEGAL_MONEY_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ class Answer:
     def headline(self) -> str:
         """'Puede comprar hasta 23.785 acciones.' or the decision's own summary."""
         if not self.asked_quantity and self.explanation.decision != "rechazada":
-            return f"Puede comprar hasta {self.permitted:,} acciones.".replace(",", ".")
+            return f"Puede comprar hasta {count(self.permitted, 'acción', 'acciones')}."
         return self.explanation.summary
 
 

@@ -11,7 +11,7 @@ import polars as pl
 
 from democratiza.programs.schema import Program
 from democratiza.rules.checks import Check
-from democratiza.vocabulary import AMOUNT_LABELS
+from democratiza.words import word
 
 PERSON = {"natural": "personas naturales", "juridica": "personas jurídicas"}
 
@@ -99,7 +99,7 @@ def fixed_sentence(check: Check, program: Program, where: str) -> str:
     if kind == "falta_valor":
         rule = program.limit(check.subject)
         assert rule.base is not None
-        needed = " o ".join(AMOUNT_LABELS[s] for s in rule.base.sources)
+        needed = " o ".join(word("monto", s) for s in rule.base.sources)
         return (
             f"No se puede calcular el límite «{rule.name}»: falta {needed}; "
             f"no se calcula sobre cero ({where})."

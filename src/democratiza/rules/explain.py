@@ -19,7 +19,7 @@ from democratiza.money import group_parts, joined
 from democratiza.programs.schema import Citation, LimitRule, Program
 from democratiza.rules.cause_texts import cause_sentence
 from democratiza.rules.engine import CompiledProgram
-from democratiza.rules.limit_texts import SHARE_GROUPS, LimitTexts
+from democratiza.rules.limit_texts import SHARE_GROUPS, LimitTexts, shares_parts
 
 SEPARATOR = " | "  # between the sentences of one row in a file's cell
 
@@ -122,10 +122,8 @@ class Explainer:
             for i, c in enumerate(checks)
         ]
         steps.append((pl.col("causas") != 0, causes))
-        allowed = group_parts(pl.col("cantidad_permitida"), SHARE_GROUPS)
-        accepted = joined(
-            [pl.lit("Aceptada por "), *allowed, pl.lit(" acciones: ningún límite es menor.")]
-        )
+        allowed = shares_parts(pl.col("cantidad_permitida"))
+        accepted = joined([pl.lit("Aceptada por "), *allowed, pl.lit(": ningún límite es menor.")])
         article = (
             pl.when(pl.col("_cuantos") > 1)
             .then(pl.lit("los límites "))
@@ -137,17 +135,18 @@ class Explainer:
                 *group_parts(pl.col("cantidad"), SHARE_GROUPS),
                 pl.lit(" a "),
                 *allowed,
-                pl.lit(" acciones por "),
+                pl.lit(" por "),
                 article,
                 pl.col("_limitantes"),
                 pl.lit("."),
             ]
         )
+        causes_found = pl.col("causas").bitwise_count_ones()
         rejected = joined(
             [
                 pl.lit("Rechazada: "),
-                pl.col("causas").bitwise_count_ones().cast(pl.String),
-                pl.lit(" causa(s)."),
+                causes_found.cast(pl.String),
+                pl.when(causes_found == 1).then(pl.lit(" causa.")).otherwise(pl.lit(" causas.")),
             ]
         )
         steps.extend(

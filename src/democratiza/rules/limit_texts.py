@@ -13,10 +13,16 @@ import polars as pl
 from democratiza.money import Parts, dollars_parts, group, group_parts, joined, pesos, pesos_parts
 from democratiza.programs.schema import LimitRule
 from democratiza.rules.engine import CompiledProgram, limit_column, source_column
-from democratiza.vocabulary import AMOUNT_LABELS
+from democratiza.words import word
 
 SHARE_GROUPS = 5  # thousands groups of a quantity of shares (below 10¹⁵, beyond MAX_SHARES)
 TIED = ", que dan la misma cantidad (se toma el menor monto)"
+
+
+def shares_parts(shares: pl.Expr) -> Parts:
+    """'1 acción', '23.785 acciones' (``words.count``), as parts."""
+    noun = pl.when(shares == 1).then(pl.lit(" acción")).otherwise(pl.lit(" acciones"))
+    return [*group_parts(shares, SHARE_GROUPS), noun]
 
 
 def base_column(rule: LimitRule) -> str:
@@ -57,11 +63,11 @@ class LimitTexts:
                 [
                     pl.lit(f"{rule.name}: {multiple} × "),
                     *pesos_parts(numerator, denominator),
-                    pl.lit(f" ({AMOUNT_LABELS[name]}"),
+                    pl.lit(f" ({word('monto', name)}"),
                     *self._in_dollars(name, numerator, denominator),
                     pl.lit(f") / {self._price} = "),
-                    *group_parts(shares, SHARE_GROUPS),
-                    pl.lit(f" acciones ({where})"),
+                    *shares_parts(shares),
+                    pl.lit(f" ({where})"),
                 ]
             )
             used = applies & numerator.is_not_null() & (source == index)

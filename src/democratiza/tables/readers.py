@@ -18,6 +18,25 @@ import polars as pl
 
 from democratiza.tables.errors import InputError, InputRejected
 
+# The readers' own messages are English; a broker reads these instead.
+CSV_UNREADABLE = (
+    "no se pudo leer como CSV: revise que todas las filas tengan las mismas columnas y que "
+    "cada comilla se cierre"
+)
+XLSX_UNREADABLE = "no es un libro XLSX legible: el archivo está dañado o no es un .xlsx"
+JSON_PROBLEMS = {
+    "Expecting property name enclosed in double quotes": (
+        "se esperaba el nombre de un campo entre comillas dobles"
+    ),
+    "Expecting value": "se esperaba un valor",
+    "Expecting ',' delimiter": "falta una coma",
+    "Expecting ':' delimiter": "faltan los dos puntos después del nombre del campo",
+    "Unterminated string": "un texto sin comilla de cierre",
+    "Extra data": "sobra texto después del final",
+    "Invalid control character": "un carácter de control dentro de un texto",
+    "Invalid \\escape": "una secuencia de escape no válida",
+}
+
 
 @dataclass(frozen=True)
 class RawTable:
@@ -79,10 +98,8 @@ def read_csv(path: Path) -> RawTable:
         frame = pl.read_csv(
             body, separator=separator, infer_schema=False, truncate_ragged_lines=False
         )
-    except pl.exceptions.PolarsError as exc:
-        raise InputRejected(
-            [InputError(source, None, None, f"no se pudo leer como CSV: {exc}")]
-        ) from None
+    except pl.exceptions.PolarsError:
+        raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
     if frame.height == 0:
         raise InputRejected([InputError(source, None, None, "el archivo no tiene filas de datos")])
     return _with_rows(source, frame, first_row=2)
@@ -109,10 +126,8 @@ def read_xlsx(path: Path) -> RawTable:
     source = str(path)
     try:
         book = load_workbook(path, read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many types for a damaged file
-        raise InputRejected(
-            [InputError(source, None, None, f"no es un libro XLSX legible: {exc}")]
-        ) from None
+    except Exception:  # openpyxl raises many types (in English) for a damaged file
+        raise InputRejected([InputError(source, None, None, XLSX_UNREADABLE)]) from None
     sheet = book.worksheets[0]
     rows = [[_cell_text(v) for v in row] for row in sheet.iter_rows(values_only=True)]
     book.close()
@@ -142,9 +157,10 @@ def read_json(path: Path) -> RawTable:
             [InputError(source, None, None, "codificación no válida: debe ser UTF-8")]
         ) from None
     except json.JSONDecodeError as exc:
-        raise InputRejected(
-            [InputError(source, exc.lineno, None, f"JSON mal formado: {exc.msg}")]
-        ) from None
+        why = next((es for en, es in JSON_PROBLEMS.items() if exc.msg.startswith(en)), None)
+        where = f"línea {exc.lineno}, columna {exc.colno}"
+        message = f"JSON mal formado en la {where}" + (f": {why}" if why else "")
+        raise InputRejected([InputError(source, exc.lineno, None, message)]) from None
     if isinstance(data, dict) and isinstance(data.get("aceptaciones"), list):
         data = data["aceptaciones"]
     if not isinstance(data, list) or not data:

@@ -34,9 +34,12 @@ from democratiza.web.api import tokens as api_tokens
 from democratiza.web.api.uploads import MAX_UPLOAD
 from democratiza.web.pages import audit as pages_audit
 from democratiza.web.pages import broker as pages_broker
+from democratiza.web.pages import calculator as pages_calculator
+from democratiza.web.pages import dashboard as pages_dashboard
 from democratiza.web.pages import fines as pages_fines
 from democratiza.web.pages import office as pages_office
 from democratiza.web.pages import public as pages_public
+from democratiza.web.pages import stage_page as pages_stage
 from democratiza.web.pages import stages as pages_stages
 from democratiza.web.pages import tokens as pages_tokens
 from democratiza.web.pages.templating import error_page
@@ -103,11 +106,14 @@ def create_app(
         api_fines.router,
         api_credit.router,
         pages_public.router,
+        pages_calculator.router,
         pages_broker.router,
         pages_office.router,
+        pages_dashboard.router,
         pages_tokens.router,
         pages_audit.router,
         pages_stages.router,
+        pages_stage.router,
         pages_fines.router,
     ):
         app.include_router(router)

@@ -8,7 +8,7 @@ declares it, so schemathesis can hold the API to it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -18,6 +18,8 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from democratiza.tables.errors import InputError, InputRejected
+from democratiza.validation_messages import validation_message
+from democratiza.words import count
 
 
 class ErrorItem(BaseModel):
@@ -140,43 +142,26 @@ def refused(exc: Exception) -> WebError:
 
 def rejected_file(exc: InputRejected, name: str, hidden: str, what: str = "El lote") -> WebError:
     """A refused upload (422): every row's error under the uploaded file's name."""
-    count = len(exc.errors)
+    found = len(exc.errors)
     return Unprocessable(
-        f"{what} tiene {count} error(es); no se guardó nada.",
+        f"{what} tiene {count(found, 'error', 'errores')}; no se guardó nada.",
         input_items(exc.errors, name, hidden),
-        count,
+        found,
     )
 
 
-VALIDATION_TEXT = {
-    "missing": "falta este campo",
-    "json_invalid": "el JSON está mal formado",
-    "model_attributes_type": "se espera un objeto JSON",
-    "dict_type": "se espera un objeto JSON",
-    "string_type": "se espera texto",
-    "int_type": "se espera un número entero",
-    "int_parsing": "se espera un número entero",
-    "bool_type": "se espera sí o no (true/false)",
-    "bool_parsing": "se espera sí o no (true/false)",
-    "list_type": "se espera una lista",
-    "string_too_long": "el texto es demasiado largo",
-    "string_too_short": "el texto está vacío o es demasiado corto",
-    "literal_error": "valor no admitido",
-    "enum": "valor no admitido",
-    "greater_than": "debe ser mayor",
-    "greater_than_equal": "debe ser mayor o igual",
-    "less_than_equal": "debe ser menor o igual",
-    "extra_forbidden": "campo no admitido",
-}
+def validation_items(errors: Sequence[Mapping[str, Any]]) -> list[ErrorItem]:
+    """Pydantic's errors as the API's rows: the field (its path, without 'body' or 'query')
+    and the Spanish message; every error at once."""
+    items = []
+    for error in errors:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query"))
+        items.append(ErrorItem(columna=where or None, mensaje=validation_message(error)))
+    return items[:MAX_ITEMS]
 
 
 def _validation_items(exc: RequestValidationError) -> list[ErrorItem]:
-    items = []
-    for error in exc.errors():
-        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query"))
-        text = VALIDATION_TEXT.get(str(error.get("type")), "valor no válido")
-        items.append(ErrorItem(columna=where or None, mensaje=text))
-    return items[:MAX_ITEMS]
+    return validation_items(exc.errors())
 
 
 def _json(status: int, body: ApiError, headers: dict[str, str] | None = None) -> JSONResponse:

@@ -9,21 +9,18 @@ adjudication. Like ``democratiza calcular``, it builds one acceptance and runs t
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 from datetime import date
-from decimal import Decimal, InvalidOperation
 
 from pydantic import BaseModel, Field
 
-from democratiza.money import MoneyError, to_centavos
+from democratiza.money import MoneyError, parse_pesos
 from democratiza.programs.parameters import Offer, OfferParameterError
 from democratiza.rules.calculator import MONEY_FIELDS, Question, ask
 from democratiza.rules.explain import cite
 from democratiza.tables.format import MAX_PESOS, MAX_SHARES
 from democratiza.vocabulary import CATEGORIES, Category
 from democratiza.web.errors import ErrorItem, Unprocessable
-
-COLOMBIAN = re.compile(r"^\d{1,3}(\.\d{3})+(,\d+)?$|^\d+,\d+$")
 
 
 class CalculatorInput(BaseModel):
@@ -64,26 +61,36 @@ class CalculatorResult(BaseModel):
     causas: list[str]
 
 
-def centavos(text: str | None, field: str) -> int | None:
-    """Pesos typed by a person: '48000000', '2075.31', or Colombian '48.000.000,50'."""
+def amount_errors(values: Mapping[str, object]) -> list[ErrorItem]:
+    """Every amount typed wrong, each under its field (all at once, not the first only)."""
+    items = []
+    for name in MONEY_FIELDS:
+        text = values.get(name)
+        if isinstance(text, str) and text.strip():
+            problem = _amount_problem(text)
+            if problem:
+                items.append(ErrorItem(columna=name, mensaje=problem))
+    return items
+
+
+def _amount_problem(text: str) -> str | None:
+    try:
+        value = parse_pesos(text)
+    except MoneyError as exc:
+        return str(exc)
+    if value < 0:
+        return "el monto no puede ser negativo"
+    if value > MAX_PESOS:
+        return "el monto está fuera de todo rango plausible"
+    return None
+
+
+def centavos(text: str | None) -> int | None:
+    """An amount as a person types it (``money.parse_pesos``), already checked by
+    ``amount_errors``."""
     if text is None or not text.strip():
         return None
-    raw = text.strip().replace("$", "").replace(" ", "")
-    if COLOMBIAN.match(raw):
-        raw = raw.replace(".", "").replace(",", ".")
-    try:
-        value = to_centavos(Decimal(raw))
-    except (InvalidOperation, MoneyError):
-        raise Unprocessable(
-            "Hay montos que no se entienden.",
-            [ErrorItem(columna=field, mensaje=f"'{text}' no es un monto en pesos")],
-        ) from None
-    if not 0 <= value <= MAX_PESOS:
-        raise Unprocessable(
-            "Hay montos fuera de rango.",
-            [ErrorItem(columna=field, mensaje="el monto debe estar entre 0 y el máximo admitido")],
-        )
-    return value
+    return parse_pesos(text)
 
 
 def calculate(offer: Offer, data: CalculatorInput) -> CalculatorResult:
@@ -92,6 +99,9 @@ def calculate(offer: Offer, data: CalculatorInput) -> CalculatorResult:
             "La categoría no existe.",
             [ErrorItem(columna="categoria", mensaje=f"categoría desconocida '{data.categoria}'")],
         )
+    wrong = amount_errors(data.model_dump())
+    if wrong:
+        raise Unprocessable("Hay montos que no se entienden.", wrong)
     question = Question(
         category=data.categoria,
         quantity=data.cantidad,
@@ -101,7 +111,7 @@ def calculate(offer: Offer, data: CalculatorInput) -> CalculatorResult:
         manager_since=data.fecha_ingreso_directivo,
         months_in_post=data.meses_en_cargo,
         payment=data.forma_pago,
-        amounts={name: centavos(getattr(data, name), name) for name in MONEY_FIELDS},
+        amounts={name: centavos(getattr(data, name)) for name in MONEY_FIELDS},
     )
     try:
         answer = ask(offer, question)

@@ -54,10 +54,10 @@ from democratiza.web.api.views import plain
 from democratiza.web.errors import (
     ERROR_RESPONSES,
     Conflict,
-    ErrorItem,
     NotFound,
     Unprocessable,
     refused,
+    validation_items,
 )
 from democratiza.web.security.access import current, route
 from democratiza.web.security.auth import Principal
@@ -154,10 +154,7 @@ def new_stage(data: NewStage, request: Request) -> StageView:
     try:
         terms = StageTerms.model_validate(data.terminos)
     except ValidationError as exc:
-        items = [
-            ErrorItem(columna=".".join(str(p) for p in e["loc"]) or None, mensaje=e["msg"])
-            for e in exc.errors()
-        ]
+        items = validation_items(exc.errors())
         raise Unprocessable("Los términos de la etapa no son válidos.", items) from None
     try:
         with request.app.state.engine.begin() as conn:

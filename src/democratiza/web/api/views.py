@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, func, select
 
+from democratiza.money import pesos_cell
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.rules.engine import IDENTITY_COLUMNS
 from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
@@ -38,6 +39,8 @@ ACCEPTANCE_FIELDS = [
     "motivo",
 ]
 PAGE = 200
+# Stored in centavos; the CSV a person opens has them in pesos with two decimals (48000000.00).
+AMOUNT_FIELDS = frozenset({"patrimonio_liquido", "ingresos_declaracion"})
 
 
 def offer_or_404(conn: Connection, code: str) -> StoredOffer:
@@ -87,7 +90,8 @@ def list_acceptances(
 
 
 def acceptances_csv(conn: Connection, stored: StoredOffer, who: Principal) -> bytes:
-    """Every current acceptance a principal may read, as CSV (a broker: its own)."""
+    """Every current acceptance a principal may read, as CSV (a broker: its own); amounts in
+    pesos with two decimals."""
     query = (
         select(*[acceptances.c[n] for n in ACCEPTANCE_FIELDS])
         .where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente, _mine(who))
@@ -97,7 +101,12 @@ def acceptances_csv(conn: Connection, stored: StoredOffer, who: Principal) -> by
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(ACCEPTANCE_FIELDS)
     for row in conn.execute(query):
-        writer.writerow(["" if v is None else plain(v) for v in row])
+        writer.writerow(
+            [
+                "" if v is None else pesos_cell(v) if name in AMOUNT_FIELDS else plain(v)
+                for name, v in zip(ACCEPTANCE_FIELDS, row, strict=True)
+            ]
+        )
     return buffer.getvalue().encode()
 
 

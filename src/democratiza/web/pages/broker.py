@@ -16,6 +16,7 @@ from fastapi.responses import Response
 
 from democratiza.filing.batches import withdraw
 from democratiza.offers.lifecycle import OfferError
+from democratiza.rules.engine import DECISIONS
 from democratiza.web.api import catalog, views
 from democratiza.web.api.filing import file_batch
 from democratiza.web.api.stages import list_stages
@@ -27,6 +28,8 @@ from democratiza.web.security.access import current, route
 from democratiza.web.server.jobs import Progress, load_job
 
 router = APIRouter(include_in_schema=False)
+ROWS_PER_PAGE = 200  # rows of a batch's result on one page
+DECISION_VALUES = tuple(DECISIONS.categories.to_list())  # the engine's, in its order
 
 
 @route(router, "GET", "/comisionista", "pag.comisionista")
@@ -57,16 +60,36 @@ def upload(
         answer: dict[str, Any] = json.loads(
             file_batch(engine, codigo, path, shown, lote, who, request.app.state.lane)
         )
-        return answer
+        return {**answer, "oferta": codigo}
 
     job = request.app.state.jobs.submit("lote", who, 2, "En cola.", work)
     return back(f"/trabajos/{job}")
 
 
 @route(router, "GET", "/trabajos/{trabajo}", "pag.trabajo")
-def job_page(trabajo: str, request: Request) -> Response:
+def job_page(
+    trabajo: str,
+    request: Request,
+    decision: str | None = Query(None, max_length=20),
+    pagina: int = Query(1, ge=1, le=10**7),
+) -> Response:
+    """A job's progress; once a batch is filed, its rows, by decision and a page at a time."""
     job = load_job(request.app.state.engine, trabajo, current(request))
-    return render(request, "trabajo.html", {"trabajo": job})
+    decision = decision if decision in DECISION_VALUES else None
+    result = job.get("resultado") or {}
+    rows = [r for r in result.get("resultado", []) if decision in (None, r.get("decision"))]
+    pages = max(1, -(-len(rows) // ROWS_PER_PAGE))
+    shown = rows[(pagina - 1) * ROWS_PER_PAGE : pagina * ROWS_PER_PAGE]
+    context = {
+        "trabajo": job,
+        "filas": shown,
+        "decision": decision,
+        "pagina": min(pagina, pages),
+        "paginas": pages,
+        "total_filas": len(rows),
+        "decisiones": DECISION_VALUES,
+    }
+    return render(request, "trabajo.html", context)
 
 
 @route(router, "GET", "/ofertas/{codigo}/aceptaciones", "pag.aceptaciones")

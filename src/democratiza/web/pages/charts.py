@@ -12,16 +12,18 @@ from html import escape
 
 from markupsafe import Markup
 
-from democratiza.money import group
+from democratiza.words import count
 
-WIDTH = 640
-LABEL = 220
+WIDTH = 720
+LABEL = 300
+SHORT = 46  # characters of a bar's name that fit before the bar; the whole name is its tooltip
 ROW = 22
 BAR_COLOR = "#3690c0"
 
 
-def bar_chart(title: str, rows: Sequence[tuple[str, int]], unit: str) -> Markup:
-    """Horizontal bars, one per row, longest = full width; an empty chart says so."""
+def bar_chart(title: str, rows: Sequence[tuple[str, int]], one: str, many: str) -> Markup:
+    """Horizontal bars, one per row, longest = full width, each with its figure and its noun
+    in agreement ('1 aceptación', '12 aceptaciones'); an empty chart says so."""
     if not rows:
         return Markup(f'<p class="vacio">{escape(title)}: aún no hay datos.</p>')
     top = max(value for _, value in rows) or 1
@@ -35,12 +37,16 @@ def bar_chart(title: str, rows: Sequence[tuple[str, int]], unit: str) -> Markup:
     for i, (label, value) in enumerate(rows):
         y = 24 + i * ROW
         length = value * span // top
-        text = f"{group(value)} {unit}"
+        text = count(value, one, many)
         parts.append(
-            f'<text x="{LABEL - 6}" y="{y + 14}" text-anchor="end">{escape(label[:34])}</text>'
+            f'<text x="{LABEL - 6}" y="{y + 14}" text-anchor="end">{escape(_short(label))}</text>'
             f'<rect x="{LABEL}" y="{y + 3}" width="{max(length, 1)}" height="{ROW - 6}" '
             f'fill="{BAR_COLOR}"><title>{escape(label)}: {text}</title></rect>'
             f'<text x="{LABEL + length + 6}" y="{y + 14}">{text}</text>'
         )
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= SHORT else name[: SHORT - 1].rstrip() + "…"

@@ -1,13 +1,13 @@
 """The fines page: the office and the auditors compute a fine's statement, or its PDF.
 
 The same computation as the API and the command line (``compliance.fine_case``); the
-amounts are typed in pesos and read exactly, as centavos.
+amounts are typed as people write them (``money.parse_pesos``) and read exactly, as
+centavos. A refused form is shown again as it was typed, each error under its field.
 """
 
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal, InvalidOperation
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -16,70 +16,92 @@ from democratiza.compliance.fines.case import compute_fine
 from democratiza.compliance.fines.terms import FineError
 from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.series import MissingSeriesValue
-from democratiza.money import to_centavos
-from democratiza.programs.loader import bundled_program_ids
+from democratiza.money import MoneyError, parse_pesos
+from democratiza.programs.schema import FineBaseKey
 from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.web.api import catalog
-from democratiza.web.errors import Unprocessable
-from democratiza.web.pages.forms import form_fields
+from democratiza.web.errors import ErrorItem
+from democratiza.web.pages.forms import FieldErrors, field_errors, form_fields
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import route
 
 router = APIRouter(include_in_schema=False)
+DAYS = ("fecha_referencia", "fecha_incumplimiento", "hasta")
+AMOUNTS: tuple[FineBaseKey, ...] = (
+    "precio_adquisicion",
+    "contraprestacion",
+    "precio_segunda_etapa",
+)
+FIELDS = ("programa", *DAYS, "acciones", *AMOUNTS)
+
+
+def _page(
+    request: Request, form: dict[str, str], errors: FieldErrors, text: str | None, status: int
+) -> Response:
+    context = {
+        "programas": [(p.id, p.nombre) for p in catalog.all_programs()],
+        "datos": form,
+        "estado": text,
+        **errors.context(),
+    }
+    return render(request, "multas.html", context, status)
 
 
 @route(router, "GET", "/oficina/multas", "pag.multas")
 def fines_page(request: Request) -> Response:
-    return render(request, "multas.html", {"programas": bundled_program_ids(), "datos": {}})
+    return _page(request, {}, FieldErrors(), None, 200)
 
 
-def _pesos(form: dict[str, str], name: str) -> int | None:
-    text = form.get(name, "").strip()
-    if not text:
-        return None
-    try:
-        return to_centavos(Decimal(text))
-    except (InvalidOperation, ValueError):
-        raise Unprocessable(f"{name}: '{text}' no es un monto en pesos.") from None
-
-
-def _day(form: dict[str, str], name: str) -> date:
+def _day(form: dict[str, str], name: str, problems: list[ErrorItem]) -> date | None:
     try:
         return date.fromisoformat(form.get(name, "").strip())
     except ValueError:
-        raise Unprocessable(f"{name}: se espera una fecha AAAA-MM-DD.") from None
+        problems.append(ErrorItem(columna=name, mensaje="se espera una fecha AAAA-MM-DD"))
+        return None
+
+
+def _shares(form: dict[str, str], problems: list[ErrorItem]) -> int | None:
+    text = form.get("acciones", "").strip()
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    message = "se espera un número entero de acciones mayor que cero, sin puntos"
+    problems.append(ErrorItem(columna="acciones", mensaje=message))
+    return None
+
+
+def _amount(form: dict[str, str], name: str, problems: list[ErrorItem]) -> int | None:
+    text = form.get(name, "").strip()
+    try:
+        cents = parse_pesos(text) if text else None
+    except MoneyError as exc:
+        problems.append(ErrorItem(columna=name, mensaje=str(exc)))
+        return None
+    if cents is not None and cents < 0:
+        problems.append(ErrorItem(columna=name, mensaje="el monto no puede ser negativo"))
+        return None
+    return cents
 
 
 @route(router, "POST", "/oficina/multas", "pag.multa.calcular")
 async def fine_compute(request: Request) -> Response:
     """The fine and its statement, on the page; or its PDF."""
     form = await form_fields(request)
-    program = catalog.program_or_404(form.get("programa", ""))
+    problems: list[ErrorItem] = []
+    reference, breach, until = (_day(form, name, problems) for name in DAYS)
+    shares = _shares(form, problems)
+    values: dict[FineBaseKey, int | None] = {k: _amount(form, k, problems) for k in AMOUNTS}
+    program_id = form.get("programa", "")
+    if program_id not in {p.id for p in catalog.all_programs()}:
+        problems.append(ErrorItem(columna="programa", mensaje="elija uno de los programas"))
+    if problems or reference is None or breach is None or until is None or shares is None:
+        return _page(request, form, field_errors(problems, FIELDS), None, 422)
+    program = catalog.program_or_404(program_id)
     try:
-        shares = int(form.get("acciones", ""))
-    except ValueError:
-        raise Unprocessable("acciones: se espera un número entero.") from None
-    try:
-        done = compute_fine(
-            program,
-            _day(form, "fecha_referencia"),
-            _day(form, "fecha_incumplimiento"),
-            shares,
-            _day(form, "hasta"),
-            {
-                "precio_adquisicion": _pesos(form, "precio_adquisicion"),
-                "contraprestacion": _pesos(form, "contraprestacion"),
-                "precio_segunda_etapa": _pesos(form, "precio_segunda_etapa"),
-            },
-        )
+        done = compute_fine(program, reference, breach, shares, until, values)
     except (FineError, MissingSeriesValue) as exc:
-        raise Unprocessable(str(exc)) from None
+        return _page(request, form, FieldErrors(general=[str(exc)]), None, 422)
     statement = done.statement
     if statement is not None and form.get("formato") == "pdf":
         return Response(fine_statement_pdf(statement, done.terms), media_type="application/pdf")
     text = statement_text(statement) if statement is not None else done.band.reason
-    return render(
-        request,
-        "multas.html",
-        {"programas": bundled_program_ids(), "datos": form, "estado": text},
-    )
+    return _page(request, form, FieldErrors(), text, 200)

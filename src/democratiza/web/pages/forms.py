@@ -1,16 +1,22 @@
-"""What the pages' forms share: the posted fields, and the redirect after a post.
+"""What the pages' forms share: the posted fields, their errors, and the redirect after a post.
 
 The fields are read as text (a file field is not text, and the pages that take files
-declare them). After a form is posted the page answers with a redirect (303 See Other),
-so that reloading the page that follows does not post the form again.
+declare them). A form that is refused is shown again with what was typed and every error
+under its own field (``FieldErrors``), all at once. After a form is accepted the page
+answers with a redirect (303 See Other), so that reloading the page that follows does not
+post the form again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Form, Request
 from fastapi.responses import RedirectResponse
+
+from democratiza.web.errors import ErrorItem
 
 # Fields several pages' forms have.
 Action = Annotated[str, Form(max_length=20)]
@@ -25,3 +31,31 @@ async def form_fields(request: Request) -> dict[str, str]:
 
 def back(path: str) -> RedirectResponse:
     return RedirectResponse(path, status_code=303)
+
+
+@dataclass(frozen=True)
+class FieldErrors:
+    """A refused form's errors: each field's under it, the rest above the form."""
+
+    by_field: dict[str, list[str]] = field(default_factory=dict)
+    general: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.by_field or self.general)
+
+    def context(self) -> dict[str, object]:
+        return {"errores": self.by_field, "errores_generales": self.general}
+
+
+def field_errors(items: Sequence[ErrorItem], fields: Iterable[str]) -> FieldErrors:
+    """Errors (the API's rows) placed under the form's fields; a field's first segment names
+    it ('cantidad', not 'body.cantidad'); one a form has no field for goes above it."""
+    known = set(fields)
+    found = FieldErrors()
+    for item in items:
+        name = (item.columna or "").split(".")[0]
+        if name in known:
+            found.by_field.setdefault(name, []).append(item.mensaje)
+        else:
+            found.general.append(item.mensaje)
+    return found

@@ -1,28 +1,34 @@
-"""Pages for the program office: its offers, a new offer, an offer's dashboard and its steps.
+"""Pages for the program office: its offers, a new offer, and an offer's steps (the offer's
+own page is ``dashboard``).
 
 Why these pages do little: they read through ``views`` and change through the same
 services as the API (``api.offers.change``); the adjudication, which takes a while, goes to
-the job runner and the office is sent to the job's page, which polls its progress. The
-auditors see the dashboards too.
+the job runner and the office is sent to the job's page, which polls its progress. A new
+offer refused is shown again as typed, each problem under its field (``offer_form``).
+Adjudicating and publishing cannot be undone: they need the box that confirms them ticked.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
-from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from democratiza.offers.lifecycle import OfferError, OfferState, create_offer, events
-from democratiza.programs.loader import bundled_program_ids
-from democratiza.storage.schema import adjudications
-from democratiza.web.api import catalog, views
+from democratiza.offers.lifecycle import OfferError, OfferState, create_offer
+from democratiza.web.api import catalog
 from democratiza.web.api.offers import change
 from democratiza.web.errors import Unprocessable
-from democratiza.web.pages.charts import bar_chart
-from democratiza.web.pages.forms import Action, Reason, back, form_fields
+from democratiza.web.pages.forms import (
+    Action,
+    FieldErrors,
+    Reason,
+    back,
+    field_errors,
+    form_fields,
+)
+from democratiza.web.pages.offer_form import FORM_FIELDS, OFFER_FIELDS, offer_problems
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import current, route
 from democratiza.web.server.jobs import Progress
@@ -34,14 +40,28 @@ ACTIONS: dict[str, OfferState] = {
     "adjudicar": "adjudicada",
     "publicar": "publicada",
 }
-OFFER_FIELDS = ("precio", "acciones_ofrecidas", "fecha_aviso", "fecha_cierre", "trm")
+# The steps that cannot be undone: the page says what will happen and asks to confirm it.
+CONFIRMED: tuple[OfferState, ...] = ("adjudicada", "publicada")
+
+
+def _office_page(
+    request: Request, form: dict[str, str], errors: FieldErrors, status: int = 200
+) -> Response:
+    with request.app.state.engine.connect() as conn:
+        offers = catalog.offers(conn)
+    context = {
+        "ofertas": offers,
+        "programas": [(p.id, p.nombre) for p in catalog.all_programs()],
+        "datos": form,
+        **errors.context(),
+    }
+    return render(request, "oficina.html", context, status)
 
 
 @route(router, "GET", "/oficina", "pag.oficina")
 def office_home(request: Request) -> Response:
-    with request.app.state.engine.connect() as conn:
-        offers = catalog.offers(conn)
-    return render(request, "oficina.html", {"ofertas": offers, "programas": bundled_program_ids()})
+    defaults = {"motivo": "publicación del aviso de oferta"}
+    return _office_page(request, defaults, FieldErrors())
 
 
 @route(router, "POST", "/oficina/ofertas", "pag.oferta.crear")
@@ -51,57 +71,20 @@ async def new_offer(request: Request) -> Response:
 
 
 def _new_offer(request: Request, form: dict[str, str]) -> Response:
+    problems = offer_problems(form)
+    if problems:
+        return _office_page(request, form, field_errors(problems, FORM_FIELDS), 422)
     params: dict[str, object] = {
         k: form[k].strip() for k in OFFER_FIELDS if form.get(k, "").strip()
     }
-    code = form.get("codigo", "").strip()
-    program = form.get("programa", "")
-    if program not in bundled_program_ids():
-        raise Unprocessable(f"No existe el programa '{program}'.")
-    if not code:
-        raise Unprocessable("La oferta necesita un código.")
+    code = form["codigo"].strip()
     why = form.get("motivo") or "publicación del aviso de oferta"
     try:
         with request.app.state.engine.begin() as conn:
-            create_offer(conn, code, program, params, current(request).who, why)
+            create_offer(conn, code, form["programa"], params, current(request).who, why)
     except OfferError as exc:
-        raise Unprocessable(str(exc)) from None
+        return _office_page(request, form, FieldErrors(general=str(exc).splitlines()), 422)
     return back(f"/oficina/ofertas/{code}")
-
-
-def _charts(figures: dict[str, list[dict[str, Any]]]) -> list[Any]:
-    titles = [
-        ("por_dia", "Aceptaciones por día de radicación", "aceptaciones"),
-        ("por_categoria", "Acciones solicitadas por categoría", "acciones"),
-        ("por_comisionista", "Aceptaciones por comisionista", "aceptaciones"),
-        ("por_limite", "Límite que determinó la cantidad", "aceptaciones"),
-    ]
-    charts = []
-    for key, title, unit in titles:
-        measure = "solicitadas" if unit == "acciones" else "aceptaciones"
-        charts.append(bar_chart(title, [(r["clave"], r[measure]) for r in figures[key]], unit))
-    return charts
-
-
-@route(router, "GET", "/oficina/ofertas/{codigo}", "pag.tablero")
-def dashboard(codigo: str, request: Request) -> Response:
-    with request.app.state.engine.connect() as conn:
-        stored = views.offer_or_404(conn, codigo)
-        figures = views.intake_figures(conn, stored)
-        log = events(conn, stored)
-        record = (
-            conn.execute(select(adjudications).where(adjudications.c.oferta_id == stored.id))
-            .mappings()
-            .first()
-        )
-    context = {
-        "oferta": catalog.offer_view(stored),
-        "cifras": figures,
-        "graficas": _charts(figures),
-        "eventos": log,
-        "registro": dict(record) if record else None,
-    }
-    return render(request, "tablero.html", context)
 
 
 @route(router, "POST", "/oficina/ofertas/{codigo}/acciones", "pag.oferta.accion")
@@ -110,10 +93,15 @@ def offer_action(
     request: Request,
     accion: Action,
     motivo: Reason,
+    confirmo: str = Form("", max_length=2),
 ) -> Response:
     target = ACTIONS.get(accion)
     if target is None:
         raise Unprocessable(f"Acción desconocida '{accion}'.")
+    if target in CONFIRMED and confirmo != "si":
+        raise Unprocessable(
+            f"Para {accion} la oferta marque la casilla que confirma lo que va a pasar."
+        )
     who = current(request)
     engine = request.app.state.engine
     if target != "adjudicada":

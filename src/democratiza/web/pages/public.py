@@ -1,4 +1,5 @@
-"""Public pages: home, offer notice, calculator, result lookup, and logging in and out.
+"""Public pages: home, offer notice, result lookup, and logging in and out (the calculator
+has its own module).
 
 Why forms post back to the same page: the answer (or the Spanish reason it was refused)
 is shown next to what the person typed, without JavaScript.
@@ -11,16 +12,13 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from democratiza.rules.calculator import MONEY_FIELDS
-from democratiza.vocabulary import CATEGORIES
+from democratiza.labels import label
+from democratiza.vocabulary import ID_TYPES
 from democratiza.web.api import catalog
-from democratiza.web.api.calculator import CalculatorInput, calculate
-from democratiza.web.api.public import resolve_offer
 from democratiza.web.api.views import lookup_result, offer_or_404
-from democratiza.web.errors import ErrorItem, WebError
+from democratiza.web.errors import WebError
 from democratiza.web.pages.forms import form_fields
 from democratiza.web.pages.templating import HOME, render
 from democratiza.web.security.access import SESSION_COOKIE, current, route
@@ -32,7 +30,6 @@ from democratiza.web.security.auth import (
 )
 
 router = APIRouter(include_in_schema=False)
-CHECKBOXES = ("obligado_declarar", "extranjero", "directivo")
 
 
 @route(router, "GET", "/", "pag.inicio")
@@ -49,58 +46,26 @@ def notice(codigo: str, request: Request) -> Response:
     return render(request, "aviso.html", {"oferta": view})
 
 
-def _calculator_page(
-    request: Request, values: dict[str, str], result: Any, errors: list[ErrorItem], status: int
+def _result_page(
+    request: Request, values: dict[str, str], found: Any, error: str | None, status: int = 200
 ) -> Response:
     with request.app.state.engine.connect() as conn:
         offers = catalog.offers(conn)
+    published = [o for o in offers if o.estado == "publicada"]
     context = {
         "valores": values,
-        "resultado": result,
-        "errores": errors,
-        "ofertas": offers,
-        "programas": catalog.all_programs(),
-        "categorias": CATEGORIES,
-        "montos": MONEY_FIELDS,
+        "resultado": found,
+        "error": error,
+        "ofertas": [(o.codigo, o.codigo) for o in published or offers],
+        "publicadas": bool(published),
+        "tipos": [(t, f"{label('tipo_identificacion', t)} ({t})") for t in ID_TYPES],
     }
-    return render(request, "calculadora.html", context, status)
-
-
-@route(router, "GET", "/calculadora", "pag.calculadora")
-def calculator_form(request: Request) -> Response:
-    return _calculator_page(request, {"obligado_declarar": "si"}, None, [], 200)
-
-
-@route(router, "POST", "/calculadora", "pag.calculadora.calcular")
-async def calculator(request: Request) -> Response:
-    return await run_in_threadpool(_calculate, request, await form_fields(request))
-
-
-def _calculate(request: Request, values: dict[str, str]) -> Response:
-    fields: dict[str, Any] = {
-        k: (v or None) for k, v in values.items() if k in CalculatorInput.model_fields
-    }
-    for box in CHECKBOXES:
-        fields[box] = values.get(box) == "si"
-    if fields.get("oferta"):
-        fields["programa"] = None
-    try:
-        data = CalculatorInput.model_validate(fields)
-        result = calculate(resolve_offer(request, data), data)
-    except ValidationError as exc:
-        items = [
-            ErrorItem(columna=".".join(map(str, e["loc"])), mensaje=e["msg"]) for e in exc.errors()
-        ]
-        return _calculator_page(request, values, None, items, 422)
-    except WebError as exc:
-        items = exc.items or [ErrorItem(mensaje=exc.message)]
-        return _calculator_page(request, values, None, items, exc.status)
-    return _calculator_page(request, values, result, [], 200)
+    return render(request, "resultado.html", context, status)
 
 
 @route(router, "GET", "/resultados", "pag.resultado")
 def result_form(request: Request) -> Response:
-    return render(request, "resultado.html", {"valores": {}, "resultado": None, "error": None})
+    return _result_page(request, {"tipo_identificacion": "CC"}, None, None)
 
 
 @route(router, "POST", "/resultados", "pag.resultado.consultar")
@@ -109,23 +74,27 @@ async def result_lookup(request: Request) -> Response:
 
 
 def _lookup(request: Request, values: dict[str, str]) -> Response:
+    code = values.get("oferta", "")
     try:
         with request.app.state.engine.connect() as conn:
             found = lookup_result(
                 conn,
-                values.get("oferta", ""),
+                code,
                 values.get("radicado", ""),
                 values.get("tipo_identificacion", ""),
                 values.get("numero_identificacion", ""),
             )
+            stored = offer_or_404(conn, code)
     except WebError as exc:
-        return render(
-            request,
-            "resultado.html",
-            {"valores": values, "resultado": None, "error": exc.message},
-            404,
-        )
-    return render(request, "resultado.html", {"valores": values, "resultado": found, "error": None})
+        return _result_page(request, values, None, exc.message, 404)
+    price = stored.offer.price_centavos
+    shown = {
+        **found,
+        "programa": stored.program.name,
+        "precio": price,
+        "valor_a_pagar": int(str(found["adjudicada"])) * price,
+    }
+    return _result_page(request, values, shown, None)
 
 
 def _next(target: str | None, fallback: str) -> str:

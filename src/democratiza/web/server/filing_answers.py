@@ -66,7 +66,9 @@ def batch_answer(result: BatchResult) -> dict[str, Any]:
     shown = 0
     for i, explanation in enumerate(explanations):
         if explanation is not None and explanation.decision != "aceptada" and shown < MAX_ITEMS:
-            explained[i] = " ".join(explanation.lines()[:4])
+            # The summary names the binding limit with its arithmetic; the limits' list
+            # would say it a second time. A rejection's summary counts its causes: each one.
+            explained[i] = " ".join([explanation.summary, *explanation.causes])
             shown += 1
     rows = decisions.to_dicts()
     for row, text in zip(rows, explained, strict=True):

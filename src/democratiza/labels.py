@@ -1,0 +1,61 @@
+"""The one place that turns an identifier into what a person reads.
+
+A program's own names come from its file (its limits, documents and undertakings have a
+``nombre`` or a ``texto``, with its article); everything else is the family's word
+(``words``): categories, methods, remainder rules, states, mechanisms, payment methods…;
+an offer's parameters are named by ``programs.parameters``, and a field of the acceptance
+file by its description in ``tables.acceptances``. Pages, reports, command-line tables and
+the headers of files for people all go through here, so no identifier reaches a reader
+where its word belongs.
+"""
+
+from __future__ import annotations
+
+from democratiza.programs.parameters import PARAMETERS
+from democratiza.programs.schema import Program
+from democratiza.rules.explain import cite
+from democratiza.tables.acceptances import BY_NAME
+from democratiza.words import word
+
+
+def label(kind: str, ident: object, program: Program | None = None) -> str:
+    """The word for ``ident`` of ``kind``: the program's name where it has one, else the
+    family's word; an identifier neither knows is shown as it is (never guessed)."""
+    if ident is None or ident == "":
+        return "—"
+    key = str(ident)
+    if program is not None:
+        named = _program_name(program, kind, key)
+        if named is not None:
+            return named
+    if kind == "parametro" and key in PARAMETERS:
+        return _first_upper(PARAMETERS[key].label)
+    if kind == "campo" and key in BY_NAME:
+        return BY_NAME[key].description
+    return word(kind, key)
+
+
+def _program_name(program: Program, kind: str, key: str) -> str | None:
+    if kind == "regla":
+        return next((r.name for r in program.limits if r.id == key), None)
+    if kind == "documento":
+        return next((d.name for d in program.documents if d.id == key), None)
+    if kind == "compromiso":
+        pledges = [*program.undertakings, program.sworn_statement]
+        return next((u.text for u in pledges if u is not None and u.id == key), None)
+    return None
+
+
+def rule_cited(program: Program, rule_id: object) -> str:
+    """A limit as its decree names it, with its article: 'Una vez el patrimonio líquido
+    (Decreto 706/2017 art. 8.2.1)'; '—' for none."""
+    if rule_id is None or rule_id == "":
+        return "—"
+    found = next((r for r in program.limits if r.id == str(rule_id)), None)
+    if found is None:
+        return str(rule_id)
+    return f"{found.name} ({cite(program, found.citation)})"
+
+
+def _first_upper(text: str) -> str:
+    return text[:1].upper() + text[1:]

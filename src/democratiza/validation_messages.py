@@ -1,0 +1,70 @@
+"""Pydantic's validation messages in Spanish, in one place for the whole project.
+
+Program files, stage terms, the API's bodies and the pages' forms are all read by pydantic,
+whose messages are English ("Input should be greater than or equal to 1"); whatever reads
+them for a person turns each error into Spanish here, with the figures of its context
+("debe ser mayor o igual a 1").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+# Pydantic's messages in Spanish, by the error's type; the ``{…}`` are its context's values.
+VALIDATION_TEXT = {
+    "missing": "falta este campo",
+    "json_invalid": "el JSON está mal formado",
+    "model_attributes_type": "se espera un objeto JSON",
+    "model_type": "se espera un objeto JSON",
+    "dict_type": "se espera un objeto JSON",
+    "string_type": "se espera texto",
+    "int_type": "se espera un número entero",
+    "int_parsing": "se espera un número entero",
+    "int_from_float": "se espera un número entero, sin decimales",
+    "float_type": "se espera un número",
+    "float_parsing": "se espera un número",
+    "decimal_type": "se espera un número",
+    "decimal_parsing": "se espera un número",
+    "bool_type": "se espera sí o no (true/false)",
+    "bool_parsing": "se espera sí o no (true/false)",
+    "date_type": "se espera una fecha AAAA-MM-DD",
+    "date_parsing": "se espera una fecha AAAA-MM-DD",
+    "date_from_datetime_parsing": "se espera una fecha AAAA-MM-DD",
+    "date_from_datetime_inexact": "se espera una fecha AAAA-MM-DD, sin hora",
+    "datetime_type": "se espera una fecha y hora AAAA-MM-DDTHH:MM",
+    "datetime_parsing": "se espera una fecha y hora AAAA-MM-DDTHH:MM",
+    "datetime_from_date_parsing": "se espera una fecha y hora AAAA-MM-DDTHH:MM",
+    "list_type": "se espera una lista",
+    "tuple_type": "se espera una lista",
+    "string_too_long": "el texto es demasiado largo (a lo sumo {max_length} caracteres)",
+    "string_too_short": "el texto está vacío o es demasiado corto",
+    "string_pattern_mismatch": "el texto tiene caracteres no admitidos",
+    "too_long": "demasiados elementos (a lo sumo {max_length})",
+    "too_short": "faltan elementos (al menos {min_length})",
+    "literal_error": "valor no admitido (se admite: {expected})",
+    "enum": "valor no admitido (se admite: {expected})",
+    "greater_than": "debe ser mayor que {gt}",
+    "greater_than_equal": "debe ser mayor o igual a {ge}",
+    "less_than": "debe ser menor que {lt}",
+    "less_than_equal": "debe ser menor o igual a {le}",
+    "extra_forbidden": "clave desconocida",
+    "union_tag_invalid": "valor no admitido",
+}
+
+
+def validation_message(error: Mapping[str, Any]) -> str:
+    """One of pydantic's errors in Spanish: 'debe ser mayor o igual a 1', never 'Input should
+    be greater than or equal to 1'. A validator of this project already speaks Spanish: its
+    own message is kept, without pydantic's 'Value error, ' before it."""
+    kind = str(error.get("type"))
+    context = dict(error.get("ctx") or {})
+    if kind in ("value_error", "assertion_error") and "error" in context:
+        return str(context["error"])
+    template = VALIDATION_TEXT.get(kind, "valor no válido")
+    if "expected" in context:
+        context["expected"] = str(context["expected"]).replace("' or '", "', '")
+    try:
+        return template.format(**context)
+    except (KeyError, IndexError, ValueError):
+        return template.split(" (")[0]

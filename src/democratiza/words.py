@@ -1,0 +1,165 @@
+"""The family's words as a person reads them: every identifier of ``vocabulary`` and of the
+project's states and records, written as the decrees and the office write it, with accents.
+
+Why a table apart from ``vocabulary``: the identifiers are what files, commands and the
+database carry (``trabajador_activo``, ``igualitario_redistribucion``, ``valida``); a page,
+a report or a table for people shows the word. A program's own names (its limits, its
+documents) come from its file, through ``labels.label``, which falls back to this table.
+
+The words of a kind are in sentence case as they start a cell ("Trabajador activo"); the
+states and decisions are predicates ("Estado: abierta") and go in lower case, as do the
+amounts, which are read inside a sentence or a formula ("× $ 48.000.000 (patrimonio
+líquido)").
+"""
+
+from __future__ import annotations
+
+from democratiza.money import group
+
+WORDS: dict[str, dict[str, str]] = {
+    # Ley 226 de 1995 art. 3 names the Destinatarios de las Condiciones Especiales.
+    "categoria": {
+        "trabajador_activo": "Trabajador activo",
+        "pensionado": "Pensionado",
+        "extrabajador": "Extrabajador",
+        "asociacion_empleados": "Asociación de empleados o ex empleados",
+        "sindicato": "Sindicato de trabajadores",
+        "federacion_sindicatos": "Federación de sindicatos de trabajadores",
+        "confederacion_sindicatos": "Confederación de sindicatos de trabajadores",
+        "fondo_empleados": "Fondo de empleados",
+        "fondo_mutuo_inversion": "Fondo mutuo de inversión",
+        "fondo_pensiones_cesantias": "Fondo de cesantías o de pensiones",
+        "cooperativa": "Entidad cooperativa",
+        "caja_compensacion": "Caja de compensación familiar",
+    },
+    "documento": {
+        "declaracion_renta": "Declaración de renta",
+        "certificado_ingresos": "Certificado de ingresos y retenciones",
+        "declaracion_jurada_ingresos_usd": "Declaración juramentada de ingresos en dólares",
+        "certificado_laboral": "Certificado laboral",
+        "certificado_remuneracion": "Certificación de la remuneración anual",
+        "estados_financieros": "Estados financieros",
+        "declaracion_renta_o_ingresos_patrimonio": (
+            "Declaración de renta o de ingresos y patrimonio"
+        ),
+        "certificado_limite_inversion": "Certificación de los límites legales de inversión",
+    },
+    # The figures a limit is computed on, read inside its formula.
+    "monto": {
+        "patrimonio_liquido": "patrimonio líquido",
+        "ingresos_declaracion": "ingresos de la declaración",
+        "ingresos_certificado": "ingresos del certificado de ingresos y retenciones",
+        "ingresos_usd": "ingresos declarados en dólares",
+        "remuneracion_anual": "remuneración anual",
+        "salario_mensual_anualizado": "salario mensual × 12",
+        "patrimonio_ajustado": (
+            "Patrimonio Ajustado (activos, pasivos y superávit por valorización)"
+        ),
+        "ingresos_estados_financieros": "ingresos de los estados financieros",
+        "limite_inversion": "límite de inversión certificado",
+    },
+    "combinar": {"primero": "el primero presentado de", "mayor": "el mayor de"},
+    "metodo": {
+        "igualitario_redistribucion": "Igualitario con redistribución",
+        "proporcional": "Proporcional a lo permitido",
+        "lineal_proporcional": "Un tramo igualitario y el resto proporcional",
+    },
+    "residuo": {
+        "primero_radicado": "Al primero en radicar",
+        "mayor_solicitud": "A la mayor solicitud",
+    },
+    "mecanismo": {
+        "subasta_holandesa": "Subasta holandesa (precio uniforme)",
+        "construccion_libro": "Construcción del libro (precio de corte del vendedor)",
+    },
+    "forma_pago": {"contado": "De contado", "credito": "Con crédito", "cesantias": "Con cesantías"},
+    "persona": {"natural": "Persona natural", "juridica": "Persona jurídica"},
+    "tipo_identificacion": {
+        "CC": "Cédula de ciudadanía",
+        "CE": "Cédula de extranjería",
+        "PA": "Pasaporte",
+        "TI": "Tarjeta de identidad",
+        "NIT": "NIT",
+        "PEP": "Permiso especial de permanencia",
+        "PPT": "Permiso por protección temporal",
+    },
+    "estado_certificado": {
+        "activo": "trabajador activo",
+        "pensionado": "pensionado",
+        "extrabajador": "extrabajador",
+    },
+    "estado_oferta": {
+        "borrador": "en borrador",
+        "abierta": "abierta (recibe aceptaciones)",
+        "cerrada": "cerrada",
+        "adjudicada": "adjudicada",
+        "publicada": "publicada",
+    },
+    "estado_etapa": {
+        "borrador": "en borrador",
+        "abierta": "abierta (recibe órdenes)",
+        "cerrada": "cerrada",
+        "adjudicada": "adjudicada",
+        "desierta": "desierta",
+        "publicada": "publicada",
+    },
+    "decision": {"aceptada": "aceptada", "reducida": "reducida", "rechazada": "rechazada"},
+    "decisiones": {"aceptada": "Aceptadas", "reducida": "Reducidas", "rechazada": "Rechazadas"},
+    "decision_orden": {"valida": "válida", "rechazada": "rechazada"},
+    "estado_aceptacion": {"radicada": "radicada", "corregida": "corregida", "retirada": "retirada"},
+    "evento": {
+        "creacion": "creación",
+        "transicion": "cambio de estado",
+        "interrupcion": "interrupción",
+        "desierta": "declarada desierta",
+    },
+    "accion_auditoria": {
+        "oferta.creacion": "Oferta creada",
+        "oferta.transicion": "Oferta: cambio de estado",
+        "oferta.interrupcion": "Oferta interrumpida",
+        "oferta.adjudicar": "Oferta adjudicada",
+        "oferta.liquidar": "Periodo de pago liquidado",
+        "lote.recibir": "Lote de aceptaciones recibido",
+        "aceptacion.retirar": "Aceptación retirada",
+        "pagos.lote": "Lote de pagos recibido",
+        "pago.registrar": "Pago registrado",
+        "etapa.creacion": "Etapa creada",
+        "etapa.transicion": "Etapa: cambio de estado",
+        "etapa.adjudicar": "Etapa adjudicada",
+        "etapa.desierta": "Etapa declarada desierta",
+        "ordenes.lote": "Lote de órdenes recibido",
+        "orden.retirar": "Orden retirada",
+        "tenencia.evento": "Evento de tenencia",
+        "tenencia.ineficacia": "Ineficacia declarada",
+        "token.crear": "Token creado",
+        "token.revocar": "Token revocado",
+        "usuario.crear": "Usuario creado",
+        "usuario.bloquear": "Usuario bloqueado",
+    },
+    "rol": {
+        "oficina": "oficina del programa",
+        "comisionista": "comisionista",
+        "auditor": "auditor",
+        "publico": "público",
+    },
+    "trabajo": {"lote": "Recepción del lote", "adjudicacion": "Adjudicación"},
+    "estado_trabajo": {
+        "en_cola": "en cola",
+        "en_curso": "en curso",
+        "terminado": "terminado",
+        "fallido": "fallido",
+    },
+}
+
+
+def word(kind: str, ident: object) -> str:
+    """The word for an identifier of a kind; an identifier the table does not know (a value a
+    person typed, say) is shown as it is, never guessed; nothing is '—'."""
+    if ident is None or ident == "":
+        return "—"
+    return WORDS.get(kind, {}).get(str(ident), str(ident))
+
+
+def count(n: int, one: str, many: str) -> str:
+    """A number and its noun in agreement: '1 aceptación', '2.500 aceptaciones'."""
+    return f"{group(n)} {one if n == 1 else many}"

@@ -1,0 +1,331 @@
+"""Every page, as every role sees it, at 1280 and at 375 px: a screenshot of each, and the page
+fails if it is wider than the screen or shows an identifier where its word belongs.
+
+The data are one Primera Etapa adjudicated, published and settled with its Segunda Fase open
+and a broker's orders in it, an offer open with its batches, and a broker's batch filed from
+the page (its result) and another refused (its errors). Each role's pages are visited in one
+browser context per width; the screenshots go to ``salidas/capturas/paginas/<ancho>/``. An
+identifier "where its word belongs" is one of the vocabulary (``words``, the programs'
+limits) written as a code (with '_' or '-') or without its accents ('valida', 'credito')
+in the text a person reads; what a person must type or keep (a radicado, a hash, a category's
+code for the file) is shown in ``<code>`` and is not read as text.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+
+from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
+from democratiza.compliance.holdings import settle
+from democratiza.filing.batches import import_batch
+from democratiza.programs.loader import bundled_program_ids, load_program
+from democratiza.stages.lifecycle import advance_stage, create_stage, load_stage
+from democratiza.stages.orders import import_orders
+from democratiza.stages.terms import StageTerms
+from democratiza.storage.database import make_engine, migrate
+from democratiza.web.app import create_app
+from democratiza.words import WORDS
+from tests.browser.conftest import CHROMIUM, SHOTS
+from tests.test_web_support import (
+    BROKER_A,
+    BROKER_B,
+    CODE,
+    PASSWORD,
+    SAMPLE,
+    add_people,
+    csrf_of,
+    file_samples,
+    log_in,
+    move,
+    open_offer,
+    serving,
+)
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        "no está /usr/bin/chromium: se omiten las pruebas de navegador", allow_module_level=True
+    )
+
+from playwright.sync_api import Browser, Page
+
+OPEN = "oferta-abierta"
+STAGE = "segunda"
+PAGES = SHOTS / "paginas"
+WIDTHS = (1280, 375)
+TALLEST = 4000  # px of a page kept in its screenshot
+ROLES = ("publico", "comisionista_a", "oficina", "auditor")
+ORDERS = Path(__file__).parents[2] / "examples/segunda-etapa"
+# English that must never reach a person (pydantic's, starlette's, click's).
+ENGLISH = re.compile(
+    r"Input should|Field required|value is not|Not Found|Method Not Allowed|Internal Server|"
+    r"Show this message|Unprocessable|Bad Request|Error: Missing"
+)
+
+
+def _plain(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
+
+
+def identifiers() -> re.Pattern[str]:
+    """The vocabulary's identifiers that read wrong as text: codes with '_' or '-', and words
+    whose label only adds accents ('valida' for 'válida'); plus every limit's id."""
+    found = set()
+    for words in WORDS.values():
+        for ident, word in words.items():
+            first = word.split(" ")[0].lower()
+            if "_" in ident or (first != ident.lower() and _plain(first) == ident.lower()):
+                found.add(ident)
+    for program_id in bundled_program_ids():
+        found.update(rule.id for rule in load_program(program_id).limits)
+    alternatives = "|".join(re.escape(i) for i in sorted(found, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.-])(?:{alternatives})(?![\w-])")
+
+
+IDENTIFIER = identifiers()
+
+
+@dataclass(frozen=True)
+class Visit:
+    """One page: its name in the screenshot, its address, and what to do on it first."""
+
+    name: str
+    path: str
+    act: Callable[[Page], None] | None = None
+
+
+def _calculate(page: Page) -> None:
+    page.select_option("select[name=programa]", "geb-2017")
+    page.fill("input[name=patrimonio_liquido]", "48.000.000")
+    page.fill("input[name=ingresos_declaracion]", "60.000.000")
+    page.click("#calculadora button")
+
+
+def _miscalculate(page: Page) -> None:
+    page.fill("input[name=cantidad]", "1.000")
+    page.fill("input[name=patrimonio_liquido]", "48.000.0")
+    page.click("#calculadora button")
+
+
+def _fine(page: Page) -> None:
+    page.select_option("select[name=programa]", "geb-2017")
+    for name, value in [
+        ("fecha_referencia", "2018-04-02"),
+        ("fecha_incumplimiento", "2019-01-15"),
+        ("acciones", "10000"),
+        ("hasta", "2019-02-20"),
+        ("precio_adquisicion", "2.018"),
+        ("contraprestacion", "2.500"),
+    ]:
+        page.fill(f"input[name={name}]", value)
+    page.click("#multa button[value=pagina]")
+
+
+@dataclass(frozen=True)
+class World:
+    url: str
+    pages: dict[str, list[Visit]]
+
+
+def _wait(client: TestClient, path: str) -> None:
+    for _ in range(600):
+        if 'id="avance"' not in client.get(path).text:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{path} no terminó")
+
+
+def _upload(client: TestClient, offer: str, name: str, batch: str) -> str:
+    answer = client.post(
+        f"/comisionista/ofertas/{offer}/lotes",
+        files={"archivo": (name, (SAMPLE / name).read_bytes())},
+        data={"lote": batch, "csrf": csrf_of(client, "/comisionista")},
+        follow_redirects=False,
+    )
+    job = str(answer.headers["location"])
+    _wait(client, job)
+    return job
+
+
+def _build(engine: Engine) -> tuple[str, str, str]:
+    """The data every page shows; the jobs' pages (batch filed, batch refused, adjudication)."""
+    add_people(engine)
+    open_offer(engine)
+    file_samples(engine)
+    move(engine, "cerrada")
+    adjudicate(engine, CODE, "oficina", "adjudicación")
+    publish(engine, CODE, "oficina", "publicación de resultados")
+    settle(engine, CODE, date(2018, 3, 20), "oficina")
+    terms = StageTerms.model_validate(
+        yaml.safe_load((ORDERS / "terminos.yaml").read_text(encoding="utf-8"))
+    )
+    with engine.begin() as conn:
+        stage = create_stage(conn, STAGE, CODE, terms, "oficina", "aviso de la Segunda Fase")
+        advance_stage(conn, stage, "abierta", "oficina", "apertura")
+    import_orders(engine, STAGE, ORDERS / "ordenes-casa-de-bolsa.csv", BROKER_A, "CB-O1", "scb")
+    open_offer(engine, OPEN)
+    import_batch(engine, OPEN, SAMPLE / "lote-2-acciones-y-valores.csv", BROKER_B, "L1", "ayv")
+    open_offer(engine, "oferta-por-adjudicar")
+    import_batch(
+        engine,
+        "oferta-por-adjudicar",
+        SAMPLE / "lote-2-acciones-y-valores.csv",
+        BROKER_B,
+        "L1",
+        "ayv",
+    )
+    move(engine, "cerrada", "oferta-por-adjudicar")
+    app = create_app(engine)
+    broker, office = TestClient(app), TestClient(app)
+    log_in(broker, "comisionista_a")
+    filed = _upload(broker, OPEN, "lote-1-casa-de-bolsa.csv", "L1")
+    refused = _upload(broker, OPEN, "lote-4-credicorp-capital-con-errores.csv", "L2")
+    log_in(office, "oficina")
+    answer = office.post(
+        "/oficina/ofertas/oferta-por-adjudicar/acciones",
+        data={
+            "accion": "adjudicar",
+            "motivo": "cierre",
+            "confirmo": "si",
+            "csrf": csrf_of(office, "/oficina"),
+        },
+        follow_redirects=False,
+    )
+    adjudication = str(answer.headers["location"])
+    _wait(office, adjudication)
+    return filed, refused, adjudication
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    engine = make_engine(f"sqlite:///{tmp_path_factory.mktemp('paginas') / 'democratiza.db'}")
+    migrate(engine)
+    filed, refused, adjudication = _build(engine)
+    results = stored_adjudication(engine, CODE).results
+    person = results.filter(
+        (results["adjudicada"] > 0) & (results["comisionista"] == BROKER_A)
+    ).row(0, named=True)
+    with engine.connect() as conn:
+        assert load_stage(conn, STAGE).state == "abierta"
+
+    def lookup(page: Page) -> None:
+        page.select_option("select[name=oferta]", CODE)
+        page.fill("input[name=radicado]", person["radicado"])
+        page.select_option("select[name=tipo_identificacion]", person["tipo_identificacion"])
+        page.fill("input[name=numero_identificacion]", person["numero_identificacion"])
+        page.click("#consulta button")
+
+    public = [
+        Visit("inicio", "/"),
+        Visit("aviso", f"/ofertas/{CODE}"),
+        Visit("calculadora", "/calculadora"),
+        Visit("calculadora-resultado", "/calculadora", _calculate),
+        Visit("calculadora-errores", "/calculadora", _miscalculate),
+        Visit("resultado", "/resultados"),
+        Visit("resultado-consultado", "/resultados", lookup),
+        Visit("no-existe", "/ofertas/no-existe"),
+    ]
+    office = [
+        Visit("ofertas", "/oficina"),
+        Visit("oferta-publicada", f"/oficina/ofertas/{CODE}"),
+        Visit("oferta-abierta", f"/oficina/ofertas/{OPEN}"),
+        Visit("aceptaciones", f"/ofertas/{OPEN}/aceptaciones"),
+        Visit("etapas", "/oficina/etapas"),
+        Visit("etapa", f"/oficina/etapas/{STAGE}"),
+        Visit("multas", "/oficina/multas"),
+        Visit("multa-calculada", "/oficina/multas", _fine),
+        Visit("tokens", "/oficina/tokens"),
+    ]
+    pages = {
+        "publico": [*public, Visit("entrar", "/entrar")],
+        "comisionista_a": [
+            Visit("mis-lotes", "/comisionista"),
+            Visit("lote-recibido", filed),
+            Visit("lote-recibido-rechazadas", f"{filed}?decision=rechazada"),
+            Visit("lote-rechazado", refused),
+            Visit("mis-aceptaciones", f"/ofertas/{OPEN}/aceptaciones"),
+            Visit("etapa", f"/comisionista/etapas/{STAGE}"),
+            *public,
+        ],
+        "oficina": [*office, Visit("adjudicacion", adjudication)],
+        "auditor": [
+            Visit("auditoria", "/auditoria"),
+            Visit("auditoria-verificada", "/auditoria/verificacion"),
+            *office,
+        ],
+    }
+    shutil.rmtree(PAGES, ignore_errors=True)
+    with serving(create_app(engine)) as url:
+        yield World(url, pages)
+    engine.dispose()
+
+
+def shot(page: Page, path: Path, width: int) -> None:
+    """The page from its top, whole up to ``TALLEST`` px: a long table's first screens say
+    how it looks, and a screenshot of all 200 rows of one costs seconds."""
+    tall = page.evaluate("document.documentElement.scrollHeight")
+    clip = {"x": 0, "y": 0, "width": width, "height": min(tall, TALLEST)}
+    page.screenshot(path=str(path), full_page=True, clip=clip)  # type: ignore[arg-type]
+
+
+def problems_of(page: Page, width: int) -> list[str]:
+    found = []
+    wide = page.evaluate(
+        "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+    )
+    if wide > width:
+        found.append(f"más ancha que la pantalla: {wide} px en {width} px")
+    shown = page.evaluate(
+        """() => { const copy = document.body.cloneNode(true);
+        copy.querySelectorAll("code, script, style, title").forEach(e => e.remove());
+        document.body.appendChild(copy); copy.style.position = "absolute";
+        const text = copy.innerText; copy.remove(); return text; }"""
+    )
+    for match in sorted({m.group(0) for m in IDENTIFIER.finditer(shown)}):
+        around = shown[max(0, shown.find(match) - 40) : shown.find(match) + len(match) + 40]
+        found.append(f"identificador {match!r} donde va su palabra: …{' '.join(around.split())}…")
+    for match in sorted({m.group(0) for m in ENGLISH.finditer(shown)}):
+        found.append(f"inglés: {match!r}")
+    return found
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("role", ROLES)
+def test_every_page_fits_the_screen_and_reads_in_words(
+    browser: Browser, world: World, role: str, width: int
+) -> None:
+    context = browser.new_context(
+        base_url=world.url, locale="es-CO", viewport={"width": width, "height": 900}
+    )
+    page = context.new_page()
+    try:
+        if role != "publico":
+            page.goto("/entrar")
+            page.fill("input[name=login]", role)
+            page.fill("input[name=clave]", PASSWORD)
+            page.click("#entrar button")
+            page.wait_for_url(re.compile(r"/(oficina|comisionista|auditoria)$"))
+        folder = PAGES / str(width)
+        folder.mkdir(parents=True, exist_ok=True)
+        problems = []
+        for n, visit in enumerate(world.pages[role], 1):
+            page.goto(visit.path)
+            if visit.act is not None:
+                visit.act(page)
+                page.wait_for_load_state()
+            shot(page, folder / f"{role}-{n:02d}-{visit.name}.png", width)
+            problems += [f"{visit.name} ({visit.path}): {p}" for p in problems_of(page, width)]
+        assert not problems, "\n".join(problems)
+    finally:
+        context.close()
