@@ -40,7 +40,7 @@ PROGRAM = "geb-2017"
 # The TRM converts the foreigners' dollars. The generated file has new managers (with their
 # date of arrival), and for them the engine needs the closing date to check that they were
 # in post the business day before it: without it the whole batch is refused. 26 Feb 2018 is
-# the day the GEB Primera Etapa closed (dominio.md §3).
+# the day the GEB Primera Etapa closed (fuentes.md §3).
 OFFER_PARAMETERS: dict[str, object] = {"trm": "2984.00", "fecha_cierre": "2018-02-26"}
 EVALUATION_RUNS = 3
 TESTS_DIR = Path(__file__).resolve().parent.parent / "tests"

@@ -41,12 +41,15 @@ def refuse_acceptances_where(engine: Engine, condition: str) -> None:
             )
 
 
-def adjudicate_sample(engine: Engine, code: str) -> pl.DataFrame:
+def adjudicate_sample(
+    engine: Engine, code: str, program: str = "central-seguros-vida"
+) -> pl.DataFrame:
     """Central's sample offer (``examples/primera-etapa``) with Casa de Bolsa's batch,
-    closed and adjudicated; the adjudication's results by radicado."""
+    closed and adjudicated; the adjudication's results by radicado. ``program``: an id or
+    the path of a program file (a variant of Central's)."""
     params = yaml.safe_load((SAMPLE / "oferta.yaml").read_text(encoding="utf-8"))
     with engine.begin() as conn:
-        stored = create_offer(conn, code, "central-seguros-vida", params, "oficina", "aviso")
+        stored = create_offer(conn, code, program, params, "oficina", "aviso")
         advance(conn, stored, "abierta", "oficina", "apertura")
     import_batch(engine, code, SAMPLE / "lote-1-casa-de-bolsa.csv", "Casa de Bolsa", "L1", "x")
     with engine.begin() as conn:

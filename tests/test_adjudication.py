@@ -1,4 +1,4 @@
-"""Worked examples and properties of the Primera Etapa adjudication (dominio.md §3).
+"""Worked examples and properties of the Primera Etapa adjudication (fuentes.md §3).
 
 Demands are each acceptant's valid permitted quantity, already in filing order (earliest
 first). Every example gives the arithmetic in the comment; the properties check every
@@ -26,7 +26,7 @@ from democratiza.programs.schema import Allocation
 from democratiza.vocabulary import METHODS, REMAINDERS, Method, Remainder
 from tests.adjudication_reference import reference_allocate
 
-CITA = {"norma": "dominio", "ref": "§3"}
+CITA = {"norma": "fuentes", "ref": "§3"}
 
 
 def shares(*values: int) -> NDArray[np.int64]:

@@ -1,4 +1,4 @@
-"""Worked examples and properties of the Segunda Etapa clearing (dominio.md §4).
+"""Worked examples and properties of the Segunda Etapa clearing (fuentes.md §4).
 
 Prices are centavos per share (the GEB minimum price, COP 2.018, is 201.800), quantities are
 shares. Every example gives the arithmetic in the comment; the properties check both

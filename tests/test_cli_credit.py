@@ -38,7 +38,7 @@ def test_a_line_that_meets_every_condition() -> None:
 
 
 def test_a_rate_above_the_ibc_of_the_grant_date_fails_alone() -> None:
-    # IBC of April 2018: 20,48 % EA (dominio.md §5); 20,49 % is above it.
+    # IBC of April 2018: 20,48 % EA (fuentes.md §5); 20,49 % is above it.
     result = runner.invoke(app, [*LINE, "--tasa-ea", "20.49"], env={"COLUMNS": "300"})
     assert result.exit_code == 1
     assert result.output.count("✗") == 1

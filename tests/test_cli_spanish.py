@@ -78,7 +78,7 @@ def test_programa_shows_codes_whole_and_everything_else_in_words() -> None:
         assert re.search(rf"│ {category.id} +│", result.output), category.id
     assert "…" not in result.output
     wide = runner.invoke(app, ["programa", "geb-2017"], env={"COLUMNS": "250"}).output
-    assert "Adjudicación: Igualitario con redistribución; remanente: al primero" in wide
+    assert "Igualitario con redistribución; remanente: al primero en radicar" in wide
     assert "1 × (patrimonio líquido)" in wide
     for identifier in ("igualitario_redistribucion", "primero_radicado", "patrimonio_liquido"):
         assert identifier not in wide

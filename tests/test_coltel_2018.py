@@ -1,6 +1,6 @@
 """Worked examples for Decreto 1215 de 2018 (Coltel), arts. 8 and 9.
 
-Price: $ 2.075,31 per share (aviso of 2 Aug 2018, dominio.md §1); the arithmetic runs on
+Price: $ 2.075,31 per share (aviso of 2 Aug 2018, fuentes.md §1); the arithmetic runs on
 centavos, so a limit is the largest n with n × 207.531 centavos ≤ the limit amount.
 """
 

@@ -5,6 +5,8 @@ The price is not in our text: the engine refuses to evaluate until the offer set
 
 from __future__ import annotations
 
+from datetime import date, datetime
+
 import pytest
 
 from democratiza.programs.parameters import OfferParameterError
@@ -69,6 +71,25 @@ def test_num_5_manager() -> None:
     )
     out = evaluate_one(EBSA, row, **OFFER)
     assert (out.permitted, out.binding) == (352_941, "ebsa-num.5-directivos")
+
+
+def test_num_5_new_managers_need_not_be_linked_the_business_day_before_closing() -> None:
+    # Num. 5 limits a manager not linked to EBSA at the decree's date to 5 × pay, and says no
+    # more: unlike GEB 8.2.4 and Coltel 8.3(d), no linkage on the business day before the
+    # term ends. Closing Monday 2018-02-26; this manager joined on Saturday 2018-02-24.
+    row = worker(
+        directivo=True,
+        fecha_ingreso_directivo=date(2018, 2, 24),
+        fecha_radicacion=datetime(2018, 2, 26, 9),
+        remuneracion_anual=pesos(60_000_000),
+        patrimonio_liquido=pesos(5_000_000_000),
+        ingresos_declaracion=pesos(900_000_000),
+        cantidad=400_000,
+    )
+    window = {"fecha_aviso": "2017-12-22", "fecha_cierre": "2018-02-26"}
+    out = evaluate_one(EBSA, row, fecha_corte_directivos="2017-12-01", **window, **OFFER)
+    assert out.causes == []
+    assert (out.permitted, out.binding) == (352_941, "ebsa-num.5-directivos-nuevos")
 
 
 def test_ex_worker_dismissed_for_just_cause() -> None:

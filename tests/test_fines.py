@@ -536,7 +536,6 @@ def test_one_key_per_listed_base() -> None:
     data["multas"]["claves_bases"] = KEYS[:2]
     with pytest.raises(ValidationError, match="claves_bases debe tener una clave por cada"):
         Fines.model_validate(data["multas"])
-    with pytest.raises(
-        ProgramFileError, match="multas: claves_bases debe tener una clave por cada entrada"
-    ):
+    refusal = "multas: claves_bases debe tener una clave por cada entrada de bases"
+    with pytest.raises(ProgramFileError, match=refusal):
         parse_program(data, "geb")

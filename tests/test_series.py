@@ -1,4 +1,4 @@
-"""Reference series for fines: the shipped points of dominio.md §5 and official files."""
+"""Reference series for fines: the shipped points of fuentes.md §5 and official files."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from democratiza.compliance.series import (
     shipped_rates,
 )
 
-DOMINIO_CPI = (
+FUENTES_CPI = (
     "2000 8.75, 2001 7.65, 2002 6.99, 2003 6.49, 2004 5.50, 2005 4.85, 2006 4.48, 2007 5.69, "
     "2008 7.67, 2009 2.00, 2010 3.17, 2011 3.73, 2012 2.44, 2013 1.94, 2014 3.66, 2015 6.77, "
     "2016 5.75, 2017 4.09, 2018 3.18, 2019 3.80, 2020 1.61, 2021 5.62, 2022 13.12, 2023 9.28, "
@@ -39,16 +39,16 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 # --- shipped data --------------------------------------------------------------------
 
 
-def test_dominio_5_cpi_2000_to_2025_exactly_as_listed_each_with_its_source() -> None:
+def test_fuentes_5_cpi_2000_to_2025_exactly_as_listed_each_with_its_source() -> None:
     cpi = shipped_cpi()
-    expected = {int(y): Decimal(v) for y, v in (p.split() for p in DOMINIO_CPI.split(", "))}
+    expected = {int(y): Decimal(v) for y, v in (p.split() for p in FUENTES_CPI.split(", "))}
     assert {c.year: c.percent for c in cpi.years} == expected
     assert [c.year for c in cpi.years] == list(range(2000, 2026))
     assert all("DANE" in c.source for c in cpi.years)
     assert cpi.for_year(2018, "x").factor == Decimal("1.0318")
 
 
-def test_dominio_5_ibc_quarterly_until_2017_monthly_after() -> None:
+def test_fuentes_5_ibc_quarterly_until_2017_monthly_after() -> None:
     ibc = shipped_rates("interes_bancario_corriente")
     q1_2017 = ibc.find(date(2017, 2, 14))
     assert q1_2017 is not None

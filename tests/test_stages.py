@@ -60,10 +60,33 @@ def terms(**changes: Any) -> StageTerms:
     return StageTerms.model_validate({**TERMS, **changes})
 
 
+CENTRAL = Path(__file__).parents[1] / "src/democratiza/programs/data/central-seguros-vida.yaml"
+# What a program file writes to let a stage's minimum price follow the CPI (GEB's does).
+CPI_RULE = {"desde": "aviso_primera_etapa", "cita": {"norma": "fuentes", "ref": "§4"}}
+
+
 @pytest.fixture
 def settled(engine: Engine) -> int:
     """A Primera Fase adjudicated and settled: one award paid in full, the rest unpaid."""
-    results = adjudicate_sample(engine, FIRST)  # sorted by radicado
+    return settle_sample(engine, "central-seguros-vida")
+
+
+@pytest.fixture
+def settled_with_cpi(engine: Engine, tmp_path: Path) -> int:
+    """The same, under a copy of Central's file (given by path) that allows the CPI rule,
+    and so no longer lists it as not modelled."""
+    data = yaml.safe_load(CENTRAL.read_text(encoding="utf-8"))
+    data["etapas_siguientes"]["ajuste_ipc"] = CPI_RULE
+    data["no_modelado"] = [
+        e for e in data["no_modelado"] if e.get("seccion") != "etapas_siguientes.ajuste_ipc"
+    ]
+    path = tmp_path / "central-con-ajuste-ipc.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return settle_sample(engine, str(path))
+
+
+def settle_sample(engine: Engine, program: str) -> int:
+    results = adjudicate_sample(engine, FIRST, program)  # sorted by radicado
     paid = results.filter(pl.col("adjudicada") > 0).row(0, named=True)
     record_payment(
         engine,
@@ -154,25 +177,41 @@ def test_a_minimum_price_below_the_first_stage_price_is_refused(
         assert load_stage(conn, "segunda").minimum_price == 120_000
 
 
-def test_cpi_adjustment_every_six_months_from_the_aviso(engine: Engine, settled: int) -> None:
+CPI = [
+    {"semestre": 1, "variacion": "2.03", "fuente": "DANE (ilustrativo)"},
+    {"semestre": 2, "variacion": "1.15", "fuente": "DANE (ilustrativo)"},
+]
+CPI_DATES: dict[str, Any] = {
+    "fecha_aviso": date(2019, 1, 10),
+    "fecha_apertura": date(2019, 1, 11),
+    "fecha_cierre": date(2019, 1, 25),
+}
+
+
+def test_cpi_adjustment_every_six_months_from_the_aviso(
+    engine: Engine, settled_with_cpi: int
+) -> None:
     # Primera Fase aviso 2017-12-22; a Segunda Fase announced 2019-01-10 has two semesters done
     # (to 2018-06-22 and to 2018-12-22). $ 1.000 × 1,0203 × 1,0115 = $ 1.032,03345 → up.
-    cpi = [
-        {"semestre": 1, "variacion": "2.03", "fuente": "DANE (ilustrativo)"},
-        {"semestre": 2, "variacion": "1.15", "fuente": "DANE (ilustrativo)"},
-    ]
-    dates: dict[str, Any] = {
-        "fecha_aviso": date(2019, 1, 10),
-        "fecha_apertura": date(2019, 1, 11),
-        "fecha_cierre": date(2019, 1, 25),
-    }
     with engine.begin() as conn, pytest.raises(StageError, match=r"semestre 2 \(2018-06-22"):
-        create_stage(conn, "s", FIRST, terms(ajuste_ipc=cpi[:1], **dates), "oficina", "aviso")
-    new_stage(engine, ajuste_ipc=cpi, **dates)
+        create_stage(conn, "s", FIRST, terms(ajuste_ipc=CPI[:1], **CPI_DATES), "oficina", "aviso")
+    new_stage(engine, ajuste_ipc=CPI, **CPI_DATES)
     with engine.connect() as conn:
         stage = load_stage(conn, "segunda")
     assert stage.minimum_price == 103_204
-    assert stage.origin["precio_minimo_pasos"][-1] == "Precio mínimo de la etapa: $ 1.032,04."
+    steps = stage.origin["precio_minimo_pasos"]
+    assert steps[2] == (
+        "Ajuste por IPC cada seis meses desde el aviso de la Primera Etapa (fuentes.md §4)."
+    )
+    assert steps[-1] == "Precio mínimo de la etapa: $ 1.032,04."
+
+
+def test_a_program_whose_file_has_no_cpi_rule_refuses_a_cpi_adjustment(
+    engine: Engine, settled: int
+) -> None:
+    # Central's text has no rule for the Segunda Fase's price beyond Ley 226 art. 10.
+    with engine.begin() as conn, pytest.raises(StageError, match=r"no prevé el ajuste"):
+        create_stage(conn, "s", FIRST, terms(ajuste_ipc=CPI, **CPI_DATES), "oficina", "aviso")
 
 
 def test_a_tranche_cap_offers_part_and_the_rest_passes_on(engine: Engine, settled: int) -> None:
@@ -190,7 +229,7 @@ def test_a_tranche_cap_offers_part_and_the_rest_passes_on(engine: Engine, settle
     assert third.number == 3 and third.name == "Etapa Subsecuente 1"
     assert third.shares == available  # a void stage sold nothing; its cap held the rest back
     assert history[-1]["a_estado"] == "desierta"
-    assert history[-1]["por_que"] == "sin interesados (dominio.md §4)"
+    assert history[-1]["por_que"] == "sin interesados (fuentes.md §4)"
 
 
 # ---------------------------------------------------------------------------- orders
@@ -373,7 +412,7 @@ def test_all_orders_below_the_minimum_leave_the_stage_void(
     assert cause == (
         "cierre del libro: no hay órdenes válidas: las 2 recibidas se rechazaron al radicarlas "
         "(por debajo del precio mínimo o de la orden mínima, fuera del plazo o sin capacidad "
-        "legal declarada) (dominio.md §4)"
+        "legal declarada) (fuentes.md §4)"
     )
     new_stage(engine, "tercera")  # the whole remainder passes to the next stage
     with engine.connect() as conn:

@@ -4,7 +4,7 @@
 The worked example is the one of ``test_cli_fines``: GEB (Decreto 706/2017 art. 11), 10.000
 shares sold on 2018-04-02, a breach on 2019-01-15 (75 % band, art. 11.1(b)), the base
 $ 2.500 obtained (art. 11(b)), default interest at the usura of January and February 2019
-(1,5 × the IBC of dominio.md §5) and a payment of $ 1.000.000 on 2019-02-10 that covers the
+(1,5 × the IBC of fuentes.md §5) and a payment of $ 1.000.000 on 2019-02-10 that covers the
 interest and part of the fine (art. 11.1).
 """
 

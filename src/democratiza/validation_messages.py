@@ -15,13 +15,13 @@ from typing import Any
 VALIDATION_TEXT = {
     "missing": "falta este campo",
     "json_invalid": "el JSON está mal formado",
-    "model_attributes_type": "se espera un objeto JSON",
-    "model_type": "se espera un objeto JSON",
-    "dict_type": "se espera un objeto JSON",
+    "model_attributes_type": "se espera un objeto con claves",
+    "model_type": "se espera un objeto con claves",
+    "dict_type": "se espera un objeto con claves",
     "string_type": "se espera texto",
     "int_type": "se espera un número entero",
     "int_parsing": "se espera un número entero",
-    "int_from_float": "se espera un número entero, sin decimales",
+    "int_from_float": "se espera un número entero sin decimales",
     "float_type": "se espera un número",
     "float_parsing": "se espera un número",
     "decimal_type": "se espera un número",
@@ -50,6 +50,10 @@ VALIDATION_TEXT = {
     "less_than_equal": "debe ser menor o igual a {le}",
     "extra_forbidden": "clave desconocida",
     "union_tag_invalid": "valor no admitido",
+    "finite_number": "se espera un número finito",
+    "frozen_instance": "no se puede cambiar",
+    "decimal_max_digits": "tiene más de {max_digits} cifras",
+    "decimal_max_places": "tiene más de {decimal_places} decimales",
 }
 
 
@@ -57,13 +61,17 @@ def validation_message(error: Mapping[str, Any]) -> str:
     """One of pydantic's errors in Spanish: 'debe ser mayor o igual a 1', never 'Input should
     be greater than or equal to 1'. A validator of this project already speaks Spanish: its
     own message is kept, without pydantic's 'Value error, ' before it."""
-    kind = str(error.get("type"))
-    context = dict(error.get("ctx") or {})
+    return spanish(str(error.get("type")), error.get("ctx"))
+
+
+def spanish(kind: str, ctx: Mapping[str, Any] | None) -> str:
+    """One pydantic error type, with its context, said in Spanish."""
+    context = dict(ctx or {})
     if kind in ("value_error", "assertion_error") and "error" in context:
         return str(context["error"])
     template = VALIDATION_TEXT.get(kind, "valor no válido")
-    if "expected" in context:
-        context["expected"] = str(context["expected"]).replace("' or '", "', '")
+    if "expected" in context:  # "'a', 'b' or 'c'": the last one joined in Spanish
+        context["expected"] = str(context["expected"]).replace(" or ", " o ")
     try:
         return template.format(**context)
     except (KeyError, IndexError, ValueError):

@@ -2,8 +2,9 @@
 
 Inputs, in the order of receipt (the radicado: ``storage.receipts.receipt_rank``, the
 tie-break the program file's remainder rule refers to): every current, valid acceptance with
-what the person's limits leave for it. The record keeps the program version, the offer's
-parameters, the method, a SHA-256 of the canonical inputs and of the canonical results;
+what the person's limits leave for it. The record keeps the program version and the SHA-256
+of the program file the offer keeps, the offer's parameters, the method, a SHA-256 of the
+canonical inputs and of the canonical results;
 running it again on the same database gives byte-identical results.
 """
 
@@ -94,6 +95,7 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
         "oferta": stored.code,
         "programa": program.id,
         "version_programa": program.version,
+        "huella_programa": stored.program_sha256,
         "parametros": {k: str(v) for k, v in sorted(offer.values.items())},
         "metodo": program.allocation.method,
         "residuo": program.allocation.remainder,
@@ -124,6 +126,7 @@ def adjudicate(engine: Engine, offer_code: str, who: str, why: str) -> Adjudicat
                 insert(adjudications).values(
                     oferta_id=stored.id,
                     version_programa=stored.program.version,
+                    huella_programa=stored.program_sha256,
                     parametros=json.dumps(done.header["parametros"], sort_keys=True),
                     metodo=stored.program.allocation.method,
                     residuo=stored.program.allocation.remainder,
@@ -159,6 +162,7 @@ def adjudicate(engine: Engine, offer_code: str, who: str, why: str) -> Adjudicat
                 k: done.header[k]
                 for k in (
                     "oferta",
+                    "huella_programa",
                     "metodo",
                     "acciones_ofrecidas",
                     "demanda_valida",

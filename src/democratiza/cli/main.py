@@ -2,25 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import typer
 from rich.console import Console
 
 from democratiza.cli.after_sale import holding_app, payment_app
 from democratiza.cli.calculator import calculator_command
-from democratiza.cli.common import fail
 from democratiza.cli.credit import credit_app
 from democratiza.cli.design import simulate_command
 from democratiza.cli.evaluate import evaluate_command
 from democratiza.cli.fines import fines_app
 from democratiza.cli.offers import batch_app, offer_app
-from democratiza.cli.program_view import show_program, show_programs
+from democratiza.cli.program_view import show_programs
+from democratiza.cli.programs import program_app
 from democratiza.cli.spanish import speak_spanish
 from democratiza.cli.stages import stage_app
 from democratiza.cli.verify import package_app, verify_command
 from democratiza.cli.web import audit_app, serve_command, token_app, user_app
-from democratiza.programs.loader import ProgramFileError, load_program
 from democratiza.tables.acceptances import format_markdown
 
 speak_spanish()  # typer's own help frame and usage errors, in Spanish
@@ -39,15 +36,6 @@ def programs_command() -> None:
     show_programs(console)
 
 
-@app.command("programa")
-def program_command(program_id: Annotated[str, typer.Argument(help="Id del programa")]) -> None:
-    """Muestra cada parámetro y regla de un programa con su cita."""
-    try:
-        show_program(console, load_program(program_id))
-    except ProgramFileError as exc:
-        raise fail([str(e) for e in exc.errors], "Archivo de programa no válido:") from None
-
-
 @app.command("formato")
 def format_command() -> None:
     """Imprime la especificación del archivo de aceptaciones (Markdown)."""
@@ -59,6 +47,7 @@ app.command("calcular")(calculator_command)
 app.command("simular")(simulate_command)
 app.command("verificar")(verify_command)
 app.add_typer(package_app, name="paquete")
+app.add_typer(program_app, name="programa")
 app.add_typer(offer_app, name="oferta")
 app.add_typer(batch_app, name="lote")
 app.add_typer(fines_app, name="multa")

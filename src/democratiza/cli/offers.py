@@ -63,7 +63,10 @@ def engine_for(db: str | None) -> Engine:
 @offer_app.command("crear")
 def create_command(
     codigo: Code,
-    programa: Annotated[str, typer.Option("--programa", "-p", help="Id del programa")],
+    programa: Annotated[
+        str,
+        typer.Option("--programa", "-p", help="Id del programa o ruta a un archivo .yaml"),
+    ],
     oferta: Annotated[Path, typer.Option("--oferta", help="YAML con los parámetros")],
     quien: Who = "oficina del programa",
     motivo: Why = "publicación del aviso de oferta",
@@ -143,13 +146,17 @@ def adjudicate_command(
     except OfferError as exc:
         raise refuse(str(exc)) from None
     h = done.header
-    console.print(f"Oferta '{codigo}' adjudicada por {h['metodo']} (residuo: {h['residuo']}).")
+    console.print(
+        f"Oferta '{codigo}' adjudicada: {label('metodo', h['metodo'])}; remanente: "
+        f"{label('residuo', h['residuo']).lower()}."
+    )
     console.print(
         f"  Acciones ofrecidas: {group(int(str(h['acciones_ofrecidas'])))}; demanda "
         f"válida: {group(int(str(h['demanda_valida'])))}; adjudicadas: "
         f"{group(int(str(h['adjudicadas'])))}.",
         highlight=False,
     )
+    console.print(f"  Huella del programa:    {h['huella_programa']}", highlight=False)
     console.print(f"  Huella de las entradas: {h['huella_entradas']}", highlight=False)
     console.print(f"  Huella del resultado:   {h['huella_resultado']}", highlight=False)
 
@@ -221,6 +228,10 @@ def show_command(codigo: Code, db: Db = None) -> None:
         raise refuse(str(exc)) from None
     state = label("estado_oferta", stored.state)
     console.print(f"Oferta '{codigo}' ({stored.program.id}): {state}", highlight=False)
+    console.print(
+        f"  Programa: versión {stored.program.version}, huella {stored.program_sha256}",
+        highlight=False,
+    )
     for decision, n in counts:
         console.print(f"  {label('decisiones', decision)}: {group(n)}", highlight=False)
     rows = [

@@ -1,14 +1,20 @@
-"""``democratiza programas`` and ``democratiza programa ID``: every value with its citation.
+"""``democratiza programas`` and ``democratiza programa ID``: every section of a program file,
+every value with its citation.
 
-What a person types (a program's id, a parameter's name, a category's code) is shown whole,
-in its own column; everything else in the decree's words (``labels``), never an identifier.
+Each section is titled with its key in the file (``Líneas de crédito (lineas_credito)``), so
+what is shown can be found in the file and nothing the file says is left out; the Primera
+Etapa's sections are here, the later ones in ``cli.program_sections``. What a person types
+(a program's id, a parameter's name, a category's code) is shown whole; the rest in the
+decree's words (``labels``).
 """
 
 from __future__ import annotations
 
 from rich.console import Console
+from rich.text import Text
 
-from democratiza.cli.common import table
+from democratiza.cli.common import table as people_table
+from democratiza.cli.program_sections import row, show_later_sections, table
 from democratiza.labels import label
 from democratiza.money import group, pesos
 from democratiza.programs.loader import bundled_program_ids, load_program
@@ -42,6 +48,10 @@ def describe(cond: Condition) -> str:
     return "; ".join(parts) or "siempre"
 
 
+def say(console: Console, line: str) -> None:
+    console.print(Text(line))
+
+
 def show_programs(console: Console) -> None:
     rows = []
     for program_id in bundled_program_ids():
@@ -49,7 +59,7 @@ def show_programs(console: Console) -> None:
         who = f"{p.name}\nVendedor: {p.seller.value}"
         rows.append([p.id, who, _value(p, "acciones_ofrecidas"), _value(p, "precio")])
     headers = ("Id", "Programa", "Acciones ofrecidas", "Precio")
-    console.print(table("Programas disponibles", headers, rows, right=(2, 3)))
+    console.print(people_table("Programas disponibles", headers, rows, right=(2, 3)))
 
 
 def _value(program: Program, name: str) -> str:
@@ -66,7 +76,6 @@ def _value(program: Program, name: str) -> str:
 
 
 def _limit(rule: LimitRule) -> str:
-    """What a limit allows: '367.800 acciones', '2 × (patrimonio líquido)'."""
     if rule.cap_shares is not None:
         return f"{group(rule.cap_shares)} acciones"
     assert rule.base is not None
@@ -79,82 +88,93 @@ def _limit(rule: LimitRule) -> str:
 
 
 def show_program(console: Console, p: Program) -> None:
-    headers: tuple[str, ...]
+    def c(citation: Citation | None) -> str:
+        return "" if citation is None else cite(p, citation)
 
-    def c(citation: Citation) -> str:
-        return cite(p, citation)
-
-    console.print(f"[bold]{p.name}[/] ({p.id}, versión {p.version})")
-    console.print(f"Vendedor: {p.seller.value} ({c(p.seller.citation)})")
-    console.print(f"Emisor: {p.issuer.value} ({c(p.issuer.citation)})")
-    rows = [
-        [name, label("parametro", name), _value(p, name), c(param.citation), param.note or ""]
-        for name, param in p.parameters.items()
-    ]
-    headers = ("Parámetro", "Qué es", "Valor", "Cita", "Nota")
-    console.print(table("Parámetros (--parametro NOMBRE=VALOR)", headers, rows))
-    rows = []
+    console.print(Text(f"{p.name} ({p.id}, versión {p.version})", style="bold"))
+    say(console, f"Vendedor (vendedor): {p.seller.value} ({c(p.seller.citation)})")
+    say(console, f"Emisor (emisor): {p.issuer.value} ({c(p.issuer.citation)})")
+    t = table(
+        "Normas citadas (normas)", "Clave", "Norma", "Se cita como", "Fecha", "Texto o fuente"
+    )
+    for key, norm in p.norms.items():
+        where = ", ".join(f"normas/{name}" for name in norm.texts)
+        where = "; ".join(x for x in (where, norm.source or "") if x)
+        row(t, key, norm.name, norm.short, str(norm.issued or ""), where)
+    console.print(t)
+    t = table("Parámetros (parametros)", "Parámetro", "Valor", "Cita", "Nota")
+    for name, param in p.parameters.items():
+        row(t, name, _value(p, name), c(param.citation), param.note or "")
+    console.print(t)
+    t = table("Destinatarios (categorias)", "Categoría", "Nombre", "Cita", "Certificado exige")
     for cat in p.categories:
-        extra = [label("estado_certificado", cat.employer_status)] if cat.employer_status else []
+        extra: list[str] = [cat.employer_status] if cat.employer_status else []
         if cat.excludes_just_cause:
             extra.append(f"sin retiro por justa causa ({c(cat.excludes_just_cause)})")
-        rows.append([cat.id, cat.name, c(cat.citation), "; ".join(extra)])
-    headers = ("Código", "Destinatario", "Cita", "El certificado laboral acredita")
-    console.print(table("Destinatarios de las Condiciones Especiales", headers, rows))
-    rows = []
+        row(t, cat.id, cat.name, c(cat.citation), "; ".join(extra))
+    console.print(t)
+    t = table(
+        "Documentos exigidos (documentos)", "Documento", "Nombre", "Exigible si", "Cita", "Nota"
+    )
     for doc in p.documents:
         when = describe(doc.required_when)
         if doc.alternatives:
-            others = ", ".join(label("documento", a, p) for a in doc.alternatives)
-            when += f" (o bien: {others})"
+            when += f" (o bien: {', '.join(doc.alternatives)})"
         if doc.max_age_months:
             when += f"; expedido dentro de {doc.max_age_months} mes(es)"
-        rows.append([doc.name, when, c(doc.citation)])
-    console.print(table("Documentos exigidos", ("Documento", "Exigible si", "Cita"), rows, keys=()))
-    rows = [[r.name, _limit(r), describe(r.applies_when), c(r.citation)] for r in p.limits]
-    headers = ("Límite", "Permite", "Aplica si", "Cita")
-    console.print(table("Límites por aceptante (se aplica el menor)", headers, rows, keys=()))
-    pledges = [*p.undertakings, *([p.sworn_statement] if p.sworn_statement else [])]
-    rows = [[u.text, c(u.citation)] for u in pledges]
-    headers = ("Manifestación", "Cita")
-    console.print(table("Manifestaciones obligatorias", headers, rows, keys=()))
-    pay = "; ".join(
+        row(t, doc.id, doc.name, when, c(doc.citation), doc.note or "")
+    console.print(t)
+    if p.remuneration is not None:
+        r = p.remuneration
+        say(
+            console,
+            f"Remuneración anual (remuneracion_anual): con menos de {r.min_months} meses en el "
+            f"cargo, el salario mensual × {r.monthly_factor} ({c(r.citation)})",
+        )
+    else:
+        say(console, "Remuneración anual (remuneracion_anual): el programa no la define.")
+    t = table("Límites por aceptante, se aplica el menor (limites)", "Regla", "Límite", "Aplica si")
+    t.add_column("Cita", overflow="fold")
+    for rule in p.limits:
+        combined = c(rule.base.citation) if rule.base and rule.base.citation else ""
+        limit = _limit(rule) + (f" ({combined})" if combined else "")
+        row(t, f"{rule.id}: {rule.name}", limit, describe(rule.applies_when), c(rule.citation))
+    console.print(t)
+    t = table("Manifestaciones (compromisos, declaracion_juramentada)", "Id", "Manifestación")
+    t.add_column("Exigible si", overflow="fold")
+    t.add_column("Cita", overflow="fold")
+    for u in [*p.undertakings, *([p.sworn_statement] if p.sworn_statement else [])]:
+        row(t, u.id, u.text, describe(u.required_when), c(u.citation))
+    console.print(t)
+    pay = ", ".join(
         label("forma_pago", m.id)
         + (f" (solo {label('persona', m.only_for).lower()})" if m.only_for else "")
-        + f" [{c(m.citation)}]"
+        + f" ({c(m.citation)})"
         for m in p.payment_methods
     )
-    console.print(f"Formas de pago: {pay}")
-    console.print(
-        f"Plazo mínimo de la oferta: {p.window.min_months} meses ({c(p.window.citation)})"
+    say(console, f"Formas de pago (formas_de_pago): {pay}")
+    w = p.window
+    say(
+        console,
+        f"Plazo mínimo de la oferta (ventana): {w.min_months} meses ({c(w.citation)}), "
+        f"contados desde {w.start.words} ({c(w.start.citation)}). {w.start.note or ''}",
     )
+    v = p.validity
+    say(console, f"Destinatarios válidos (validez.destinatarios): {c(v.eligibility)}")
+    say(console, f"Cantidad válida (validez.cantidad): {c(v.quantity)}")
+    if v.new_managers is not None:
+        say(
+            console,
+            "Directivos nuevos (validez.directivos_nuevos): vinculados el día hábil anterior "
+            f"al vencimiento del plazo ({c(v.new_managers.citation)})",
+        )
     a = p.allocation
-    console.print(
-        f"Adjudicación: {label('metodo', a.method)}; remanente: "
-        f"{label('residuo', a.remainder).lower()}; lote de {group(a.unit_shares)} "
-        f"({c(a.citation)}). {a.note or ''}"
+    linear = f", tramo lineal {a.linear_percent} %" if a.linear_percent else ""
+    say(
+        console,
+        f"Adjudicación (adjudicacion): {label('metodo', a.method)}; remanente: "
+        f"{label('residuo', a.remainder).lower()}; lote de {a.unit_shares} "
+        f"{'acción' if a.unit_shares == 1 else 'acciones'}{linear} ({c(a.citation)}). "
+        f"{a.note or ''}",
     )
-    rows = [
-        [f"{b.from_months} a {b.to_months}", f"{b.percent} %", c(b.citation)] for b in p.fines.bands
-    ]
-    headers = (f"Tramo en meses (desde: {p.fines.counted_from.value})", "Porcentaje", "Cita")
-    console.print(table("Multas por incumplimiento", headers, rows, keys=()))
-    for base in p.fines.base_values:
-        console.print(f"  Base posible: {base.value} ({c(base.citation)})")
-    console.print(f"  Ajuste: {p.fines.adjustment.value} ({c(p.fines.adjustment.citation)})")
-    later = p.later_stages
-    if later is not None:
-        stage_rules = [
-            ("Inversionistas", later.investors),
-            ("Precio mínimo", later.minimum_price),
-            ("Desierta", later.void),
-            *([("Etapas subsecuentes", later.later)] if later.later else []),
-        ]
-        rows = [[name, text.value, c(text.citation)] for name, text in stage_rules]
-        title = f"Etapas siguientes: {later.name.value} ({c(later.name.citation)})"
-        console.print(table(title, ("Regla", "Texto", "Cita"), rows, keys=()))
-    else:
-        console.print("Etapas siguientes: el archivo no las define (no se puede crear una).")
-    rows = [[nm.provision, c(nm.citation), nm.reason] for nm in p.not_modelled]
-    headers = ("Disposición", "Cita", "Razón")
-    console.print(table("Disposiciones no modeladas (cobertura)", headers, rows, keys=()))
+    show_later_sections(console, p)

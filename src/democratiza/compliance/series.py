@@ -11,7 +11,8 @@ Shipped as versioned CSV files in ``compliance/data/`` (UTF-8, one row per value
   known as such. Elsewhere it is 1,5 × the interés bancario corriente (Código de Comercio
   art. 884), computed here, never stored.
 
-The shipped files hold only the points ``dominio.md`` §5 lists; the gaps stay gaps. The
+The shipped files hold only the points the sources document lists (``programs/normas/fuentes.md``
+§5, each with its public source); the gaps stay gaps. The
 program office loads the official full series from its own CSV (same columns), which is
 validated the same way plus one rule: no gap between its first and last period.
 A lookup for a date or year without a value raises ``MissingSeriesValue`` naming the
@@ -408,7 +409,7 @@ def shipped_cpi() -> CpiSeries:
 
 
 def shipped_rates(kind: RateKind) -> RateSeries:
-    """The points ``dominio.md`` lists, gaps included."""
+    """The points ``fuentes.md`` §5 lists, gaps included."""
     name = IBC_FILE if kind == "interes_bancario_corriente" else USURA_FILE
     return parse_rates(*_shipped(name), kind, complete=False)
 

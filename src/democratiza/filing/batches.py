@@ -85,7 +85,8 @@ def compiled_program(stored: StoredOffer) -> CompiledProgram:
 
     Why: a compiled program keeps its checks and bases once built; an offer receives many
     batches (and many single acceptances), and its parameters change only by interruption,
-    which gives a new key here. Programs are immutable and cached by ``load_program``.
+    which gives a new key here. Programs are immutable, and one text gives one program object
+    (``programs.loader``).
     """
     key = (stored.id, id(stored.program), tuple(sorted(stored.offer.values.items())))
     compiled = _COMPILED.get(key)

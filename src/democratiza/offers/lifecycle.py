@@ -2,6 +2,10 @@
 
 States: borrador → abierta → cerrada → adjudicada → publicada. Every transition, and every
 interruption or price adjustment (Ley 226 art. 11), is an event with who, when and why.
+
+An offer keeps the exact text of the program file it was created with, and its SHA-256: its
+rules are rebuilt from that text, so a later edit of the file (or a file given by path that
+is gone) never changes or breaks an offer.
 """
 
 from __future__ import annotations
@@ -14,8 +18,13 @@ from typing import Any, Literal, cast, get_args
 
 from sqlalchemy import Connection, insert, select
 
-from democratiza.calendar import add_months, next_business_day
-from democratiza.programs.loader import load_program
+from democratiza.calendar import add_months
+from democratiza.programs.loader import (
+    ProgramFileError,
+    digest,
+    program_from_text,
+    read_program,
+)
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
 from democratiza.programs.schema import Program
 from democratiza.storage.database import new_id
@@ -50,6 +59,7 @@ class StoredOffer:
     code: str
     state: OfferState
     offer: Offer
+    program_sha256: str  # of the program file's text the offer keeps
 
     @property
     def program(self) -> Program:
@@ -59,18 +69,21 @@ class StoredOffer:
 def window_problem(program: Program, announced: date, closing: date) -> str | None:
     """Why a window is too short, or None.
 
-    The term counts from the business day after the aviso (Decreto 706/2017 art. 4 and 6.1;
-    Ley 226 art. 25); a term of months ends the same day number of the last month (Código
-    Civil art. 67, a product reading documented in docs/ofertas.md).
+    The term counts from the day the program file says (``ventana.desde``: the business day
+    after the aviso in the four programs, Decreto 706/2017 arts. 4 and 6.1); a term of months
+    ends the same day number of the last month (Código Civil art. 67, a product reading
+    documented in docs/ofertas.md).
     """
-    opening = next_business_day(announced)
-    earliest = add_months(opening, program.window.min_months)
+    window = program.window
+    opening = window.first_day(announced)
+    earliest = add_months(opening, window.min_months)
     if closing < earliest:
-        cite = f"{program.norms[program.window.citation.norm].short} {program.window.citation.ref}"
+        term, start = window.citation, window.start.citation
         return (
             f"El plazo del {opening:%Y-%m-%d} al {closing:%Y-%m-%d} es menor que "
-            f"{program.window.min_months} meses contados desde el día hábil siguiente al aviso; "
-            f"el cierre debe ser el {earliest:%Y-%m-%d} o después ({cite})."
+            f"{window.min_months} meses ({program.norms[term.norm].short} {term.ref}) "
+            f"contados desde {window.start.words} ({program.norms[start.norm].short} "
+            f"{start.ref}); el cierre debe ser el {earliest:%Y-%m-%d} o después."
         )
     return None
 
@@ -78,7 +91,11 @@ def window_problem(program: Program, announced: date, closing: date) -> str | No
 def create_offer(
     conn: Connection, code: str, program_id: str, params: dict[str, object], who: str, why: str
 ) -> StoredOffer:
-    program = load_program(program_id)
+    try:
+        source = read_program(program_id)
+        program = program_from_text(source.text, source.source)
+    except ProgramFileError as exc:
+        raise OfferError("\n".join(str(e) for e in exc.errors)) from None
     try:
         offer = make_offer(program, params)
     except OfferParameterError as exc:
@@ -101,25 +118,50 @@ def create_offer(
                 parametros=canonical_json({k: str(v) for k, v in params.items() if v is not None}),
                 estado="borrador",
                 creada_en=now,
+                programa_texto=source.text,
+                programa_huella=source.sha256,
             )
         )
     )
     record_event(conn, LIFE, Row(offer_id, code), "creacion", (None, "borrador"), who, why)
-    return StoredOffer(offer_id, code, "borrador", offer)
+    return StoredOffer(offer_id, code, "borrador", offer, source.sha256)
 
 
 def load_offer(conn: Connection, code: str) -> StoredOffer:
     row = conn.execute(select(offers).where(offers.c.codigo == code)).mappings().first()
     if row is None:
         raise OfferError(f"No existe la oferta '{code}'.")
-    program = load_program(row["programa"])
-    if program.version != row["version_programa"]:
+    program = stored_program(code, row["programa_texto"], row["programa_huella"])
+    if program is None:
         raise OfferError(
-            f"La oferta se creó con la versión {row['version_programa']} del programa "
-            f"{program.id} y la instalada es la {program.version}."
+            f"La oferta '{code}' se creó con la versión {row['version_programa']} del programa "
+            f"{row['programa']} antes de que las ofertas guardaran su archivo de programa, y "
+            "el archivo instalado no es esa versión: no se puede saber con qué reglas corre."
         )
     offer = make_offer(program, json.loads(row["parametros"]))
-    return StoredOffer(row["id"], code, cast(OfferState, row["estado"]), offer)
+    state = cast(OfferState, row["estado"])
+    return StoredOffer(row["id"], code, state, offer, row["programa_huella"])
+
+
+def kept_program_text(conn: Connection, stored: StoredOffer) -> str:
+    """The exact text of the program file the offer keeps (``load_offer`` checked it)."""
+    text = conn.execute(
+        select(offers.c.programa_texto).where(offers.c.id == stored.id)
+    ).scalar_one()
+    assert isinstance(text, str), "load_offer refuses an offer that keeps no program"
+    return text
+
+
+def stored_program(code: str, text: str | None, sha256: str | None) -> Program | None:
+    """The program an offer keeps, checked against its hash (None if it keeps none)."""
+    if text is None:
+        return None
+    if digest(text) != sha256:
+        raise OfferError(f"El programa guardado con la oferta '{code}' no coincide con su huella.")
+    try:
+        return program_from_text(text, f"programa guardado con la oferta {code}")
+    except ProgramFileError as exc:
+        raise OfferError("\n".join(str(e) for e in exc.errors)) from None
 
 
 def advance(

@@ -1,8 +1,13 @@
-"""Load program files, refusing any that is malformed, with the path of the bad key."""
+"""Load program files, refusing any that is malformed, with the path of every bad key.
+
+A program is read as its file's exact text (``ProgramText``: the text and its SHA-256), and
+built from that text. An offer keeps the text it was created with, so the program it runs
+under is rebuilt from the stored text, never from a file edited since.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -10,12 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
-from democratiza.programs.parameters import PARAMETERS, REQUIRED_PARAMETERS
-from democratiza.programs.schema import Citation, Program
-from democratiza.validation_messages import validation_message
-from democratiza.vocabulary import DOCUMENT_DATE
+from democratiza.programs.cross_checks import program_problems, written_problems
+from democratiza.programs.messages import schema_errors
+from democratiza.programs.schema import Program
 
 DATA_PACKAGE = "democratiza.programs.data"
 
@@ -38,97 +42,115 @@ class ProgramFileError(Exception):
         super().__init__("\n".join(str(e) for e in errors))
 
 
-def _path(loc: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif part in ("int", "Multiple", "date", "decimal"):
-            continue  # union branch names that pydantic adds to the location
+@dataclass(frozen=True)
+class ProgramText:
+    """A program file's exact text, where it was read from, and its SHA-256 (hex, of the
+    UTF-8 bytes: the file's own bytes)."""
+
+    text: str
+    source: str
+
+    @property
+    def sha256(self) -> str:
+        return digest(self.text)
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _refused(source: str, path: str, message: str) -> ProgramFileError:
+    return ProgramFileError([ProgramError(source, path, message)])
+
+
+class _RepeatedKey(yaml.MarkedYAMLError):
+    pass
+
+
+class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """A safe loader (LibYAML's parser where installed) that refuses a key written twice:
+    YAML keeps the last of two equal keys, and an edit written under a key already there
+    would be silently lost."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise _RepeatedKey(problem=str(key), problem_mark=key_node.start_mark)
+            seen.add(key)
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        return mapping
+
+
+def program_data(text: str, source: str) -> Any:
+    """The file's YAML as data; a syntax error or a repeated key is refused with its line."""
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader: no arbitrary objects
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (línea {mark.line + 1}, columna {mark.column + 1})" if mark else ""
+        if isinstance(exc, _RepeatedKey):
+            message = f"la clave '{exc.problem}' está repetida{where}"
         else:
-            out += f".{part}" if out else str(part)
-    return out or "(raíz)"
+            message = f"no es YAML válido{where}"
+        raise _refused(source, "(archivo)", message) from None
 
 
-def _walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
-    yield path, value
-    if isinstance(value, BaseModel):
-        for name, field in type(value).model_fields.items():
-            key = field.alias or name
-            yield from _walk(getattr(value, name), f"{path}.{key}" if path else key)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _walk(item, f"{path}.{key}")
-    elif isinstance(value, tuple):
-        for i, item in enumerate(value):
-            yield from _walk(item, f"{path}[{i}]")
-
-
-def _cross_checks(program: Program, source: str) -> list[ProgramError]:
-    """What the schema alone cannot see: references between parts of the file."""
-    errors: list[ProgramError] = []
-
-    def err(path: str, message: str) -> None:
-        errors.append(ProgramError(source, path, message))
-
-    for path, value in _walk(program, ""):
-        if isinstance(value, Citation) and value.norm not in program.norms:
-            err(f"{path}.norma", f"la norma '{value.norm}' no está declarada en 'normas'")
-    for name, param in program.parameters.items():
-        if name not in PARAMETERS:
-            err(f"parametros.{name}", "parámetro desconocido")
-            continue
-        kind = PARAMETERS[name].kind
-        if param.value is not None and not PARAMETERS[name].accepts(param.value):
-            err(f"parametros.{name}.valor", f"debe ser {kind}")
-    for name in REQUIRED_PARAMETERS:
-        if name not in program.parameters:
-            err(f"parametros.{name}", "falta este parámetro (puede quedar sin valor)")
-    ids = [r.id for r in program.limits]
-    for i, rule in enumerate(program.limits):
-        if ids.count(rule.id) > 1:
-            err(f"limites[{i}].id", f"id repetido '{rule.id}'")
-        sources = rule.base.sources if rule.base else ()
-        if "salario_mensual_anualizado" in sources and program.remuneration is None:
-            err(f"limites[{i}].base.fuentes", "usa el salario mensual sin 'remuneracion_anual'")
-        if "ingresos_usd" in sources and "trm" not in program.parameters:
-            err(f"limites[{i}].base.fuentes", "usa ingresos en dólares sin el parámetro 'trm'")
-        if rule.applies_when.new_manager and "fecha_corte_directivos" not in program.parameters:
-            err(f"limites[{i}].aplica_si", "directivo_nuevo exige 'fecha_corte_directivos'")
-    if any(r.applies_when.new_manager for r in program.limits) and not (
-        program.validity.new_managers
-    ):
-        err("validez.directivos_nuevos", "falta la cita de la regla de directivos nuevos")
-    listed = {c.id for c in program.categories}
-    for i, doc in enumerate(program.documents):
-        if doc.max_age_months is not None and doc.id not in DOCUMENT_DATE:
-            # Otherwise the validity rule would silently never be checked.
-            err(f"documentos[{i}].vigencia_meses", f"el documento '{doc.id}' no lleva fecha")
-        for cat in doc.required_when.categories or ():
-            if cat not in listed:
-                err(f"documentos[{i}].exigible_si", f"la categoría '{cat}' no está en el programa")
-    return errors
+def problems(data: Any, source: str) -> tuple[Program | None, list[ProgramError]]:
+    """Every problem of a file's data at once, and the program when there is none."""
+    found = written_problems(data)
+    try:
+        program: Program | None = Program.model_validate(data)
+    except ValidationError as exc:
+        found = [*schema_errors(exc), *found]
+        program = None
+    if program is not None:
+        found += program_problems(program)
+    errors = [ProgramError(source, path, message) for path, message in found]
+    return (None if errors else program), errors
 
 
 def parse_program(data: Any, source: str) -> Program:
-    try:
-        program = Program.model_validate(data)
-    except ValidationError as exc:
-        raise ProgramFileError(
-            [ProgramError(source, _path(e["loc"]), validation_message(e)) for e in exc.errors()]
-        ) from None
-    errors = _cross_checks(program, source)
-    if errors:
+    program, errors = problems(data, source)
+    if program is None:
         raise ProgramFileError(errors)
     return program
 
 
-def load_program_file(path: Path) -> Program:
+def program_from_text(text: str, source: str) -> Program:
+    """The program a file's text describes; ``source`` names the text in the refusals."""
+    program, found = _built(text)
+    if program is None:
+        raise ProgramFileError([ProgramError(source, path, message) for path, message in found])
+    return program
+
+
+@lru_cache(maxsize=256)
+def _built(text: str) -> tuple[Program | None, tuple[tuple[str, str], ...]]:
+    """Each text is built once: programs are immutable, so one text gives one object (an
+    offer's compiled rules are reused while its program is the same), and an offer loaded
+    on every request does not parse its file again."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise ProgramFileError([ProgramError(str(path), "(archivo)", str(exc))]) from None
-    return parse_program(data, str(path))
+        program, errors = problems(program_data(text, ""), "")
+    except ProgramFileError as exc:
+        program, errors = None, exc.errors
+    return program, tuple((e.path, e.message) for e in errors)
+
+
+def read_program_file(path: Path) -> ProgramText:
+    try:
+        text = path.read_bytes().decode("utf-8")  # bytes as they are: the hash is the file's
+    except OSError as exc:
+        raise _refused(str(path), "(archivo)", f"no se puede leer ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise _refused(str(path), "(archivo)", "no está en UTF-8") from None
+    return ProgramText(text, str(path))
+
+
+def load_program_file(path: Path) -> Program:
+    found = read_program_file(path)
+    return program_from_text(found.text, found.source)
 
 
 def bundled_program_ids() -> list[str]:
@@ -136,17 +158,20 @@ def bundled_program_ids() -> list[str]:
     return sorted(f.name.removesuffix(".yaml") for f in files if f.name.endswith(".yaml"))
 
 
-@lru_cache(maxsize=32)
-def load_program(program_id: str) -> Program:
-    """A bundled program by id, or a program file by path (programs are immutable: cached)."""
+def read_program(program_id: str) -> ProgramText:
+    """A bundled program's text by id, or a program file's by path."""
     candidate = Path(program_id)
     if candidate.suffix in (".yaml", ".yml") and candidate.exists():
-        return load_program_file(candidate)
+        return read_program_file(candidate)
     if program_id not in bundled_program_ids():
         known = ", ".join(bundled_program_ids())
-        raise ProgramFileError(
-            [ProgramError(program_id, "(programa)", f"programa desconocido; disponibles: {known}")]
-        )
+        raise _refused(program_id, "(programa)", f"programa desconocido; disponibles: {known}")
     ref = resources.files(DATA_PACKAGE).joinpath(f"{program_id}.yaml")
     with resources.as_file(ref) as path:
-        return load_program_file(path)
+        return read_program_file(path)
+
+
+def load_program(program_id: str) -> Program:
+    """A bundled program by id, or a program file by path."""
+    found = read_program(program_id)
+    return program_from_text(found.text, found.source)

@@ -11,8 +11,9 @@ from datetime import date
 from decimal import Decimal
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from democratiza.calendar import next_business_day, previous_business_day
 from democratiza.vocabulary import (
     AmountSource,
     Category,
@@ -38,9 +39,20 @@ class Citation(Model):
 
 
 class Norm(Model):
+    """A norm the file cites, and where its words can be read inside the package: its
+    shipped text (``texto``: file names in ``programs/normas/``) or, for a norm whose text
+    is not shipped, its section of the sources document (``fuente: fuentes.md §2``)."""
+
     name: str = Field(alias="nombre", min_length=1)
     short: str = Field(alias="corto", min_length=1)
     issued: date | None = Field(default=None, alias="fecha")
+    texts: tuple[str, ...] = Field(default=(), alias="texto")
+    source: str | None = Field(default=None, alias="fuente", pattern=r"^fuentes\.md §\d+$")
+
+    @field_validator("texts", mode="before")
+    @classmethod
+    def _one_or_several(cls, value: object) -> object:
+        return (value,) if isinstance(value, str) else value
 
 
 class Parameter(Model):
@@ -148,9 +160,32 @@ class RemunerationDefinition(Model):
     citation: Citation = Field(alias="cita")
 
 
+class WindowStart(Model):
+    """The first day of the term: the business day after the aviso is published (GEB
+    arts. 4 and 6.1) or the aviso's own day."""
+
+    value: Literal["dia_habil_siguiente_al_aviso", "dia_del_aviso"] = Field(alias="valor")
+    citation: Citation = Field(alias="cita")
+    note: str | None = Field(default=None, alias="nota")
+
+    @property
+    def words(self) -> str:
+        """The rule as a person reads it: «el día hábil siguiente al aviso»."""
+        if self.value == "dia_del_aviso":
+            return "el día de publicación del aviso"
+        return "el día hábil siguiente al aviso"
+
+
 class OfferWindow(Model):
     min_months: int = Field(alias="duracion_minima_meses", ge=1)
     citation: Citation = Field(alias="cita")
+    start: WindowStart = Field(alias="desde")
+
+    def first_day(self, announced: date) -> date:
+        """The term's first day for an aviso published on ``announced``."""
+        if self.start.value == "dia_del_aviso":
+            return announced
+        return next_business_day(announced)
 
 
 class Allocation(Model):
@@ -225,6 +260,15 @@ class CreditLines(Model):
     share_collateral: Citation = Field(alias="garantia_acciones")
 
 
+class CpiAdjustment(Model):
+    """The stage's minimum price may be adjusted by CPI every six months, counted from the
+    Primera Etapa's aviso (GEB 2018's reglamento); the stage's terms give each variation."""
+
+    since: Literal["aviso_primera_etapa"] = Field(alias="desde")
+    citation: Citation = Field(alias="cita")
+    note: str | None = Field(default=None, alias="nota")
+
+
 class LaterStages(Model):
     """What the decree says of the stages after the Primera Etapa (GEB art. 3.2-3.3).
 
@@ -239,12 +283,45 @@ class LaterStages(Model):
     minimum_price: CitedText = Field(alias="precio_minimo")
     void: CitedText = Field(alias="desierta")
     later: CitedText | None = Field(default=None, alias="subsecuentes")
+    # Without it, a stage's terms may not adjust the minimum price by CPI.
+    cpi_adjustment: CpiAdjustment | None = Field(default=None, alias="ajuste_ipc")
+
+
+# The optional sections of a file, by key path: a ``no_modelado`` entry may name the one it
+# concerns, and the loader refuses it when the file models that section.
+Section = Literal[
+    "remuneracion_anual",
+    "declaracion_juramentada",
+    "lineas_credito",
+    "etapas_siguientes",
+    "etapas_siguientes.subsecuentes",
+    "etapas_siguientes.ajuste_ipc",
+    "ineficacia",
+    "validez.directivos_nuevos",
+    "multas.intereses_mora",
+    "multas.pagos_parciales",
+    "multas.metodo_ajuste",
+]
 
 
 class NotModelled(Model):
     provision: str = Field(alias="disposicion", min_length=1)
     citation: Citation = Field(alias="cita")
     reason: str = Field(alias="razon", min_length=1)
+    section: Section | None = Field(default=None, alias="seccion")
+
+
+class NewManagers(Model):
+    """People who reach a manager's post after the cut-off date must be linked to the
+    company on a stated day (GEB 8.2.4, Coltel 8.3(d)): the business day before the term
+    ends."""
+
+    linked_on: Literal["dia_habil_anterior_al_cierre"] = Field(alias="vinculados_el")
+    citation: Citation = Field(alias="cita")
+
+    def deadline(self, closing: date) -> date:
+        """The day a new manager must be linked for an offer closing on ``closing``."""
+        return previous_business_day(closing)
 
 
 class Validity(Model):
@@ -252,7 +329,7 @@ class Validity(Model):
 
     eligibility: Citation = Field(alias="destinatarios")
     quantity: Citation = Field(alias="cantidad")
-    new_managers: Citation | None = Field(default=None, alias="directivos_nuevos")
+    new_managers: NewManagers | None = Field(default=None, alias="directivos_nuevos")
 
 
 class Program(Model):

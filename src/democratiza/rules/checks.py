@@ -11,7 +11,6 @@ from typing import Literal
 
 import polars as pl
 
-from democratiza.calendar import next_business_day, previous_business_day
 from democratiza.programs.parameters import Offer
 from democratiza.programs.schema import Citation, LimitRule
 from democratiza.rules.conditions import condition, flag, is_natural, is_new_manager
@@ -166,20 +165,21 @@ def _window_checks(offer: Offer) -> list[Check]:
     program = offer.program
     announced, closing = offer.day("fecha_aviso"), offer.day("fecha_cierre")
     if announced is not None and closing is not None:
-        opening = next_business_day(announced)
+        opening = program.window.first_day(announced)
         outside = (filing_day() < pl.lit(opening)) | (filing_day() > pl.lit(closing))
         checks.append(
             Check("fuera_de_plazo", "fuera_de_plazo", "", program.window.citation, outside)
         )
-    if program.validity.new_managers is not None and closing is not None:
-        deadline = previous_business_day(closing)
+    new_managers = program.validity.new_managers
+    if new_managers is not None and closing is not None:
+        deadline = new_managers.deadline(closing)
         late = is_new_manager(offer) & (pl.col("fecha_ingreso_directivo") > pl.lit(deadline))
         checks.append(
             Check(
                 "directivo_nuevo_no_vinculado",
                 "directivo_nuevo",
                 str(deadline),
-                program.validity.new_managers,
+                new_managers.citation,
                 late,
             )
         )

@@ -115,7 +115,9 @@ class CompiledProgram:
         )
         if uses_new and dated.height:
             offer.require(["fecha_corte_directivos"], "saber quién es directivo nuevo")
-            offer.require(["fecha_cierre"], "verificar la vinculación de los directivos nuevos")
+            if program.validity.new_managers is not None:
+                why = "verificar la vinculación de los directivos nuevos"
+                offer.require(["fecha_cierre"], why)
 
     def evaluate(self, frame: pl.DataFrame) -> pl.DataFrame:
         """Decide every acceptance of ``frame`` (columns as ``tables.acceptances.typed_schema``)."""

@@ -7,11 +7,13 @@ window, mechanism, minimum price, its CPI adjustment, minimum order, lot, and th
 
 **Minimum price.** Never below the Primera Etapa's fixed price (Ley 226 art. 10; GEB
 art. 3.2 and 15.1): a stage file asking for less is refused. Without a figure, the Primera
-Etapa price is the minimum. When the reglamento adjusts it by CPI every six months from the
-Primera Etapa's aviso (dominio.md §4), each six-month period that has ended by the stage's
-aviso multiplies it by (1 + CPI variation of that period); the stage file lists the
+Etapa price is the minimum. Where the program file allows it (``etapas_siguientes.ajuste_ipc``,
+with its citation: GEB 2018's reglamento, fuentes.md §4) the minimum may be adjusted by CPI
+every six months from the Primera Etapa's aviso: each six-month period that has ended by the
+stage's aviso multiplies it by (1 + CPI variation of that period); the stage file lists the
 variations with their source, and a period without one stops the computation, naming it
-(nothing is interpolated). The adjusted price is rounded **up** to the centavo, so the
+(nothing is interpolated). A program whose file does not allow it refuses a stage file that
+asks for it. The adjusted price is rounded **up** to the centavo, so the
 minimum never falls below the adjusted figure.
 
 **Tranche cap.** A first tranche capped at a percentage of the shares available (GEB 2018's
@@ -98,6 +100,12 @@ def minimum_price(
     """The minimum price: the floor, the stage file's figure, then the CPI adjustment."""
     floor_rule = rules(program).minimum_price
     cite = f"{program.norms[floor_rule.citation.norm].short} {floor_rule.citation.ref}"
+    cpi_rule = rules(program).cpi_adjustment
+    if terms.cpi_adjustment is not None and cpi_rule is None:
+        raise StageError(
+            f"El programa {program.id} no prevé el ajuste del precio mínimo por IPC "
+            "(etapas_siguientes.ajuste_ipc): los términos de la etapa no pueden pedirlo."
+        )
     steps = [f"Precio fijo de la Primera Etapa: {pesos(first_price)}."]
     base = first_price
     if terms.minimum_price is not None:
@@ -111,8 +119,10 @@ def minimum_price(
         steps.append(f"Precio mínimo del aviso ({terms.source}): {pesos(asked)}.")
     else:
         steps.append(f"El aviso no fija otro: el mínimo es el de la Primera Etapa ({cite}).")
-    if terms.cpi_adjustment is None:
+    if terms.cpi_adjustment is None or cpi_rule is None:
         return MinimumPrice(base, tuple(steps))
+    where = f"{program.norms[cpi_rule.citation.norm].short} {cpi_rule.citation.ref}"
+    steps.append(f"Ajuste por IPC cada seis meses desde el aviso de la Primera Etapa ({where}).")
     elapsed = 0
     while add_months(first_announced, 6 * (elapsed + 1)) <= terms.announced:
         elapsed += 1

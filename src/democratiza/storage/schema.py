@@ -36,6 +36,10 @@ offers = Table(
     Column("parametros", Text, nullable=False),  # canonical JSON of the offer's parameters
     Column("estado", String(20), nullable=False),
     Column("creada_en", DateTime, nullable=False),
+    # The program file's exact text and its SHA-256: the offer's rules, whatever the file
+    # becomes later (empty only for an offer older than migration 0007 that kept none).
+    Column("programa_texto", Text),
+    Column("programa_huella", String(64)),
 )
 
 offer_events = Table(
@@ -122,6 +126,7 @@ adjudications = Table(
     Column("registro", Text, nullable=False),  # the record's header (canonical JSON)
     Column("creada_en", DateTime, nullable=False),
     Column("quien", String(120), nullable=False),
+    Column("huella_programa", String(64)),  # SHA-256 of the offer's program file
 )
 
 awards = Table(

@@ -1,0 +1,143 @@
+"""What the schema alone cannot see in a program file: references between its parts, and
+between the file and the texts shipped with the package.
+
+Each check gives (key path, Spanish message). The checks on the file as written (norms and
+citations) run even when the schema refuses other parts, so ``democratiza programa validar``
+reports every problem at once; the checks that need the whole program run once it loads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from democratiza.programs.parameters import PARAMETERS, REQUIRED_PARAMETERS
+from democratiza.programs.schema import Program
+from democratiza.programs.texts import SOURCES, cited_section, shipped_texts, source_sections
+from democratiza.vocabulary import DOCUMENT_DATE
+
+Problem = tuple[str, str]  # (key path, message)
+
+
+def _written_citations(value: Any, path: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Every citation as written (a mapping with ``norma``), with its key path."""
+    if isinstance(value, Mapping):
+        if "norma" in value:
+            yield path, value
+        for key, item in value.items():
+            yield from _written_citations(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _written_citations(item, f"{path}[{i}]")
+
+
+def _texts(norm: Mapping[str, Any]) -> list[Any]:
+    texts = norm.get("texto")
+    return [texts] if isinstance(texts, str) else list(texts or [])
+
+
+def _norm_problems(path: str, norm: Mapping[str, Any]) -> Iterator[Problem]:
+    texts, source = _texts(norm), norm.get("fuente")
+    shipped = ", ".join(shipped_texts())
+    if not texts and not source:
+        yield (
+            path,
+            (
+                "la norma no nombra su texto incluido ('texto') ni su fuente "
+                f"('fuente: {SOURCES} §N'); textos incluidos: {shipped}"
+            ),
+        )
+    single = isinstance(norm.get("texto"), str)
+    for i, name in enumerate(texts):
+        if isinstance(name, str) and name not in shipped_texts():
+            where = f"{path}.texto" if single else f"{path}.texto[{i}]"
+            yield where, f"'{name}' no es un texto incluido; textos incluidos: {shipped}"
+    if isinstance(source, str):
+        section = cited_section(source.removeprefix(f"{SOURCES} "))
+        if section is not None and section not in source_sections():
+            yield f"{path}.fuente", f"{SOURCES} no tiene la sección §{section}"
+
+
+def written_problems(data: Any) -> list[Problem]:
+    """Norms that name no shipped text or source; citations of undeclared norms, or of a
+    section the sources document does not have."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("normas"), Mapping):
+        return []  # the schema says what is wrong with the file's shape
+    norms: Mapping[str, Any] = data["normas"]
+    problems: list[Problem] = []
+    for key, norm in norms.items():
+        if isinstance(norm, Mapping):
+            problems += _norm_problems(f"normas.{key}", norm)
+    sources = {k for k, n in norms.items() if isinstance(n, Mapping) and SOURCES in _texts(n)}
+    for path, citation in _written_citations(data, ""):
+        norm, ref = citation.get("norma"), citation.get("ref")
+        if not isinstance(norm, str):
+            continue
+        if norm not in norms:
+            problems.append((f"{path}.norma", f"la norma '{norm}' no está declarada en 'normas'"))
+        elif norm in sources and isinstance(ref, str):
+            section = cited_section(ref)
+            if section is not None and section not in source_sections():
+                problems.append((f"{path}.ref", f"{SOURCES} no tiene la sección §{section}"))
+    return problems
+
+
+def models_section(program: Program, section: str) -> bool:
+    """Whether the file writes the section (a key path of aliases: ``multas.intereses_mora``)."""
+    value: object = program
+    for key in section.split("."):
+        if not isinstance(value, BaseModel):
+            return False
+        fields = type(value).model_fields
+        value = next(getattr(value, n) for n, f in fields.items() if (f.alias or n) == key)
+    return value is not None and value != ()
+
+
+def program_problems(program: Program) -> list[Problem]:
+    """References between parts of a program that loaded."""
+    problems: list[Problem] = []
+
+    def err(path: str, message: str) -> None:
+        problems.append((path, message))
+
+    for name, param in program.parameters.items():
+        if name not in PARAMETERS:
+            err(f"parametros.{name}", "parámetro desconocido")
+            continue
+        kind = PARAMETERS[name].kind
+        if param.value is not None and not PARAMETERS[name].accepts(param.value):
+            err(f"parametros.{name}.valor", f"debe ser {kind}")
+    for name in REQUIRED_PARAMETERS:
+        if name not in program.parameters:
+            err(f"parametros.{name}", "falta este parámetro (puede quedar sin valor)")
+    ids = [r.id for r in program.limits]
+    for i, rule in enumerate(program.limits):
+        if ids.count(rule.id) > 1:
+            err(f"limites[{i}].id", f"id repetido '{rule.id}'")
+        sources = rule.base.sources if rule.base else ()
+        if "salario_mensual_anualizado" in sources and program.remuneration is None:
+            err(f"limites[{i}].base.fuentes", "usa el salario mensual sin 'remuneracion_anual'")
+        if "ingresos_usd" in sources and "trm" not in program.parameters:
+            err(f"limites[{i}].base.fuentes", "usa ingresos en dólares sin el parámetro 'trm'")
+        if rule.applies_when.new_manager and "fecha_corte_directivos" not in program.parameters:
+            err(f"limites[{i}].aplica_si", "directivo_nuevo exige 'fecha_corte_directivos'")
+    if program.validity.new_managers and "fecha_corte_directivos" not in program.parameters:
+        # Otherwise no one would ever be a new manager and the rule would never be checked.
+        err("validez.directivos_nuevos", "exige el parámetro 'fecha_corte_directivos'")
+    listed = {c.id for c in program.categories}
+    for i, doc in enumerate(program.documents):
+        if doc.max_age_months is not None and doc.id not in DOCUMENT_DATE:
+            # Otherwise the validity rule would silently never be checked.
+            err(f"documentos[{i}].vigencia_meses", f"el documento '{doc.id}' no lleva fecha")
+        for cat in doc.required_when.categories or ():
+            if cat not in listed:
+                err(f"documentos[{i}].exigible_si", f"la categoría '{cat}' no está en el programa")
+    for i, entry in enumerate(program.not_modelled):
+        if entry.section is not None and models_section(program, entry.section):
+            err(
+                f"no_modelado[{i}].seccion",
+                f"el archivo modela '{entry.section}': la cobertura no puede decir que no",
+            )
+    return problems
