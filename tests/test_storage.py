@@ -50,6 +50,22 @@ def test_migrations_create_exactly_the_described_schema(engine: Engine) -> None:
         assert differences(conn) == []
 
 
+def test_the_migrations_are_one_line_from_the_first_to_the_last() -> None:
+    """Each revision revises the one before it: a database is always at one known point."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from democratiza.storage.database import MIGRATIONS
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    script = ScriptDirectory.from_config(config)
+    chain = [r.revision for r in script.walk_revisions()]
+    assert script.get_heads() == [chain[0]]
+    assert chain == sorted(chain, reverse=True)
+    assert all(len(r.revision) == 4 for r in script.walk_revisions())
+
+
 def test_migrating_twice_changes_nothing(engine: Engine) -> None:
     migrate(engine)
     with engine.connect() as conn:

@@ -57,7 +57,7 @@ def migrate(engine: Engine) -> None:
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "heads")
+        command.upgrade(config, "head")
 
 
 def new_id(result: CursorResult[Any]) -> int:

@@ -1,7 +1,7 @@
 """claves_seudonimos: la clave de cada oferta para los seudónimos de su paquete público
 
-Revision ID: 0010
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 
 Why: the public package of an adjudication names each filing by a pseudonym, a keyed hash of
 its identification; the key is the program office's, one per offer, and never leaves the
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 
 
 def upgrade() -> None:
