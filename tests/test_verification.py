@@ -16,9 +16,9 @@ import polars as pl
 import pytest
 from sqlalchemy import Engine
 
-from democratiza.adjudication.record import publish
-from democratiza.offers.lifecycle import OfferError
-from democratiza.verification.package import AWARDS, MANIFEST, canonical
+from democratiza.adjudication.record import publish, stored_adjudication
+from democratiza.offers.lifecycle import OfferError, kept_program_text, load_offer
+from democratiza.verification.package import AWARDS, MANIFEST, PARAMETERS, canonical
 from democratiza.verification.pseudonyms import pseudonym
 from democratiza.verification.publish import offer_package
 from democratiza.verification.verify import verify, zipped
@@ -96,6 +96,20 @@ def test_a_pseudonym_needs_the_key_and_stays_the_same(engine: Engine) -> None:
     assert pseudonym(key, "CC", "79000001") != pseudonym(other, "CC", "79000001")
     plain = hashlib.sha256(b"CC|79000001").hexdigest()[:32]
     assert pseudonym(key, "CC", "79000001") != plain
+
+
+def test_the_package_names_the_program_by_the_hash_of_the_file_the_offer_keeps(
+    engine: Engine,
+) -> None:
+    # The hash of the program file's text, exactly as kept with the offer (and named by the
+    # adjudication record): whoever holds the file checks it with sha256sum.
+    files = published_package(engine)
+    with engine.connect() as conn:
+        stored = load_offer(conn, CODE)
+        text = kept_program_text(conn, stored)
+    named = json.loads(files[PARAMETERS])["huella_programa"]
+    assert named == hashlib.sha256(text.encode()).hexdigest() == stored.program_sha256
+    assert named == stored_adjudication(engine, CODE).header["huella_programa"]
 
 
 def test_an_offer_not_yet_published_has_no_package(engine: Engine) -> None:
