@@ -112,6 +112,8 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.aviso": EVERYONE,
     "pag.resultado": EVERYONE,
     "pag.resultado.consultar": EVERYONE,
+    "pag.estadisticas": EVERYONE,  # a published offer's figures and package: no one named
+    "pag.estadisticas.paquete": EVERYONE,
     "pag.entrar": EVERYONE,
     "pag.entrar.enviar": EVERYONE,
     "pag.salir": EVERYONE,
