@@ -161,10 +161,15 @@ def _spec(text: str, name: str) -> DesignsFile:
         raise DesignError(f"{name}: " + "; ".join(problems)) from None
 
 
-def parse_designs(text: str, name: str, base: Path | None) -> list[Design]:
+def parse_designs(text: str, name: str, base: Path | None, most: int | None = None) -> list[Design]:
     """The designs of a designs file's text; a program given by path is read from ``base``
-    (``None``: only a bundled program, for a file uploaded to a page)."""
+    (``None``: only a bundled program, for a file uploaded to a page); more than ``most``
+    designs are refused before any is built."""
     spec = _spec(text, name)
+    if most is not None and len(spec.disenos) > most:
+        raise DesignError(
+            f"{name}: tiene {len(spec.disenos)} diseños; aquí se comparan a lo sumo {most}"
+        )
     program_text, source = _program_text(spec.programa, base)
     original = yaml.safe_load(program_text)
     designs = []

@@ -36,6 +36,7 @@ from democratiza.web.pages import audit as pages_audit
 from democratiza.web.pages import broker as pages_broker
 from democratiza.web.pages import calculator as pages_calculator
 from democratiza.web.pages import dashboard as pages_dashboard
+from democratiza.web.pages import designer as pages_designer
 from democratiza.web.pages import fines as pages_fines
 from democratiza.web.pages import office as pages_office
 from democratiza.web.pages import public as pages_public
@@ -118,6 +119,7 @@ def create_app(
         pages_stages.router,
         pages_stage.router,
         pages_fines.router,
+        pages_designer.router,
     ):
         app.include_router(router)
     static = Path(__file__).parent / "static"

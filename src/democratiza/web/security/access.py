@@ -137,6 +137,9 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.etapa.lote.subir": ONLY_BROKER,
     "pag.multas": OVERSIGHT,
     "pag.multa.calcular": OVERSIGHT,
+    "pag.disenador": ONLY_OFFICE,  # the program designer: designs before the decree
+    "pag.disenador.simular": ONLY_OFFICE,
+    "pag.disenador.descarga": ONLY_OFFICE,
     "pag.auditoria": ONLY_AUDITOR,
     "pag.auditoria.verificar": ONLY_AUDITOR,
 }
