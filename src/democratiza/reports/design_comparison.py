@@ -67,7 +67,7 @@ def design_figures(outcome: DesignOutcome) -> DesignFigures:
         .sort(["len", "regla_limitante"], descending=[True, False])
         .iter_rows()
     }
-    changes = "; ".join(change_text(k, v) for k, v in design.changes.items()) or "ninguno (base)"
+    changes = "; ".join(change_text(k, v) for k, v in design.changes.items()) or NO_CHANGES
     method = program.allocation.method
     return DesignFigures(design.name, changes, found, average_cut, binding, method, program)
 
@@ -76,11 +76,20 @@ def design_figures(outcome: DesignOutcome) -> DesignFigures:
 WORDED_CHANGES = {"adjudicacion.metodo": "metodo", "adjudicacion.residuo": "residuo"}
 
 
+NO_CHANGES = "ninguno (base)"
+CHANGES_ROW = "Cambios frente al programa"
+
+
+def change_value(key: str, value: object) -> str:
+    """A change's value, a method or a remainder rule by its word."""
+    kind = WORDED_CHANGES.get(key)
+    return label(kind, value) if kind else str(value)
+
+
 def change_text(key: str, value: object) -> str:
     """A design's change as its file writes it, a method or a remainder rule by its word:
     'adjudicacion.metodo = Proporcional a lo permitido'."""
-    kind = WORDED_CHANGES.get(key)
-    return f"{key} = {label(kind, value) if kind else value}"
+    return f"{key} = {change_value(key, value)}"
 
 
 def _percent(value: Fraction | None) -> str:
@@ -98,7 +107,7 @@ def comparison_rows(designs: list[DesignFigures]) -> list[tuple[str, list[str]]]
     categories = sorted({c.categoria for x in f for c in x.por_categoria})
     names: dict[str, str] = {c.id: c.name for d in designs for c in d.program.categories}
     rows = [
-        row("Cambios frente al programa", [d.changes for d in designs]),
+        row(CHANGES_ROW, [d.changes for d in designs]),
         row("Método de adjudicación", [d.allocation_words for d in designs]),
         row(
             "Acciones ofrecidas",

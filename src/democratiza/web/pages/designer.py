@@ -29,7 +29,7 @@ from typing import Literal
 import polars as pl
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
@@ -45,7 +45,14 @@ from democratiza.design.sources import (
 )
 from democratiza.money import group
 from democratiza.offers.lifecycle import OfferError
-from democratiza.reports.design_comparison import DesignFigures, comparison_rows, design_figures
+from democratiza.reports.design_comparison import (
+    CHANGES_ROW,
+    NO_CHANGES,
+    DesignFigures,
+    change_value,
+    comparison_rows,
+    design_figures,
+)
 from democratiza.reports.design_report import chart_svgs, write_report
 from democratiza.web.api import catalog
 from democratiza.web.errors import NotFound
@@ -151,7 +158,14 @@ def _run(request: Request, form: dict[str, str], text: str, name: str) -> Respon
     result = {
         "titulo": f"{len(results)} diseños de {program} sobre {group(population)} aceptantes",
         "nombres": [r.name for r in results],
-        "filas": [(what, values, all(map(FIGURE.fullmatch, values))) for what, values in rows],
+        # The changes row with its key paths as code; the others as the table writes them.
+        "fila_cambios": CHANGES_ROW,
+        "cambios": [_changes(d) for d in designs],
+        "filas": [
+            (what, values, all(map(FIGURE.fullmatch, values)))
+            for what, values in rows
+            if what != CHANGES_ROW
+        ],
         "graficas": [(title, Markup(svg)) for title, svg in chart_svgs(results)],  # our SVG
         "simulacion": run_id,
     }
@@ -187,6 +201,17 @@ def _population(engine: Engine, form: dict[str, str], base: Design) -> pl.DataFr
             f"{group(MAX_POPULATION)} (para más, use democratiza simular en la línea de comandos)",
         )
     return from_offer(engine, code) if path is None else from_spec(path, base)
+
+
+def _changes(design: Design) -> Markup:
+    """A design's changes, each key path as code (what the designs file says) and its value
+    in words; the table's own text otherwise."""
+    if not design.changes:
+        return Markup(escape(NO_CHANGES))
+    return Markup("; ").join(
+        Markup("<code>{}</code> = {}").format(key, change_value(key, value))
+        for key, value in design.changes.items()
+    )
 
 
 def _keep(results: list[DesignFigures], program: str) -> str:
