@@ -20,10 +20,14 @@ from democratiza.adjudication.record import adjudicate, publish, stored_adjudica
 from democratiza.labels import label
 from democratiza.offers.lifecycle import load_offer
 from democratiza.reports.adjudication_figures import build_figures, report_input
+from democratiza.stages.allocate import allocate_stage
+from democratiza.stages.lifecycle import advance_stage, load_stage
+from democratiza.stages.orders import import_orders
 from democratiza.storage.database import make_engine, migrate
 from democratiza.verification.package import MANIFEST, PARAMETERS
 from democratiza.verification.verify import verify
 from democratiza.web.app import create_app
+from tests.test_stages import FIRST, book, close, new_stage, order, settle_sample
 from tests.test_web_support import CODE, add_people, file_samples, move, open_offer
 
 PAGE = f"/ofertas/{CODE}/estadisticas"
@@ -117,3 +121,25 @@ def test_the_package_downloads_from_the_page_and_verifies(sqlite: Engine, tmp_pa
         program = load_offer(conn, CODE).program_sha256
     assert f'id="huella-programa">{program}<' in page and program in parameters
     assert public.get(f"/ofertas/{CODE}/paquete.zip").content == answer.content
+
+
+def test_a_published_later_stage_s_package_is_offered_too(engine: Engine, tmp_path: Path) -> None:
+    settle_sample(engine, "central-seguros-vida")
+    publish(engine, FIRST, "oficina", "publicación de resultados")
+    new_stage(engine)
+    rows = [order("O1", "1300", "8000"), order("O2", "1200", "9000")]
+    import_orders(engine, "segunda", book(tmp_path / "o.csv", rows), "Casa de Bolsa", "B1", "s")
+    close(engine)
+    allocate_stage(engine, "segunda", "bolsa", "cierre del libro")
+    public = TestClient(create_app(engine))
+    assert public.get("/etapas/segunda/paquete.zip").status_code == 409  # not yet published
+    assert public.get("/etapas/otra/paquete.zip").status_code == 404
+    with engine.begin() as conn:
+        advance_stage(conn, load_stage(conn, "segunda"), "publicada", "oficina", "publicación")
+    page = public.get(f"/ofertas/{FIRST}/estadisticas").text
+    assert 'href="/etapas/segunda/paquete.zip"' in page
+    answer = public.get("/etapas/segunda/paquete.zip")
+    path = tmp_path / "etapa.zip"
+    path.write_bytes(answer.content)
+    verdict = verify(path)
+    assert verdict.matches, verdict.message

@@ -114,6 +114,7 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.resultado.consultar": EVERYONE,
     "pag.estadisticas": EVERYONE,  # a published offer's figures and package: no one named
     "pag.estadisticas.paquete": EVERYONE,
+    "pag.etapa.paquete": EVERYONE,  # a published later stage's package
     "pag.entrar": EVERYONE,
     "pag.entrar.enviar": EVERYONE,
     "pag.salir": EVERYONE,
