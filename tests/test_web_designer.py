@@ -19,7 +19,7 @@ from democratiza.design.sources import example_populations, from_offer, from_spe
 from democratiza.reports.design_comparison import comparison_csv, design_figures
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
-from democratiza.web.pages import designer
+from democratiza.web.pages import designer_input
 from tests.test_web_support import CODE, add_people, file_samples, log_in, open_offer
 
 DESIGNS = Path(__file__).parents[1] / "examples" / "simulacion"
@@ -101,10 +101,10 @@ def test_the_work_is_bounded_and_bad_files_are_refused_in_spanish(
     client, csrf = office(sqlite)
     good = (DESIGNS / "disenos-central.yaml").read_bytes()
     offer = {"fuente": "oferta", "oferta": CODE}
-    monkeypatch.setattr(designer, "MAX_POPULATION", 100)
+    monkeypatch.setattr(designer_input, "MAX_POPULATION", 100)
     page = run(client, csrf, offer, good, "d.yaml")
     assert "aquí se simulan a lo sumo 100" in text(page) and 'id="error-oferta"' in page
-    monkeypatch.setattr(designer, "MAX_POPULATION", 600_000)
+    monkeypatch.setattr(designer_input, "MAX_POPULATION", 600_000)
     eleven = b"programa: central-seguros-vida\ndisenos:\n" + b"  - nombre: D\n" * 11
     assert "a lo sumo 10" in text(run(client, csrf, offer, eleven, "d.yaml"))
     server_file = b"programa: /etc/programa.yaml\ndisenos:\n  - nombre: D\n"
@@ -117,7 +117,7 @@ def test_the_work_is_bounded_and_bad_files_are_refused_in_spanish(
     assert "disenos: falta este campo" in no_list
     assert "Field required" not in no_list
     assert "no está en UTF-8" in text(run(client, csrf, offer, "año".encode("latin-1"), "d.yaml"))
-    monkeypatch.setattr(designer, "MAX_DESIGNS_FILE", 10)
+    monkeypatch.setattr(designer_input, "MAX_DESIGNS_FILE", 10)
     assert "el archivo pasa del límite de 10 bytes" in text(
         run(client, csrf, offer, good, "d.yaml")
     )

@@ -6,10 +6,8 @@ population parameter files) and uploads a designs file as the command takes it
 CSV, HTML and PDF the command writes, from the same functions (``design.simulate``,
 ``reports.design_comparison``, ``reports.design_report``).
 
-Why bounds: a request runs the engine and the adjudication once per design on the whole
-population; at most ``MAX_POPULATION`` acceptants and ``MAX_DESIGNS`` designs keep it to
-seconds (the command has no bound: it runs where the office chooses). The population is
-counted before it is built, so a population too large is refused without building it.
+The work is bounded (``designer_input``): at most ``MAX_POPULATION`` acceptants and
+``MAX_DESIGNS`` designs, so that a request takes seconds.
 
 Why files in a temporary folder: the downloads are the files ``write_report`` writes, kept
 under an unguessable name for ``KEEP_SECONDS`` so that any server process can serve them.
@@ -26,25 +24,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
-import polars as pl
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from markupsafe import Markup, escape
-from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
 from democratiza.design.designs import Design, DesignError, parse_designs
 from democratiza.design.simulate import simulate
-from democratiza.design.sources import (
-    example_populations,
-    from_offer,
-    from_spec,
-    offer_size,
-    spec_size,
-)
+from democratiza.design.sources import example_populations, spec_size
 from democratiza.money import group
-from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.design_comparison import (
     CHANGES_ROW,
     NO_CHANGES,
@@ -56,14 +45,19 @@ from democratiza.reports.design_comparison import (
 from democratiza.reports.design_report import chart_svgs, write_report
 from democratiza.web.api import catalog
 from democratiza.web.errors import NotFound
+from democratiza.web.pages.designer_input import (
+    MAX_DESIGNS,
+    MAX_DESIGNS_FILE,
+    MAX_POPULATION,
+    Refused,
+    designs_text,
+    population,
+)
 from democratiza.web.pages.forms import FieldErrors
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import route
 
 router = APIRouter(include_in_schema=False)
-MAX_POPULATION = 600_000  # acceptants: the national example fits, a run takes seconds
-MAX_DESIGNS = 10
-MAX_DESIGNS_FILE = 256 * 1024  # bytes of a designs file
 KEEP_SECONDS = 3600
 FOLDER = Path(tempfile.gettempdir()) / "democratiza-disenador"
 RUN = re.compile(r"[0-9a-f]{32}")
@@ -115,21 +109,11 @@ async def run(request: Request) -> Response:
     if isinstance(upload, UploadFile) and upload.filename:
         name = Path(upload.filename).name
         try:
-            text = _designs_text(await upload.read(MAX_DESIGNS_FILE + 1))
-        except _Refused as exc:
+            text = designs_text(await upload.read(MAX_DESIGNS_FILE + 1))
+        except Refused as exc:
             refused = FieldErrors({exc.field: [exc.message]})
             return await run_in_threadpool(_page, request, form, refused, None, 422)
     return await run_in_threadpool(_run, request, form, text, name)
-
-
-def _designs_text(data: bytes) -> str:
-    """The uploaded designs file as text; a problem with it raises its Spanish words."""
-    if len(data) > MAX_DESIGNS_FILE:
-        raise _Refused("disenos", f"el archivo pasa del límite de {group(MAX_DESIGNS_FILE)} bytes")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise _Refused("disenos", "el archivo no está en UTF-8") from None
 
 
 def _run(request: Request, form: dict[str, str], text: str, name: str) -> Response:
@@ -146,17 +130,17 @@ def _run(request: Request, form: dict[str, str], text: str, name: str) -> Respon
     except DesignError as exc:
         return _page(request, form, FieldErrors({"disenos": [str(exc)]}), status=422)
     try:
-        people = _population(request.app.state.engine, form, designs[0])
+        people = population(request.app.state.engine, form, designs[0])
         results = [design_figures(outcome) for outcome in simulate(people, designs)]
-    except _Refused as exc:
+    except Refused as exc:
         return _page(request, form, FieldErrors({exc.field: [exc.message]}), status=422)
     except ValueError as exc:  # a design the adjudication cannot run (its own words)
         return _page(request, form, FieldErrors({"disenos": [str(exc)]}), status=422)
-    program, population = designs[0].offer.program.name, people.height
+    program = designs[0].offer.program.name
     run_id = _keep(results, program)
     rows = comparison_rows(results)
     result = {
-        "titulo": f"{len(results)} diseños de {program} sobre {group(population)} aceptantes",
+        "titulo": f"{len(results)} diseños de {program} sobre {group(people.height)} aceptantes",
         "nombres": [r.name for r in results],
         # The changes row with its key paths as code; the others as the table writes them.
         "fila_cambios": CHANGES_ROW,
@@ -170,37 +154,6 @@ def _run(request: Request, form: dict[str, str], text: str, name: str) -> Respon
         "simulacion": run_id,
     }
     return _page(request, form, FieldErrors(), result)
-
-
-class _Refused(Exception):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field, self.message = field, message
-
-
-def _population(engine: Engine, form: dict[str, str], base: Design) -> pl.DataFrame:
-    """The chosen population, counted first and refused if too large to simulate here."""
-    code, path = form.get("oferta", ""), None
-    if form.get("fuente") == "oferta":
-        field = "oferta"
-        try:
-            size = offer_size(engine, code)
-        except OfferError as exc:
-            raise _Refused(field, str(exc)) from None
-    else:
-        field, path = "ejemplo", example_populations().get(form.get("ejemplo", ""))
-        if path is None:
-            raise _Refused(field, "elija una de las poblaciones de ejemplo")
-        size = spec_size(path)
-    if size == 0:
-        raise _Refused(field, "la población no tiene aceptaciones vigentes")
-    if size > MAX_POPULATION:
-        raise _Refused(
-            field,
-            f"la población tiene {group(size)} aceptantes y aquí se simulan a lo sumo "
-            f"{group(MAX_POPULATION)} (para más, use democratiza simular en la línea de comandos)",
-        )
-    return from_offer(engine, code) if path is None else from_spec(path, base)
 
 
 def _changes(design: Design) -> Markup:
@@ -219,8 +172,11 @@ def _keep(results: list[DesignFigures], program: str) -> str:
     FOLDER.mkdir(parents=True, exist_ok=True)
     now = time.time()
     for old in FOLDER.iterdir():
-        if now - old.stat().st_mtime > KEEP_SECONDS:
-            shutil.rmtree(old, ignore_errors=True)
+        try:
+            if now - old.stat().st_mtime > KEEP_SECONDS:
+                shutil.rmtree(old, ignore_errors=True)
+        except FileNotFoundError:  # removed at the same moment by another process
+            continue
     run_id = secrets.token_hex(16)
     write_report(results, program, FOLDER / run_id)
     return run_id
