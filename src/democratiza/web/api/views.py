@@ -20,6 +20,7 @@ from democratiza.money import pesos_cell
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.rules.engine import IDENTITY_COLUMNS
 from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
+from democratiza.verification.pseudonyms import offer_key, pseudonym
 from democratiza.web.errors import NotFound
 from democratiza.web.security.auth import BROKER, Principal
 
@@ -157,7 +158,12 @@ def offer_list(conn: Connection) -> list[dict[str, object]]:
 def lookup_result(
     conn: Connection, code: str, radicado: str, id_type: str, id_number: str
 ) -> dict[str, object]:
-    """The public's own result, after publication, by radicado plus identification."""
+    """The public's own result, after publication, by radicado plus identification.
+
+    With it goes the filing's pseudonym under the offer's key, the one its public package
+    names it by, so the person finds their own row there. The key is drawn the first time
+    it is needed (here or for the package) and kept, so ``conn`` must be able to write.
+    """
     missing = NotFound(
         "No hay un resultado publicado con ese radicado e identificación. Verifique los datos."
     )
@@ -175,6 +181,8 @@ def lookup_result(
                 acceptances.c.cantidad_permitida,
                 acceptances.c.decision,
                 acceptances.c.regla_limitante,
+                acceptances.c.tipo_identificacion,
+                acceptances.c.numero_identificacion,
                 awards.c.cantidad_persona,
                 awards.c.adjudicada,
             )
@@ -194,6 +202,8 @@ def lookup_result(
     if row is None:
         raise missing
     found = dict(row)
+    who = (found.pop("tipo_identificacion"), found.pop("numero_identificacion"))
+    found["seudonimo"] = pseudonym(offer_key(conn, stored.id), *who)
     rule = found["regla_limitante"]
     if rule:
         limit = stored.program.limit(str(rule))
