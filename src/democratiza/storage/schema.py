@@ -108,6 +108,7 @@ acceptances = Table(
     Column("decision", String(12), nullable=False),
     Column("regla_limitante", String(60)),
     Column("causas", BigInteger, nullable=False),
+    Column("regla_limite", String(60)),  # the rule behind limite_minimo (migration 0010)
     UniqueConstraint("oferta_id", "radicado", "version", name="uq_radicado_version"),
     Index("ix_aceptaciones_referencia", "oferta_id", "comisionista", "referencia"),
 )
