@@ -13,6 +13,7 @@ from rich.table import Table
 
 from democratiza.cli.common import centavos_option, refuse, refuse_file
 from democratiza.cli.offers import Db, Who, Why, engine_for
+from democratiza.compliance.ledger import stage_paid_shares
 from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.exports import slug
@@ -256,12 +257,13 @@ def export_command(
         done = stored_allocation(engine, codigo)
         with engine.connect() as conn:
             stage = load_stage(conn, codigo)
+            paid = stage_paid_shares(conn, codigo)
     except StageError as exc:
         raise refuse(str(exc)) from None
     folder = salida / codigo
     paths = [
         *broker_files(done, folder),
-        registry_file(done, folder),
+        registry_file(done, folder, paid),
         *write_report(stage, done, folder),
     ]
     for path in paths:

@@ -95,6 +95,17 @@ class Ledger:
         )
         return read_frame(conn, statement, {self.key: pl.Int64(), "pagado": pl.Int64()})
 
+    def sold(self, conn: Connection) -> pl.DataFrame:
+        """radicado → shares paid (and so sold), once the payment period is settled; no rows
+        before (the registry then carries the shares awarded)."""
+        awarded = self.awards.subquery()
+        statement = select(awarded.c.radicado, self.sales.c.acciones_pagadas).join(
+            self.sales, self.sales.c[self.key] == awarded.c[self.key]
+        )
+        return read_frame(
+            conn, statement, {"radicado": pl.String(), "acciones_pagadas": pl.Int64()}
+        )
+
     def settled(self, conn: Connection) -> bool:
         keys = select(self.awards.subquery().c[self.key])
         column = self.sales.c[self.key]
@@ -140,6 +151,11 @@ def offer_ledger(conn: Connection, code: str) -> Ledger:
         ("pago.registrar", "pagos.lote", "oferta.liquidar"),
         None if stored.state in ADJUDICATED else f"La oferta '{code}' está {stored.state}",
     )
+
+
+def stage_paid_shares(conn: Connection, code: str) -> pl.DataFrame:
+    """radicado → shares paid of a later stage's allocations, once its payments are settled."""
+    return stage_ledger(conn, code).sold(conn)
 
 
 def stage_ledger(conn: Connection, code: str) -> Ledger:
