@@ -34,7 +34,8 @@ from democratiza.tables.errors import InputRejected
 from democratiza.web.app import create_app
 from tests.test_stages import FIRST, book, close, new_stage, order, settle_sample, terms
 from tests.test_web_after_sale import session
-from tests.test_web_support import add_people
+from tests.test_web_pages import text
+from tests.test_web_support import add_people, csrf_of
 
 PRICE = 120_000  # $ 1.200, the clearing price, in centavos
 SALE = date(2018, 5, 2)
@@ -162,3 +163,31 @@ def test_the_api_pays_and_settles_a_stage(engine: Engine, allocated: dict[str, s
     assert done.json()["acciones_resueltas"] == 8_000 + 7_200
     registry = office.get("/api/etapas/segunda/registro.csv").text.splitlines()
     assert registry[1:] == ["NIT,900003,Inversionista O3,Casa de Bolsa,4700"]
+
+
+def test_the_stage_page_takes_the_payments_and_the_settlement(
+    engine: Engine, allocated: dict[str, str]
+) -> None:
+    add_people(engine)
+    office = session(create_app(engine), "oficina")
+    page = "/oficina/etapas/segunda"
+    assert "Pagos recibidos: $ 0 de 0 órdenes." in text(office.get(page).text)
+    body = f"radicado,fecha,monto,forma\n{allocated['O1']},2018-04-25,9600000,contado\n"
+    sent = office.post(
+        f"{page}/pagos",
+        files={"archivo": ("pagos.csv", body)},
+        data={"lote": "P1", "csrf": csrf_of(office, page)},
+        follow_redirects=False,
+    )
+    assert sent.status_code == 303, sent.text
+    assert "Pagos recibidos: $ 9.600.000 de 1 orden." in text(office.get(page).text)
+    unconfirmed = {"fecha_enajenacion": "2018-05-02", "csrf": csrf_of(office, page)}
+    refused = office.post(f"{page}/liquidacion", data=unconfirmed)
+    assert refused.status_code == 422 and "marque la casilla" in refused.text
+    confirmed = {**unconfirmed, "confirmo": "si", "csrf": csrf_of(office, page)}
+    assert (
+        office.post(f"{page}/liquidacion", data=confirmed, follow_redirects=False).status_code
+        == 303
+    )
+    shown = text(office.get(page).text)
+    assert "Periodo de pago liquidado: 8.000 acciones vendidas (pagadas); 11.900 acciones" in shown

@@ -106,6 +106,26 @@ class Ledger:
             conn, statement, {"radicado": pl.String(), "acciones_pagadas": pl.Int64()}
         )
 
+    def summary(self, conn: Connection) -> dict[str, int | bool]:
+        """What the office sees of the period: payments received and, once settled, the
+        shares sold and resolved."""
+        paid = self.paid(conn)
+        keys = select(self.awards.subquery().c[self.key])
+        sold = conn.execute(
+            select(
+                func.count(),
+                func.coalesce(func.sum(self.sales.c.acciones_pagadas), 0),
+                func.coalesce(func.sum(self.sales.c.acciones_resueltas), 0),
+            ).where(self.sales.c[self.key].in_(keys))
+        ).one()
+        return {
+            "adjudicaciones_con_pagos": paid.height,
+            "pagado": int(paid["pagado"].sum() or 0),
+            "liquidada": int(sold[0]) > 0,
+            "acciones_pagadas": int(sold[1]),
+            "acciones_resueltas": int(sold[2]),
+        }
+
     def settled(self, conn: Connection) -> bool:
         keys = select(self.awards.subquery().c[self.key])
         column = self.sales.c[self.key]

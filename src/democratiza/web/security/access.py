@@ -133,6 +133,8 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.etapa": OVERSIGHT,
     "pag.etapa.crear": ONLY_OFFICE,
     "pag.etapa.accion": ONLY_OFFICE,
+    "pag.etapa.pagos.subir": ONLY_OFFICE,
+    "pag.etapa.pagos.liquidar": ONLY_OFFICE,
     "pag.etapa.comisionista": ONLY_BROKER,
     "pag.etapa.lote.subir": ONLY_BROKER,
     "pag.multas": OVERSIGHT,
