@@ -141,6 +141,9 @@ def test_the_cli_pays_and_settles_a_stage_and_exports_its_registry(
     settled = run("etapa", "pago", "liquidar", "segunda", "--fecha-enajenacion", "2018-05-02")
     assert "Vendidas (pagadas): 8.000 acciones" in settled
     assert "11.900" in settled  # 7.200 + 4.700 resolved
+    assert "Pagos liquidados: 8.000 acciones vendidas; 11.900 resueltas" in run(
+        "etapa", "ver", "segunda"
+    )
     run("etapa", "exportar", "segunda", "--salida", str(tmp_path / "out"))
     with (tmp_path / "out/segunda/registro-segunda.csv").open(encoding="utf-8") as fh:
         assert [(r["numero_identificacion"], r["acciones"]) for r in csv.DictReader(fh)] == [
