@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 import polars as pl
-from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy import Connection, Engine, select
 
 from democratiza.money import pesos_cell
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
@@ -237,45 +237,3 @@ def _as_adjudicated(
     ).with_columns(receipt_rank(pl.col("radicado")).alias("recepcion"))
     mine = per_person(own).filter(pl.col("radicado") == radicado)
     return mine.select("decision", "regla_limitante", "consumido_por").row(0, named=True)
-
-
-def intake_figures(conn: Connection, stored: StoredOffer) -> dict[str, list[dict[str, Any]]]:
-    """The intake dashboard: current acceptances by day, category, broker and binding limit."""
-    a = acceptances.c
-    base = (a.oferta_id == stored.id) & a.vigente
-    day = func.date(a.fecha_radicacion)
-    figures: dict[str, list[dict[str, Any]]] = {}
-    for key, column in [
-        ("por_dia", day),
-        ("por_categoria", a.categoria),
-        ("por_comisionista", a.comisionista),
-        ("por_limite", a.regla_limitante),
-    ]:
-        rows = conn.execute(
-            select(
-                column.label("clave"),
-                func.count().label("aceptaciones"),
-                func.coalesce(func.sum(a.cantidad), 0).label("solicitadas"),
-                func.coalesce(func.sum(a.cantidad_permitida), 0).label("permitidas"),
-            )
-            .where(base)
-            .group_by(column)
-            .order_by(column)
-        ).all()
-        figures[key] = [
-            {
-                "clave": str(r.clave) if r.clave is not None else "ninguno",
-                "aceptaciones": int(r.aceptaciones),
-                "solicitadas": int(r.solicitadas),
-                "permitidas": int(r.permitidas),
-            }
-            for r in rows
-        ]
-    decisions = conn.execute(
-        select(a.decision, func.count()).where(base).group_by(a.decision).order_by(a.decision)
-    ).all()
-    figures["por_decision"] = [
-        {"clave": str(d), "aceptaciones": int(n), "solicitadas": 0, "permitidas": 0}
-        for d, n in decisions
-    ]
-    return figures
