@@ -13,6 +13,7 @@ from rich.table import Table
 
 from democratiza.cli.common import centavos_option, refuse, refuse_file
 from democratiza.cli.offers import Db, Who, Why, engine_for
+from democratiza.compliance.ledger import stage_ledger, stage_paid_shares
 from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.exports import slug
@@ -256,12 +257,13 @@ def export_command(
         done = stored_allocation(engine, codigo)
         with engine.connect() as conn:
             stage = load_stage(conn, codigo)
+            paid = stage_paid_shares(conn, codigo)
     except StageError as exc:
         raise refuse(str(exc)) from None
     folder = salida / codigo
     paths = [
         *broker_files(done, folder),
-        registry_file(done, folder),
+        registry_file(done, folder, paid),
         *write_report(stage, done, folder),
     ]
     for path in paths:
@@ -275,10 +277,19 @@ def show_command(codigo: Code, db: Db = None) -> None:
         with engine_for(db).connect() as conn:
             stage = load_stage(conn, codigo)
             history = stage_history(conn, stage)
+            ledger = stage_ledger(conn, codigo)
+            payments = None if ledger.waiting else ledger.summary(conn)
     except StageError as exc:
         raise refuse(str(exc)) from None
     console.print(f"{stage.name} '{stage.code}': {stage.state}")
     _describe(stage.origin, stage.shares, stage.minimum_price)
+    if payments is not None and payments["liquidada"]:
+        console.print(
+            f"  Pagos liquidados: {group(int(payments['acciones_pagadas']))} acciones vendidas; "
+            f"{group(int(payments['acciones_resueltas']))} resueltas por falta de pago."
+        )
+    elif payments is not None:
+        console.print(f"  Pagos recibidos: {pesos(int(payments['pagado']))}; sin liquidar.")
     for event in history:
         console.print(
             f"  {event['cuando']:%Y-%m-%d %H:%M} {event['de_estado'] or '-'} → "

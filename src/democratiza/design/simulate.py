@@ -96,7 +96,9 @@ def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOut
             # Only what the adjudication reads and its results show: per_person sorts the
             # frame, and sorting the engine's many limit columns would cost more than all.
             current = decided.select(
-                *(c for c in RESULT_COLUMNS if c in decided.columns), "limite_minimo"
+                *(c for c in RESULT_COLUMNS if c in decided.columns),
+                "limite_minimo",
+                "regla_limite",
             ).with_columns(rows["radicado"], rows["recepcion"])
             people_of[key] = per_person(current).sort(ORDER)
         people = people_of[key]

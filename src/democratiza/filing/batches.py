@@ -231,6 +231,7 @@ def store_batches(
         pl.col("decision").cast(pl.String),
         "regla_limitante",
         pl.col("causas").cast(pl.Int64),
+        "regla_limite",
     )
     rows = (
         pl.concat([frame.drop("fila"), decided_columns], how="horizontal")

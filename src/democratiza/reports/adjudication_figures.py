@@ -35,7 +35,12 @@ AWARD_COLUMNS: dict[str, type[pl.DataType]] = {
     "regla_limitante": pl.String,
     "adjudicada": pl.Int64,
 }
-OPTIONAL_COLUMNS: dict[str, type[pl.DataType]] = {"tipo_identificacion": pl.String}
+OPTIONAL_COLUMNS: dict[str, type[pl.DataType]] = {
+    "tipo_identificacion": pl.String,
+    "cantidad_persona": pl.Int64,
+    "consumido_por": pl.String,  # set for an acceptance the person's earlier filings reduced
+}
+NULLABLE = frozenset({"regla_limitante", "consumido_por"})
 DECISION_VALUES = ("aceptada", "reducida", "rechazada")
 LORENZ_POINTS = 400  # the curve is drawn through at most this many exact points
 
@@ -88,7 +93,7 @@ def checked_awards(awards: pl.DataFrame, offered: int) -> pl.DataFrame:
         **{c: t for c, t in OPTIONAL_COLUMNS.items() if c in awards.columns},
     }
     typed = awards.select(pl.col(c).cast(t) for c, t in types.items())
-    nulls = [c for c in types if c != "regla_limitante" and typed[c].null_count() > 0]
+    nulls = [c for c in types if c not in NULLABLE and typed[c].null_count() > 0]
     if nulls:
         raise ReportInputError(f"columnas con valores vacíos: {nulls}")
     unknown = set(typed["decision"].unique().to_list()) - set(DECISION_VALUES)

@@ -76,6 +76,17 @@ def broker_files(done: Adjudication, out_dir: Path) -> list[Path]:
     return per_broker_files(frame, out_dir, "adjudicacion", "Adjudicación")
 
 
+def paid_only(results: pl.DataFrame, column: str, paid: pl.DataFrame | None) -> pl.DataFrame:
+    """The awards as the depository registers them: once the payment period is settled
+    (``paid``: radicado → acciones_pagadas), only the shares paid for, in ``column``; before
+    that, the shares awarded. The same for every stage."""
+    if paid is None or not paid.height:
+        return results
+    return results.join(paid, on="radicado", how="left").with_columns(
+        pl.col("acciones_pagadas").fill_null(0).alias(column)
+    )
+
+
 def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None = None) -> Path:
     """For the depository: one line per awardee and broker, shares summed.
 
@@ -83,11 +94,7 @@ def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None =
     acciones_pagadas); before that, the shares awarded.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    results = done.results
-    if paid is not None and paid.height:
-        results = results.join(paid, on="radicado", how="left").with_columns(
-            pl.col("acciones_pagadas").fill_null(0).alias("adjudicada")
-        )
+    results = paid_only(done.results, "adjudicada", paid)
     registry = (
         results.filter(pl.col("adjudicada") > 0)
         .group_by("tipo_identificacion", "numero_identificacion", "nombre", "comisionista")

@@ -210,6 +210,9 @@ class CompiledProgram:
             pl.col("_limite_minimo").alias("limite_minimo"),
             "decision",
             "regla_limitante",
+            # The rule behind limite_minimo, reduced or not: a person's later filings may be
+            # cut by it (``rules.person``).
+            pl.col("_limitante").alias("regla_limite"),
             "causas",
             *(limit_column(r) for r in rules),
             *(source_column(r) for r in rules if r.base),

@@ -21,6 +21,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import Connection, Engine, select
 
+from democratiza.compliance.ledger import stage_paid_shares
 from democratiza.money import pesos
 from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.stage_report import (
@@ -271,7 +272,10 @@ def _csv(frame: pl.DataFrame) -> Response:
 @route(router, "GET", "/etapas/{etapa}/registro.csv", "api.etapa.registro", responses=CSV_FILE)
 def registry(etapa: str, request: Request) -> Response:
     """El registro de compradores para el depósito."""
-    return _csv(registry_frame(_allocation(request, etapa)))
+    done = _allocation(request, etapa)
+    with request.app.state.engine.connect() as conn:
+        paid = stage_paid_shares(conn, etapa)
+    return _csv(registry_frame(done, paid))
 
 
 @route(router, "GET", "/etapas/{etapa}/asignacion.csv", "api.etapa.asignacion", responses=CSV_FILE)

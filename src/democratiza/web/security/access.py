@@ -99,6 +99,8 @@ ACCESS: dict[str, frozenset[str]] = {
     # After the sale: the office records; the office and auditors read and compute.
     "api.pagos.subir": ONLY_OFFICE,
     "api.pagos.liquidar": ONLY_OFFICE,
+    "api.etapa.pagos.subir": ONLY_OFFICE,
+    "api.etapa.pagos.liquidar": ONLY_OFFICE,
     "api.tenencia.evento": ONLY_OFFICE,
     "api.tenencia.ineficacia": ONLY_OFFICE,
     "api.tenencia": OVERSIGHT,
@@ -134,6 +136,8 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.etapa": OVERSIGHT,
     "pag.etapa.crear": ONLY_OFFICE,
     "pag.etapa.accion": ONLY_OFFICE,
+    "pag.etapa.pagos.subir": ONLY_OFFICE,
+    "pag.etapa.pagos.liquidar": ONLY_OFFICE,
     "pag.etapa.comisionista": ONLY_BROKER,
     "pag.etapa.lote.subir": ONLY_BROKER,
     "pag.multas": OVERSIGHT,
