@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 from sqlalchemy import Connection, Engine, insert, select
 
-from democratiza.adjudication.adjudicate import allocate_program
+from democratiza.adjudication.joint import allocate_offer
 from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_offer
 from democratiza.rules.person import ORDER, per_person
 from democratiza.storage import audit
@@ -89,7 +89,8 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
         raise OfferError("La oferta no tiene el parámetro acciones_ofrecidas.")
     people = per_person(current).sort(ORDER)
     demand = people["cantidad_persona"].to_numpy().astype(np.int64)
-    result = allocate_program(demand, supply, program.allocation)
+    categories = people["categoria"].cast(pl.String).to_list()
+    result = allocate_offer(demand, categories, supply, program)
     results = people.with_columns(pl.Series("adjudicada", result.awards)).select(RESULT_COLUMNS)
     header: dict[str, object] = {
         "oferta": stored.code,
@@ -110,6 +111,11 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
         "huella_entradas": digest(people.select(INPUT_COLUMNS), DATETIMES),
         "huella_resultado": digest(results, DATETIMES),
     }
+    if program.allocation.joint_caps:  # only where the file has them: older records unchanged
+        header["topes_conjuntos"] = [
+            {"id": cap.id, "categorias": list(cap.categories), "tope_acciones": cap.shares(supply)}
+            for cap in program.allocation.joint_caps
+        ]
     return Adjudication(stored.code, header, results)
 
 

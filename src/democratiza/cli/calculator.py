@@ -64,7 +64,9 @@ def calculator_command(
     superavit: Money = None,
     ingresos_estados_financieros: Money = None,
     limite_inversion: Money = None,
-    forma_pago: Annotated[str, typer.Option(help="contado, credito o cesantias")] = "contado",
+    forma_pago: Annotated[
+        str, typer.Option(help="contado, credito, cesantias o cuotas")
+    ] = "contado",
     parametro: Annotated[
         list[str] | None,
         typer.Option("--parametro", help="Parámetro de la oferta NOMBRE=VALOR; repetible"),

@@ -145,7 +145,7 @@ payments = Table(
     Column("aceptacion_id", ForeignKey("aceptaciones.id"), nullable=False, index=True),
     Column("fecha", Date, nullable=False),
     Column("monto", BigInteger, nullable=False),  # centavos
-    Column("forma", String(20), nullable=False),  # contado, credito, cesantias
+    Column("forma", String(20), nullable=False),  # contado, credito, cesantias, cuotas
     Column("quien", String(120), nullable=False),
     Column("registrado_en", DateTime, nullable=False),
 )
