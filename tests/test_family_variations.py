@@ -16,12 +16,25 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
+import pytest
+from sqlalchemy import Engine
+from typer.testing import CliRunner
 
-from democratiza.programs.loader import load_program_file
-from democratiza.programs.parameters import Offer, make_offer
+from democratiza.adjudication.joint import allocate_offer
+from democratiza.adjudication.record import adjudicate, publish
+from democratiza.cli.main import app
+from democratiza.compliance.instalments import instalment_schedule, schedule_lines
+from democratiza.filing.batches import import_batch
+from democratiza.offers.lifecycle import advance, create_offer, load_offer
+from democratiza.programs.loader import ProgramFileError, load_program_file
+from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
 from democratiza.rules.engine import CompiledProgram, frame_from_rows
 from democratiza.rules.explain import Explainer
+from democratiza.tables.acceptances import COLUMNS
+from democratiza.verification.publish import offer_package
+from democratiza.verification.verify import verify
 from tests.explain_reference import ReferenceExplainer
 from tests.reference import reference_evaluate
 
@@ -173,3 +186,191 @@ def test_payment_in_instalments_finances_at_most_the_maximum() -> None:
         f"en lotes de 10 acciones ({EXAMPLE} art. 3.2)."
     )
     assert cash.summary == "Aceptada por 20.000 acciones: ningún límite es menor."
+
+
+def test_a_joint_cap_is_shared_among_its_group_before_the_offer_is_adjudicated() -> None:
+    # Three pension funds whose limits leave 49.380 shares each: 148.140 together, above
+    # 1 % of 9.876.543 (98.765 rounded down). The cap is prorated among them (66,67 %,
+    # floored; the 2 shares left go one each to the earliest filed); the worker is untouched.
+    funds = "fondo_pensiones_cesantias"
+    demand = np.array([49_380, 25_000, 49_380, 49_380], dtype=np.int64)
+    categories = [funds, "trabajador_activo", funds, funds]
+    result = allocate_offer(demand, categories, 9_876_543, offer().program)
+    assert result.awards.tolist() == [32_922, 25_000, 32_922, 32_921]
+    assert sum(result.awards.tolist()[i] for i in (0, 2, 3)) == 98_765
+    assert result.notes[0] == (
+        "Tope conjunto «Fondos de pensiones y cesantías en conjunto» (Decreto de ejemplo "
+        "art. 6.2): demanda válida del grupo de 148.140 acciones > tope de 98.765 acciones "
+        "(1 % de las acciones ofrecidas, redondeado hacia abajo): el tope se reparte entre "
+        "sus 3 aceptantes con el método del programa, antes de adjudicar la oferta."
+    )
+    assert result.notes[1] == (
+        "«Fondos de pensiones y cesantías en conjunto»: Proporcional: cada aceptante recibe "
+        "66,67 % de su cantidad, redondeado hacia abajo a acciones enteras."
+    )
+
+
+def test_a_group_within_its_joint_cap_is_not_reduced() -> None:
+    demand = np.array([40_000, 30_000], dtype=np.int64)
+    categories = ["fondo_pensiones_cesantias", "fondo_pensiones_cesantias"]
+    result = allocate_offer(demand, categories, 9_876_543, offer().program)
+    assert result.awards.tolist() == [40_000, 30_000]
+    assert result.notes[0].endswith(
+        "demanda válida del grupo de 70.000 acciones ≤ tope de 98.765 acciones (1 % de las "
+        "acciones ofrecidas, redondeado hacia abajo): no se reduce."
+    )
+
+
+def test_the_instalment_schedule_of_an_award() -> None:
+    # 10.007 shares × $ 1.000 = $ 10.007.000: 20 % down is $ 2.001.400; the $ 8.005.600 left
+    # in 12 instalments is $ 667.133,33…: 4 of $ 667.133,34 and 8 of $ 667.133,33.
+    program = offer().program
+    plan = program.instalment_plan
+    assert plan is not None
+    schedule = instalment_schedule(10_007, 1_000 * PESOS, plan)
+    assert schedule.down_payment == 2_001_400 * PESOS
+    assert schedule.instalments == (66_713_334,) * 4 + (66_713_333,) * 8
+    assert schedule.down_payment + sum(schedule.instalments) == schedule.total
+    assert schedule_lines(program, schedule) == [
+        f"Cuota inicial: 20 % de $ 10.007.000 = $ 2.001.400 ({EXAMPLE} art. 5.3).",
+        "Saldo: $ 8.005.600 en 12 cuotas: 4 cuotas de $ 667.133,34 y 8 cuotas de "
+        f"$ 667.133,33 ({EXAMPLE} art. 5.3).",
+    ]
+
+
+def batch_file(folder: Path) -> Path:
+    """A broker's batch in the acceptance format: three pension funds, two workers (one
+    paying in instalments)."""
+    rows = [
+        acceptance(1, "fondo_pensiones_cesantias", 60_000, limite_inversion="500000000"),
+        acceptance(2, "trabajador_activo", 30_000, salario_mensual="2500000"),
+        acceptance(3, "fondo_pensiones_cesantias", 60_000, limite_inversion="500000000"),
+        acceptance(4, "fondo_pensiones_cesantias", 60_000, limite_inversion="500000000"),
+        acceptance(5, "trabajador_activo", 20_000, forma_pago="cuotas", salario_mensual="5000000"),
+    ]
+    names = [c.name for c in COLUMNS]
+
+    def cell(value: object) -> str:
+        if value is True:
+            return "si"
+        if isinstance(value, datetime):
+            return value.isoformat(timespec="minutes")
+        return "" if value is None else str(value)
+
+    lines = [",".join(names)]
+    lines += [",".join(cell(row.get(name)) for name in names) for row in rows]
+    path = folder / "lote.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_program_file_with_every_variation_runs_through_evaluation_adjudication_and_export(
+    engine: Engine, db_url: str, tmp_path: Path
+) -> None:
+    window: dict[str, object] = {"fecha_aviso": "2018-01-02", "fecha_cierre": "2018-03-16"}
+    with engine.begin() as conn:
+        stored = create_offer(conn, "familia", str(FAMILY), window, "oficina", "aviso")
+        advance(conn, stored, "abierta", "oficina", "apertura")
+    import_batch(engine, "familia", batch_file(tmp_path), "Casa de Bolsa", "L1", "x")
+    with engine.begin() as conn:
+        advance(conn, load_offer(conn, "familia"), "cerrada", "oficina", "cierre")
+    done = adjudicate(engine, "familia", "bolsa", "adjudicación")
+    awarded = dict(done.results.select("radicado", "adjudicada").iter_rows())
+    # Filing order: fund, worker, fund, fund, worker in instalments.
+    assert list(awarded.values()) == [32_922, 25_000, 32_922, 32_921, 10_000]
+    assert done.header["topes_conjuntos"] == [
+        {"id": "ej-6.2", "categorias": ["fondo_pensiones_cesantias"], "tope_acciones": 98_765}
+    ]
+    assert str(done.header["notas"]).count("Tope conjunto") == 1
+    publish(engine, "familia", "oficina", "publicación")
+    package = offer_package(engine, "familia", "oficina").files
+    folder = tmp_path / "paquete"
+    folder.mkdir()
+    for name, data in package.items():
+        (folder / name).write_bytes(data)
+    verdict = verify(folder)
+    assert verdict.matches, verdict.message
+    out = tmp_path / "salidas"
+    exported = CliRunner().invoke(
+        app, ["oferta", "exportar", "familia", "--salida", str(out), "--db", db_url]
+    )
+    assert exported.exit_code == 0, exported.output
+    registry = pl.read_csv(out / "familia" / "registro-adjudicatarios.csv")
+    assert registry.height == 5
+    assert registry["acciones"].sum() == 32_922 * 2 + 32_921 + 25_000 + 10_000
+
+
+def refusals(tmp_path: Path, *edits: tuple[str, str]) -> list[str]:
+    text = FAMILY.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "programa.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ProgramFileError) as exc:
+        load_program_file(path)
+    return [f"{e.path}: {e.message}" for e in exc.value.errors]
+
+
+MAXIMUM = (
+    '      monto_maximo_financiado: {valor: "8000000.00", cita: {norma: ejemplo, ref: art. 5.4}}\n'
+)
+
+
+def test_a_file_whose_variations_do_not_hold_together_is_refused_by_key_path(
+    tmp_path: Path,
+) -> None:
+    assert refusals(
+        tmp_path,
+        ('  smmlv_2018: {valor: "781242.00", cita: {norma: d2269, ref: art. 1}}\n', ""),
+        (MAXIMUM, ""),
+        ("categorias: [fondo_pensiones_cesantias]", "categorias: [caja_compensacion]"),
+    ) == [
+        "limites[1].tope_smmlv: exige el parámetro 'smmlv_2018' (con su cita)",
+        "limites[5].tope_financiado: no hay forma de pago 'cuotas' con 'monto_maximo_financiado'",
+        "adjudicacion.topes_conjuntos[0].categorias: la categoría 'caja_compensacion' no está "
+        "en el programa",
+    ]
+
+
+def test_a_maximum_financed_that_no_limit_applies_is_refused(tmp_path: Path) -> None:
+    assert refusals(tmp_path, ("    tope_financiado: cuotas", '    tope_pesos: "8000000.00"')) == [
+        "formas_de_pago[2].cuotas.monto_maximo_financiado: ningún límite lo aplica: falta un "
+        "límite con 'tope_financiado: cuotas'"
+    ]
+
+
+def test_a_limit_of_two_kinds_and_a_plan_on_cash_are_refused(tmp_path: Path) -> None:
+    found = refusals(
+        tmp_path,
+        ('    tope_pesos: "45000000.00"', '    tope_pesos: "45000000.00"\n    tope_acciones: 10'),
+        (
+            "  - {id: contado, cita: {norma: ejemplo, ref: art. 5.1}}",
+            "  - {id: contado, cita: {norma: ejemplo, ref: art. 5.1}, cuotas: "
+            "{cuota_inicial_porcentaje: {valor: 10, cita: {norma: ejemplo, ref: art. 5.1}}, "
+            "numero_cuotas: {valor: 2, cita: {norma: ejemplo, ref: art. 5.1}}}}",
+        ),
+    )
+    assert len(found) == 2
+    assert found[0].startswith("limites[2]: un límite lleva 'multiplo' y 'base', o solo uno de:")
+    assert found[1].startswith("formas_de_pago[0]: la forma de pago 'cuotas', y solo ella")
+
+
+def test_a_minimum_salary_the_file_leaves_open_is_set_for_the_offer(tmp_path: Path) -> None:
+    text = FAMILY.read_text(encoding="utf-8").replace(
+        'smmlv_2018: {valor: "781242.00", cita:', "smmlv_2018: {cita:"
+    )
+    path = tmp_path / "programa.yaml"
+    path.write_text(text, encoding="utf-8")
+    program = load_program_file(path)
+    frame = frame_from_rows([acceptance(1, "pensionado", 45_000)])
+    with pytest.raises(OfferParameterError) as exc:
+        CompiledProgram(make_offer(program)).evaluate(frame)
+    assert exc.value.messages == [
+        "Falta el parámetro de la oferta 'smmlv_2018' (salario mínimo mensual legal vigente "
+        "de 2018; Decreto 2269/2017 art. 1), necesario para calcular el límite «Cincuenta "
+        "salarios mínimos de 2018»."
+    ]
+    set_for_offer = make_offer(program, {"smmlv_2018": "781242"})
+    decided = CompiledProgram(set_for_offer).evaluate(frame)
+    assert decided["limite__ej-4.2"].to_list() == [39_062]
