@@ -374,3 +374,14 @@ def test_a_minimum_salary_the_file_leaves_open_is_set_for_the_offer(tmp_path: Pa
     set_for_offer = make_offer(program, {"smmlv_2018": "781242"})
     decided = CompiledProgram(set_for_offer).evaluate(frame)
     assert decided["limite__ej-4.2"].to_list() == [39_062]
+
+
+def test_the_guide_writes_each_variation_as_the_example_file_does() -> None:
+    guide = (Path(__file__).parents[1] / "docs/nuevo-programa.md").read_text(encoding="utf-8")
+    section = guide.split("## 7. Las variaciones de la familia")[1].split("## Anexo")[0]
+    blocks = [part.split("```")[0] for part in section.split("```yaml\n")[1:]]
+    assert len(blocks) == 7
+    lines = set(FAMILY.read_text(encoding="utf-8").splitlines())
+    for block in blocks:
+        missing = [line for line in block.splitlines() if line not in lines]
+        assert not missing, missing
