@@ -37,6 +37,7 @@ from democratiza.verification.publish import offer_package
 from democratiza.verification.verify import verify
 from tests.explain_reference import ReferenceExplainer
 from tests.reference import reference_evaluate
+from tests.test_explanations import generate, reference_columns, typed
 
 FAMILY = Path(__file__).parent / "programs" / "familia-ejemplo.yaml"
 EXAMPLE = "Decreto de ejemplo"
@@ -385,3 +386,18 @@ def test_the_guide_writes_each_variation_as_the_example_file_does() -> None:
     for block in blocks:
         missing = [line for line in block.splitlines() if line not in lines]
         assert not missing, missing
+
+
+def test_a_generated_population_is_explained_and_limited_as_the_references_do() -> None:
+    params = {"fecha_aviso": "2017-12-22", "fecha_cierre": "2018-02-26"}
+    program = str(FAMILY)
+    frame = typed(generate(2_000, seed=5, program_id=program, params=params))
+    compiled = CompiledProgram(make_offer(load_program_file(FAMILY), params))
+    results = compiled.evaluate(frame)
+    assert set(results["regla_limitante"].drop_nulls()) >= {"ej-4.2", "ej-4.3"}
+    columnar = Explainer(compiled).columns(results, frame)
+    assert columnar.equals(reference_columns(compiled, frame))
+    valid = results["decision"].cast(pl.String) != "rechazada"
+    rows = frame.filter(valid).iter_rows(named=True)
+    expected = [reference_evaluate(compiled.offer, row).permitted for row in rows]
+    assert results.filter(valid)["cantidad_permitida"].to_list() == expected
