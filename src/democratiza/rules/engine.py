@@ -8,8 +8,9 @@ Decision, per acceptance:
 1. every check of the program runs; each failure is one cause bit;
 2. every applicable limit gives a maximum in whole shares; a limit whose figure is missing
    is a cause ("never computed on a zero");
-3. permitted = min(requested, limits); the binding limit is the smallest, ties going to the
-   rule listed first in the program file;
+3. permitted = min(requested, limits), down to whole lots where the file has a lot
+   (``validez.lote``); the binding limit is the smallest, ties going to the rule listed
+   first in the program file;
 4. rejected if any cause (a permitted quantity of zero is one), reduced if permitted <
    requested, accepted otherwise.
 """
