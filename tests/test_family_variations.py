@@ -297,6 +297,12 @@ def test_a_program_file_with_every_variation_runs_through_evaluation_adjudicatio
     )
     assert exported.exit_code == 0, exported.output
     registry = pl.read_csv(out / "familia" / "registro-adjudicatarios.csv")
+    # The worker paying in instalments: 10.000 shares, $ 10.000.000: $ 2.000.000 down and
+    # 12 instalments of $ 666.666,67 (the first 8) and $ 666.666,66.
+    plans = pl.read_csv(out / "familia" / "plan-cuotas.csv", schema_overrides={"monto": pl.String})
+    assert plans["radicado"].unique().to_list() == [list(awarded)[4]]
+    assert plans["pago"].to_list() == list(range(13))
+    assert plans["monto"].to_list() == ["2000000.00"] + ["666666.67"] * 8 + ["666666.66"] * 4
     assert registry.height == 5
     assert registry["acciones"].sum() == 32_922 * 2 + 32_921 + 25_000 + 10_000
 

@@ -13,6 +13,7 @@ from sqlalchemy import Engine, func, select
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
 from democratiza.cli.common import refuse, refuse_file, table
 from democratiza.compliance.holdings import paid_shares
+from democratiza.compliance.instalments import instalment_payers
 from democratiza.filing.batches import import_batch, withdraw
 from democratiza.labels import label
 from democratiza.money import group
@@ -27,6 +28,7 @@ from democratiza.offers.lifecycle import (
 )
 from democratiza.reports.decisions import write_decisions
 from democratiza.reports.exports import broker_files, registry_file, slug
+from democratiza.reports.instalment_plans import instalment_file
 from democratiza.storage.database import database_url, make_engine, migrate
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import acceptances
@@ -199,6 +201,11 @@ def export_command(
     with engine.connect() as conn:
         paid = paid_shares(conn, stored)
     paths.append(registry_file(done, out, paid))
+    if stored.program.instalment_plan is not None:
+        with engine.connect() as conn:
+            payers = instalment_payers(conn, stored)
+        plans = instalment_file(done, stored.offer, payers, out)
+        paths += [plans] if plans is not None else []
     report = report_input(stored, done)
     figures = build_figures(report)
     html = out / "informe-adjudicacion.html"

@@ -15,8 +15,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil
 
+from sqlalchemy import Connection, select
+
 from democratiza.money import decimal_percent, pesos
+from democratiza.offers.lifecycle import StoredOffer
 from democratiza.programs.schema import Citation, InstalmentPlan, Program
+from democratiza.storage.schema import acceptances
 from democratiza.words import count
 
 
@@ -64,3 +68,13 @@ def schedule_lines(program: Program, schedule: InstalmentSchedule) -> list[str]:
         f"({cite(plan.instalments.citation)})."
     )
     return [first, rest]
+
+
+def instalment_payers(conn: Connection, stored: StoredOffer) -> frozenset[str]:
+    """The radicados of the offer's current acceptances that chose to pay in instalments."""
+    chosen = select(acceptances.c.radicado).where(
+        acceptances.c.oferta_id == stored.id,
+        acceptances.c.vigente,
+        acceptances.c.forma_pago == "cuotas",
+    )
+    return frozenset(conn.execute(chosen).scalars())
