@@ -23,7 +23,7 @@ from sqlalchemy import Engine
 from typer.testing import CliRunner
 
 from democratiza.adjudication.joint import allocate_offer
-from democratiza.adjudication.record import adjudicate, publish
+from democratiza.adjudication.record import publish, stored_adjudication
 from democratiza.cli.main import app
 from democratiza.compliance.instalments import instalment_schedule, schedule_lines
 from democratiza.filing.batches import import_batch
@@ -275,14 +275,26 @@ def test_a_program_file_with_every_variation_runs_through_evaluation_adjudicatio
     import_batch(engine, "familia", batch_file(tmp_path), "Casa de Bolsa", "L1", "x")
     with engine.begin() as conn:
         advance(conn, load_offer(conn, "familia"), "cerrada", "oficina", "cierre")
-    done = adjudicate(engine, "familia", "bolsa", "adjudicación")
+    said = CliRunner().invoke(
+        app, ["oferta", "adjudicar", "familia", "--db", db_url], env={"COLUMNS": "300"}
+    )
+    assert said.exit_code == 0, said.output
+    assert "  Tope conjunto «Fondos de pensiones y cesantías en conjunto» (Decreto" in said.output
+    done = stored_adjudication(engine, "familia")  # recomputed and checked against its hashes
     awarded = dict(done.results.select("radicado", "adjudicada").iter_rows())
     # Filing order: fund, worker, fund, fund, worker in instalments.
     assert list(awarded.values()) == [32_922, 25_000, 32_922, 32_921, 10_000]
-    assert done.header["topes_conjuntos"] == [
-        {"id": "ej-6.2", "categorias": ["fondo_pensiones_cesantias"], "tope_acciones": 98_765}
-    ]
-    assert str(done.header["notas"]).count("Tope conjunto") == 1
+    caps, notes = done.header["topes_conjuntos"], done.header["notas"]
+    assert isinstance(caps, list) and isinstance(notes, list) and len(caps) == 1
+    cap = caps[0]
+    assert (cap["id"], cap["categorias"], cap["tope_acciones"], cap["demanda_grupo"]) == (
+        "ej-6.2",
+        ["fondo_pensiones_cesantias"],
+        98_765,
+        148_140,
+    )
+    assert cap["notas"][0].startswith("Tope conjunto «Fondos de pensiones y cesantías")
+    assert notes[: len(cap["notas"])] == cap["notas"]  # the record's notes start with them
     publish(engine, "familia", "oficina", "publicación")
     package = offer_package(engine, "familia", "oficina").files
     folder = tmp_path / "paquete"

@@ -73,9 +73,16 @@ def allocate_offer(
 ) -> AllocationResult:
     """The adjudication of ``supply`` shares under the program: its joint caps first, then
     ``allocate_program``; the result's notes start with each cap's, with its article."""
+    return allocate_with_caps(demand, categories, supply, program)[0]
+
+
+def allocate_with_caps(
+    demand: NDArray[np.int64], categories: Sequence[str], supply: int, program: Program
+) -> tuple[AllocationResult, list[tuple[JointCap, GroupOutcome]]]:
+    """``allocate_offer``, and what each joint cap did (for the adjudication's record)."""
     rule = program.allocation
     if not rule.joint_caps:
-        return allocate_program(demand, supply, rule)
+        return allocate_program(demand, supply, rule), []
     capped, outcomes = within_joint_caps(
         demand,
         categories,
@@ -83,12 +90,9 @@ def allocate_offer(
         lambda wanted, cap: allocate_program(wanted, cap, rule),
     )
     result = allocate_program(capped, supply, rule)
-    notes = [
-        line
-        for cap, outcome in zip(rule.joint_caps, outcomes, strict=True)
-        for line in cap_notes(program, cap, outcome)
-    ]
-    return replace(result, notes=(*notes, *result.notes))
+    done = list(zip(rule.joint_caps, outcomes, strict=True))
+    notes = [line for cap, outcome in done for line in cap_notes(program, cap, outcome)]
+    return replace(result, notes=(*notes, *result.notes)), done
 
 
 def cap_notes(program: Program, cap: JointCap, outcome: GroupOutcome) -> list[str]:

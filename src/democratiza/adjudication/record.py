@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 from sqlalchemy import Connection, Engine, insert, select
 
-from democratiza.adjudication.joint import allocate_offer
+from democratiza.adjudication.joint import allocate_with_caps, cap_notes
 from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_offer
 from democratiza.rules.person import ORDER, per_person
 from democratiza.storage import audit
@@ -90,7 +90,7 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
     people = per_person(current).sort(ORDER)
     demand = people["cantidad_persona"].to_numpy().astype(np.int64)
     categories = people["categoria"].cast(pl.String).to_list()
-    result = allocate_offer(demand, categories, supply, program)
+    result, caps = allocate_with_caps(demand, categories, supply, program)
     results = people.with_columns(pl.Series("adjudicada", result.awards)).select(RESULT_COLUMNS)
     header: dict[str, object] = {
         "oferta": stored.code,
@@ -111,10 +111,16 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
         "huella_entradas": digest(people.select(INPUT_COLUMNS), DATETIMES),
         "huella_resultado": digest(results, DATETIMES),
     }
-    if program.allocation.joint_caps:  # only where the file has them: older records unchanged
+    if caps:  # only where the file has them: the records of other programs are unchanged
         header["topes_conjuntos"] = [
-            {"id": cap.id, "categorias": list(cap.categories), "tope_acciones": cap.shares(supply)}
-            for cap in program.allocation.joint_caps
+            {
+                "id": cap.id,
+                "categorias": list(cap.categories),
+                "tope_acciones": outcome.cap,
+                "demanda_grupo": outcome.demand,
+                "notas": cap_notes(program, cap, outcome),
+            }
+            for cap, outcome in caps
         ]
     return Adjudication(stored.code, header, results)
 

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 import yaml
 from rich.console import Console
+from rich.text import Text
 from sqlalchemy import Engine, func, select
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
@@ -158,6 +159,10 @@ def adjudicate_command(
         f"{group(int(str(h['adjudicadas'])))}.",
         highlight=False,
     )
+    caps = h.get("topes_conjuntos", [])
+    for cap in caps if isinstance(caps, list) else []:  # what each joint cap did
+        for note in cap["notas"]:
+            console.print(Text(f"  {note}"))
     console.print(f"  Huella del programa:    {h['huella_programa']}", highlight=False)
     console.print(f"  Huella de las entradas: {h['huella_entradas']}", highlight=False)
     console.print(f"  Huella del resultado:   {h['huella_resultado']}", highlight=False)
