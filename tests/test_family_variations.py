@@ -419,3 +419,29 @@ def test_a_generated_population_is_explained_and_limited_as_the_references_do() 
     rows = frame.filter(valid).iter_rows(named=True)
     expected = [reference_evaluate(compiled.offer, row).permitted for row in rows]
     assert results.filter(valid)["cantidad_permitida"].to_list() == expected
+
+
+def test_the_calculator_says_the_most_in_whole_lots_and_the_instalments_of_it() -> None:
+    said = CliRunner().invoke(
+        app,
+        [
+            "calcular",
+            "-p",
+            str(FAMILY),
+            "--categoria",
+            "trabajador_activo",
+            "--salario-mensual",
+            "5000000",
+            "--forma-pago",
+            "cuotas",
+        ],
+        env={"COLUMNS": "300"},
+    )
+    assert said.exit_code == 0, said.output
+    lines = said.output.splitlines()
+    assert lines[0] == "Puede comprar hasta 10.000 acciones."
+    assert lines[-2:] == [
+        f"  • Cuota inicial: 20 % de $ 10.000.000 = $ 2.000.000 ({EXAMPLE} art. 5.3).",
+        "  • Saldo: $ 8.000.000 en 12 cuotas: 8 cuotas de $ 666.666,67 y 4 cuotas de "
+        f"$ 666.666,66 ({EXAMPLE} art. 5.3).",
+    ]
