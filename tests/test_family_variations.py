@@ -316,6 +316,8 @@ def test_a_program_file_with_every_variation_runs_through_evaluation_adjudicatio
     assert plans["pago"].to_list() == list(range(13))
     assert plans["monto"].to_list() == ["2000000.00"] + ["666666.67"] * 8 + ["666666.66"] * 4
     assert registry.height == 5
+    report = (out / "familia" / "informe-adjudicacion.html").read_text(encoding="utf-8")
+    assert "<h2>Topes conjuntos</h2>\n<p>Tope conjunto «Fondos de pensiones" in report
     assert registry["acciones"].sum() == 32_922 * 2 + 32_921 + 25_000 + 10_000
 
 
