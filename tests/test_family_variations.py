@@ -447,3 +447,15 @@ def test_the_calculator_says_the_most_in_whole_lots_and_the_instalments_of_it() 
         "  • Saldo: $ 8.000.000 en 12 cuotas: 8 cuotas de $ 666.666,67 y 4 cuotas de "
         f"$ 666.666,66 ({EXAMPLE} art. 5.3).",
     ]
+
+
+def test_coverage_cannot_say_a_variation_the_file_writes_is_not_modelled(tmp_path: Path) -> None:
+    entry = (
+        "  - disposicion: Fechas de vencimiento de las cuotas mensuales\n"
+        "    cita: {norma: ejemplo, ref: art. 5.3}\n"
+    )
+    for section in ("adjudicacion.topes_conjuntos", "validez.lote", "validez.cantidad_minima"):
+        assert refusals(tmp_path, (entry, entry + f"    seccion: {section}\n")) == [
+            f"no_modelado[0].seccion: el archivo modela '{section}': la cobertura no puede "
+            "decir que no"
+        ]
