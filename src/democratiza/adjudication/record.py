@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 from sqlalchemy import Connection, Engine, insert, select
 
-from democratiza.adjudication.adjudicate import allocate_program
+from democratiza.adjudication.joint import allocate_with_caps, cap_notes
 from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_offer
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
@@ -93,7 +93,8 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
         raise OfferError("La oferta no tiene el parámetro acciones_ofrecidas.")
     people = per_person(current).sort(ORDER)
     demand = people["cantidad_persona"].to_numpy().astype(np.int64)
-    result = allocate_program(demand, supply, program.allocation)
+    categories = people["categoria"].cast(pl.String).to_list()
+    result, caps = allocate_with_caps(demand, categories, supply, program)
     results = people.with_columns(pl.Series("adjudicada", result.awards)).select(RESULT_COLUMNS)
     header: dict[str, object] = {
         "oferta": stored.code,
@@ -114,6 +115,17 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
         "huella_entradas": digest(people.select(INPUT_COLUMNS), DATETIMES),
         "huella_resultado": digest(results, DATETIMES),
     }
+    if caps:  # only where the file has them: the records of other programs are unchanged
+        header["topes_conjuntos"] = [
+            {
+                "id": cap.id,
+                "categorias": list(cap.categories),
+                "tope_acciones": outcome.cap,
+                "demanda_grupo": outcome.demand,
+                "notas": cap_notes(program, cap, outcome),
+            }
+            for cap, outcome in caps
+        ]
     return Adjudication(stored.code, header, results)
 
 

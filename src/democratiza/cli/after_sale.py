@@ -109,7 +109,7 @@ def pay_command(
     radicado: Annotated[str, typer.Argument(help="Radicado de la aceptación adjudicada")],
     monto: Annotated[str, typer.Option(help="Pesos pagados")],
     fecha: Annotated[str, typer.Option(help="AAAA-MM-DD")],
-    forma: Annotated[str, typer.Option(help="contado, credito o cesantias")] = "contado",
+    forma: Annotated[str, typer.Option(help="contado, credito, cesantias o cuotas")] = "contado",
     quien: Who = "comisionista",
     db: Db = None,
 ) -> None:

@@ -3,7 +3,7 @@
 Brokers and the program office report payments by the thousand; entering them one by one
 (``democratiza pago registrar``) does not scale. A payment file has one row per payment:
 ``radicado`` of the award, ``fecha``, ``monto`` in pesos and ``forma`` (contado, credito,
-cesantias). It is read and typed by the shared intake code, and refused whole, with every
+cesantias, cuotas). It is read and typed by the shared intake code, and refused whole, with every
 bad row named by file, row and column, when:
 
 - a radicado has no current award in the offer (or the stage);

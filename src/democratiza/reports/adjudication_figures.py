@@ -74,6 +74,7 @@ class ReportInput:
     nombres_categorias: Mapping[str, str] = field(default_factory=dict)
     nombres_reglas: Mapping[str, str] = field(default_factory=dict)
     citas_reglas: Mapping[str, str] = field(default_factory=dict)  # each limit's article
+    topes_conjuntos: tuple[str, ...] = ()  # what each joint cap did (the record's notes)
 
     def __post_init__(self) -> None:
         if self.acciones_ofrecidas <= 0 or self.precio_centavos <= 0:
@@ -137,7 +138,13 @@ def report_input(stored: StoredOffer, done: Adjudication) -> ReportInput:
         nombres_categorias={c.id: c.name for c in program.categories},
         nombres_reglas={r.id: r.name for r in program.limits},
         citas_reglas={r.id: cite(program, r.citation) for r in program.limits},
+        topes_conjuntos=_joint_cap_notes(done),
     )
+
+
+def _joint_cap_notes(done: Adjudication) -> tuple[str, ...]:
+    caps = done.header.get("topes_conjuntos", [])
+    return tuple(str(n) for cap in (caps if isinstance(caps, list) else []) for n in cap["notas"])
 
 
 @dataclass(frozen=True)

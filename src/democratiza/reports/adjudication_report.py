@@ -145,7 +145,10 @@ figcaption { font-size: 0.92rem; color: #333; margin-top: 0.4rem; }
 <h2>Resultados de la adjudicación</h2>
 <table class="kv">
 {% for label, value in results %}<tr><th scope="row">{{ label }}</th><td>{{ value }}</td></tr>
-{% endfor %}</table>
+{% endfor %}</table>{% if caps %}
+<h2>Topes conjuntos</h2>
+{% for note in caps %}<p>{{ note }}</p>
+{% endfor %}{% endif %}
 <p class="nota">Nuevos accionistas: números de identificación distintos con al menos una acción
 adjudicada. Coeficiente de Gini de las acciones adjudicadas por adjudicatario, calculado en
 forma exacta: G = 2·Σ i·x<sub>i</sub> / (n·Σ x) − (n + 1) / n, con x<sub>1</sub> ≤ … ≤
@@ -211,6 +214,7 @@ def render_html(inp: ReportInput, figures: ReportFigures) -> str:
         results=_result_rows(figures),
         reductions=person_reductions(inp),
         charts=shown,
+        caps=inp.topes_conjuntos,
     )
 
 

@@ -147,7 +147,7 @@ def _payment_columns() -> list[Column[object]]:
     return [
         Column("fecha", Date, nullable=False),
         Column("monto", BigInteger, nullable=False),  # centavos
-        Column("forma", String(20), nullable=False),  # contado, credito, cesantias
+        Column("forma", String(20), nullable=False),  # contado, credito, cesantias, cuotas
         Column("quien", String(120), nullable=False),
         Column("registrado_en", DateTime, nullable=False),
     ]
