@@ -4,8 +4,10 @@ Why plain ASGI rather than ``@app.middleware("http")``: Starlette's decorator ru
 request through extra tasks and memory streams, which cost more than a single acceptance's
 own route; here a request passes through one function call.
 
-- A body whose declared length is over the limit (uploads: ``max_upload``; anything else:
-  1 MiB) is refused with 413 before anything is read.
+- A body over the limit (uploads: ``max_upload``; anything else: 1 MiB) is refused with
+  413: at once when its declared length is over, and otherwise (a chunked body, or one
+  that lies about its length) as soon as the bytes read pass the limit; nothing past the
+  limit is ever read.
 - Every response carries headers that keep pages from being framed or sniffed; HTML pages
   also a Content-Security-Policy (not Swagger UI's page, which loads its own scripts).
 """
@@ -16,7 +18,7 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from democratiza.web.errors import ApiError
+from democratiza.web.errors import ApiError, BodyTooLarge
 
 MAX_BODY = 1024 * 1024  # any request but an upload: 1 MiB
 UPLOAD_SUFFIX = "/lotes"
@@ -46,9 +48,23 @@ class LimitsAndHeaders:
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await _too_large(send, limit)
             return
+        started = False
+        received = 0
+
+        async def counted() -> Message:
+            # Why count here: a chunked body declares no length, so only the bytes tell.
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge(too_large_text(limit))
+            return message
 
         async def with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = list(message.get("headers", ()))
                 present = {k.lower() for k, _ in headers}
                 headers += [(k, v) for k, v in ALWAYS if k not in present]
@@ -62,11 +78,21 @@ class LimitsAndHeaders:
                 message = {**message, "headers": headers}
             await send(message)
 
-        await self.app(scope, receive, with_headers)
+        try:
+            await self.app(scope, counted, with_headers)
+        except BodyTooLarge:
+            # Raised where no handler turns it into an answer (the routes' handlers do).
+            if started:
+                raise
+            await _too_large(send, limit)
+
+
+def too_large_text(limit: int) -> str:
+    return f"La solicitud pasa del límite de {limit // (1024 * 1024)} MiB."
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    message = f"La solicitud pasa del límite de {limit // (1024 * 1024)} MiB."
+    message = too_large_text(limit)
     body = json.dumps(ApiError(detalle=message).model_dump(), ensure_ascii=False).encode()
     await send(
         {
