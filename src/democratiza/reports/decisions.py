@@ -17,6 +17,7 @@ import polars as pl
 
 from democratiza.rules.engine import DECISIONS, IDENTITY_COLUMNS, CompiledProgram, limit_column
 from democratiza.rules.explain import Explainer
+from democratiza.tables.cells import write_csv
 
 CHUNK = 100_000
 
@@ -119,7 +120,7 @@ def write_decisions(
                 part = explain_chunk(
                     explainer, results.slice(start, CHUNK), frame.slice(start, CHUNK)
                 )
-                part.write_csv(csv_fh, include_header=n == 0)
+                write_csv(part, csv_fh, include_header=n == 0)
                 json_fh.write((b"," if n else b"") + _json_records(part))
                 if progress:
                     progress(part.height)

@@ -20,6 +20,7 @@ from democratiza.money import pesos_cell
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.rules.engine import IDENTITY_COLUMNS
 from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
+from democratiza.tables.cells import safe_row
 from democratiza.web.errors import NotFound
 from democratiza.web.security.auth import BROKER, Principal
 
@@ -102,10 +103,10 @@ def acceptances_csv(conn: Connection, stored: StoredOffer, who: Principal) -> by
     writer.writerow(ACCEPTANCE_FIELDS)
     for row in conn.execute(query):
         writer.writerow(
-            [
+            safe_row(
                 "" if v is None else pesos_cell(v) if name in AMOUNT_FIELDS else plain(v)
                 for name, v in zip(ACCEPTANCE_FIELDS, row, strict=True)
-            ]
+            )
         )
     return buffer.getvalue().encode()
 
