@@ -9,7 +9,7 @@ headers that keep pages from being framed or sniffed.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -43,6 +43,7 @@ from democratiza.web.pages import stage_page as pages_stage
 from democratiza.web.pages import stages as pages_stages
 from democratiza.web.pages import tokens as pages_tokens
 from democratiza.web.pages.templating import error_page
+from democratiza.web.security.clients import Network, proxies_from_environment
 from democratiza.web.security.throttle import Throttle
 from democratiza.web.security.token_cache import TokenCache
 from democratiza.web.server.bulk_lane import BulkLane
@@ -63,8 +64,10 @@ def create_app(
     job_workers: int = 2,
     max_upload: int = MAX_UPLOAD,
     lane: BulkLane | None = None,
+    proxies: Sequence[Network] = (),
 ) -> FastAPI:
-    """The application; ``lane`` files batches in a process of their own (``server.bulk_lane``)."""
+    """The application; ``lane`` files batches in a process of their own (``server.bulk_lane``);
+    ``proxies`` are the proxies whose ``X-Forwarded-For`` is believed (``security.clients``)."""
     runner = JobRunner(engine, job_workers)
 
     @asynccontextmanager
@@ -91,6 +94,7 @@ def create_app(
     app.state.lane = lane
     app.state.tokens = TokenCache()
     app.state.throttle = Throttle()
+    app.state.proxies = tuple(proxies)
     errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))
     # In the order the routes must be tried: a path two routes could match goes to the first.
     for router in (
@@ -144,7 +148,7 @@ def from_environment() -> FastAPI:
     from democratiza.storage.database import database_url, make_engine
 
     url = database_url()
-    return create_app(make_engine(url), lane=BulkLane(url))
+    return create_app(make_engine(url), lane=BulkLane(url), proxies=proxies_from_environment())
 
 
 def allowed_methods(app: FastAPI, path: str) -> list[str]:

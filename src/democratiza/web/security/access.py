@@ -31,6 +31,7 @@ from democratiza.web.security.auth import (
     Principal,
     session_principal,
 )
+from democratiza.web.security.clients import client_address
 
 EVERYONE = frozenset({PUBLIC, OFFICE, BROKER, AUDITOR})
 STAFF = frozenset({OFFICE, BROKER, AUDITOR})
@@ -217,7 +218,7 @@ def gate(name: str) -> Callable[[Request], Awaitable[Principal]]:
             raise NotAllowed()
         if request.method not in SAFE_METHODS:
             await _check_csrf(request, who)
-            address = request.client.host if request.client else "desconocida"
+            address = client_address(request, request.app.state.proxies)
             request.app.state.throttle.attempt(name, address)
         request.state.gated = name
         return who
