@@ -44,6 +44,7 @@ from democratiza.web.pages import stages as pages_stages
 from democratiza.web.pages import tokens as pages_tokens
 from democratiza.web.pages.templating import error_page
 from democratiza.web.security.clients import Network, proxies_from_environment
+from democratiza.web.security.lockout import Lockout
 from democratiza.web.security.throttle import Throttle
 from democratiza.web.security.token_cache import TokenCache
 from democratiza.web.server.bulk_lane import BulkLane
@@ -95,6 +96,7 @@ def create_app(
     app.state.tokens = TokenCache()
     app.state.throttle = Throttle()
     app.state.proxies = tuple(proxies)
+    app.state.lockout = Lockout()
     errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))
     # In the order the routes must be tried: a path two routes could match goes to the first.
     for router in (
