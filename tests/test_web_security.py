@@ -116,3 +116,29 @@ def test_a_broker_upload_sent_chunked_stops_at_the_upload_limit(lite: Engine) ->
     assert answer.status_code == 413
     assert answer.json()["detalle"].startswith("La solicitud pasa del límite de")
     assert count(lite, batches) == 0
+
+
+def test_the_api_page_is_this_sites_own_and_loads_nothing_from_elsewhere(lite: Engine) -> None:
+    docs = TestClient(create_app(lite)).get("/api/docs")
+    assert docs.status_code == 200
+    assert "<script" not in docs.text and "swagger" not in docs.text.lower()
+    assert "<code>/api/ofertas/{codigo}/lotes</code>" in docs.text
+    assert docs.headers["content-security-policy"].startswith("default-src 'self'")
+
+
+def test_pages_and_files_are_not_stored_and_the_browser_is_held_in(lite: Engine) -> None:
+    open_offer(lite)
+    broker = TestClient(create_app(lite), headers=bearer(lite, BROKER_A))
+    page = broker.get("/")
+    personal = broker.get(f"/api/ofertas/{CODE}/aceptaciones.csv")
+    data = broker.get("/api/ofertas")
+    too_large = broker.post(
+        "/api/calculadora", content=b" " * (MIB + 1), headers={"Content-Type": "application/json"}
+    )
+    for answer in (page, personal, data, too_large):
+        assert answer.headers["cache-control"] == "no-store"
+        assert "camera=()" in answer.headers["permissions-policy"]
+    policy = page.headers["content-security-policy"]
+    assert "form-action 'self'" in policy and "base-uri 'self'" in policy
+    style = broker.get("/estaticos/estilo.css")
+    assert style.status_code == 200 and "cache-control" not in style.headers  # no one's data

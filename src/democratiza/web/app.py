@@ -17,7 +17,6 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
-from starlette.routing import BaseRoute
 
 from democratiza.web import errors
 from democratiza.web.api import acceptances as api_acceptances
@@ -32,6 +31,7 @@ from democratiza.web.api import public as api_public
 from democratiza.web.api import stages as api_stages
 from democratiza.web.api import tokens as api_tokens
 from democratiza.web.api.uploads import MAX_UPLOAD
+from democratiza.web.pages import api_docs as pages_api_docs
 from democratiza.web.pages import audit as pages_audit
 from democratiza.web.pages import broker as pages_broker
 from democratiza.web.pages import calculator as pages_calculator
@@ -43,6 +43,7 @@ from democratiza.web.pages import stage_page as pages_stage
 from democratiza.web.pages import stages as pages_stages
 from democratiza.web.pages import tokens as pages_tokens
 from democratiza.web.pages.templating import error_page
+from democratiza.web.security.access import declared_routes
 from democratiza.web.security.clients import Network, proxies_from_environment
 from democratiza.web.security.lockout import Lockout
 from democratiza.web.security.throttle import Throttle
@@ -86,7 +87,7 @@ def create_app(
         description=DESCRIPTION,
         version="0.1.0",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,  # Swagger UI loads its scripts from a CDN: the page is our own
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
@@ -111,6 +112,7 @@ def create_app(
         api_holdings.router,
         api_fines.router,
         api_credit.router,
+        pages_api_docs.router,
         pages_public.router,
         pages_calculator.router,
         pages_broker.router,
@@ -132,17 +134,7 @@ def create_app(
 
 def api_routes(app: FastAPI) -> list[APIRoute]:
     """Every route of the application, walking into included routers (for the tests)."""
-
-    def walk(routes: list[BaseRoute]) -> list[APIRoute]:
-        found: list[APIRoute] = []
-        for r in routes:
-            if isinstance(r, APIRoute):
-                found.append(r)
-            elif (inner := getattr(r, "original_router", None)) is not None:
-                found += walk(inner.routes)
-        return found
-
-    return walk(app.routes)
+    return declared_routes(app.routes)
 
 
 def from_environment() -> FastAPI:

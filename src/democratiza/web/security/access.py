@@ -13,13 +13,14 @@ data only to the roles that need it, Ley 1581 de 2012) is decided by the queries
 from __future__ import annotations
 
 import hmac
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
+from starlette.routing import BaseRoute
 
 from democratiza.web.errors import CsrfRefused, NotAllowed, NotLoggedIn, WrongMediaType
 from democratiza.web.security.auth import (
@@ -48,6 +49,7 @@ ACCESS: dict[str, frozenset[str]] = {
     "api.oferta": EVERYONE,
     "api.calculadora": EVERYONE,
     "api.resultado": EVERYONE,
+    "api.documentacion": EVERYONE,
     # Filing is the brokers' alone.
     "api.lote.subir": ONLY_BROKER,
     "api.aceptacion.radicar": ONLY_BROKER,
@@ -287,6 +289,17 @@ def route(
         return endpoint
 
     return declare
+
+
+def declared_routes(routes: Sequence[BaseRoute]) -> list[APIRoute]:
+    """Every route among ``routes``, walking into included routers."""
+    found: list[APIRoute] = []
+    for r in routes:
+        if isinstance(r, APIRoute):
+            found.append(r)
+        elif (inner := getattr(r, "original_router", None)) is not None:
+            found += declared_routes(inner.routes)
+    return found
 
 
 def current(request: Request) -> Principal:

@@ -8,8 +8,12 @@ own route; here a request passes through one function call.
   413: at once when its declared length is over, and otherwise (a chunked body, or one
   that lies about its length) as soon as the bytes read pass the limit; nothing past the
   limit is ever read.
-- Every response carries headers that keep pages from being framed or sniffed; HTML pages
-  also a Content-Security-Policy (not Swagger UI's page, which loads its own scripts).
+- Every response carries headers that keep pages from being framed or sniffed and deny
+  the browser's powerful features (Permissions-Policy); HTML pages also a
+  Content-Security-Policy that admits only this site's own files, forms and base URL.
+- Nothing but the static files (style sheet, icons) may be stored by a browser or a proxy
+  (``Cache-Control: no-store``): pages and files carry personal data (Ley 1581 de 2012),
+  and a page that does not today may tomorrow.
 """
 
 from __future__ import annotations
@@ -26,11 +30,18 @@ ALWAYS = (
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"same-origin"),
+    (
+        b"permissions-policy",
+        b"camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
+    ),
 )
 CSP = (
     b"content-security-policy",
-    b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
+    b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    b"form-action 'self'; base-uri 'self'; frame-ancestors 'none'",
 )
+NO_STORE = (b"cache-control", b"no-store")
+STATIC = "/estaticos/"
 
 
 class LimitsAndHeaders:
@@ -68,12 +79,10 @@ class LimitsAndHeaders:
                 headers = list(message.get("headers", ()))
                 present = {k.lower() for k, _ in headers}
                 headers += [(k, v) for k, v in ALWAYS if k not in present]
+                if NO_STORE[0] not in present and not path.startswith(STATIC):
+                    headers.append(NO_STORE)
                 content_type = next((v for k, v in headers if k.lower() == b"content-type"), b"")
-                if (
-                    content_type.startswith(b"text/html")
-                    and path != "/api/docs"
-                    and CSP[0] not in present
-                ):
+                if content_type.startswith(b"text/html") and CSP[0] not in present:
                     headers.append(CSP)
                 message = {**message, "headers": headers}
             await send(message)
@@ -102,6 +111,7 @@ async def _too_large(send: Send, limit: int) -> None:
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
                 *ALWAYS,
+                NO_STORE,
             ],
         }
     )
