@@ -9,9 +9,11 @@ way as the service.
 from __future__ import annotations
 
 import csv
+import threading
 import zipfile
 from itertools import count
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -20,13 +22,15 @@ from sqlalchemy import Engine
 from typer.testing import CliRunner
 
 from democratiza.cli.main import app as cli
+from democratiza.filing import batches as batches_module
 from democratiza.storage.database import make_engine, migrate
 from democratiza.storage.schema import batches
+from democratiza.tables.brokers import read_broker_file
 from democratiza.tables.errors import InputRejected
 from democratiza.tables.limits import ReadLimits
 from democratiza.tables.readers import read_csv, read_json, read_xlsx
 from democratiza.web.app import create_app
-from tests.test_web_support import BROKER_A, CODE, SAMPLE, bearer, open_offer
+from tests.test_web_support import BROKER_A, BROKER_B, CODE, SAMPLE, bearer, open_offer
 from tests.test_web_support import count as rows_in
 
 BATCH = SAMPLE / "lote-1-casa-de-bolsa.csv"
@@ -148,3 +152,45 @@ def test_the_command_line_refuses_a_bomb_as_the_service_does(lite: Engine, tmp_p
     assert result.exit_code != 0
     assert "se expande" in result.output and "Traceback" not in result.output
     assert rows_in(lite, batches) == 0
+
+
+def test_one_brokers_slow_file_does_not_hold_another_brokers_batch(
+    lite: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Broker A's file is still being read (held here by the test) when broker B files its
+    batch: B is answered first; the batches are evaluated and stored one at a time."""
+    app = create_app(lite)
+    reading, release = threading.Event(), threading.Event()
+    real = read_broker_file
+
+    def held_for_a(*args: Any) -> Any:
+        if args[2] == BROKER_A:
+            reading.set()
+            release.wait(60)
+        return real(*args)
+
+    monkeypatch.setattr(batches_module, "read_broker_file", held_for_a)
+    answers: dict[str, int] = {}
+
+    def send(broker: str, name: str) -> None:
+        client = TestClient(app, headers=bearer(lite, broker))
+        answer = client.post(
+            f"/api/ofertas/{CODE}/lotes",
+            files={"archivo": (name, (SAMPLE / name).read_bytes())},
+            data={"lote": "L1"},
+        )
+        answers[broker] = answer.status_code
+
+    slow = threading.Thread(target=send, args=(BROKER_A, "lote-1-casa-de-bolsa.csv"))
+    slow.start()
+    assert reading.wait(30)
+    other = threading.Thread(target=send, args=(BROKER_B, "lote-2-acciones-y-valores.csv"))
+    other.start()
+    other.join(30)  # a guard, not a measure: B never waits for A's file
+    b_answered_first = not other.is_alive() and slow.is_alive()
+    release.set()
+    slow.join(60)
+    other.join(60)
+    assert b_answered_first
+    assert answers == {BROKER_A: 201, BROKER_B: 201}
+    assert rows_in(lite, batches) == 2
