@@ -12,10 +12,17 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.requests import Request
+from typer.testing import CliRunner
 
+from democratiza.cli.main import app as cli
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
-from democratiza.web.security.clients import ProxyError, client_address, trusted_networks
+from democratiza.web.security.clients import (
+    PROXIES_VARIABLE,
+    ProxyError,
+    client_address,
+    trusted_networks,
+)
 from tests.test_web_support import serving
 
 LOOKUP = {
@@ -83,3 +90,13 @@ def test_behind_a_named_proxy_each_forwarded_client_has_its_own_count(tmp_path: 
     assert [lookup("203.0.113.7") for _ in range(21)][-1] == 429
     assert lookup("203.0.113.8") == 404  # another client behind the same proxy
     assert lookup("203.0.113.8, 203.0.113.7") == 429  # writing a new address first: no use
+
+
+def test_servir_refuses_a_trusted_proxy_that_is_not_an_address(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        cli,
+        ["servir", "--proxy", "10.0.0.5", "--proxy", "proxy.local"],
+        env={PROXIES_VARIABLE: "", "COLUMNS": "200"},
+    )
+    assert result.exit_code == 1
+    assert "'proxy.local' no es una dirección IP ni una red" in result.output
