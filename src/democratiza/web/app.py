@@ -2,9 +2,10 @@
 
 Why a factory: tests build one per database (SQLite and PostgreSQL) and the command
 ``democratiza servir`` one for the database it is given; nothing is global but the
-templates. The application carries the engine and the background job runner in
-``app.state``; body sizes are limited before anything is read; every response carries
-headers that keep pages from being framed or sniffed.
+templates. The application carries the engine, the background job runner, the limits
+per address and the trusted proxies in ``app.state``; bodies are counted as they are read
+and cut at their limit; every response carries headers that keep pages from being
+framed, sniffed or stored.
 """
 
 from __future__ import annotations
