@@ -21,13 +21,17 @@ from democratiza.design.designs import load_designs
 from democratiza.design.simulate import simulate
 from democratiza.design.sources import from_spec
 from democratiza.filing.batches import import_batch
+from democratiza.reports import stage_report
 from democratiza.reports.design_comparison import comparison_csv, design_figures
 from democratiza.reports.exports import broker_files
+from democratiza.stages.allocate import allocate_stage
+from democratiza.stages.orders import import_orders
 from democratiza.storage.database import make_engine, migrate
 from democratiza.tables.cells import safe_frame, safe_text
 from democratiza.web.api.downloads import adjudication
 from democratiza.web.app import create_app
 from tests.test_design import POPULATION, designs_file
+from tests.test_stages import book, close, new_stage, order, settle_sample
 from tests.test_web_support import (
     BROKER_A,
     CODE,
@@ -133,3 +137,26 @@ def test_a_design_named_as_a_formula_is_text_in_the_comparison(tmp_path: Path) -
     figures = [design_figures(o) for o in simulate(from_spec(POPULATION, designs[0]), designs)]
     header = comparison_csv(figures).decode().splitlines()[0]
     assert next(csv.reader([header])) == ["cifra", "'" + LINK]
+
+
+def test_a_stage_order_named_as_a_formula_is_text_in_the_stage_files(
+    engine: Engine, tmp_path: Path
+) -> None:
+    settle_sample(engine, "central-seguros-vida")  # a Primera Fase sold and paid
+    new_stage(engine)
+    orders = book(
+        tmp_path / "ordenes.csv",
+        [order("O1", "1250", "5000", nombre=LINK), order("O2", "1100", "7000", nombre=SUM)],
+    )
+    import_orders(engine, "segunda", orders, "Casa de Bolsa", "B1", "scb")
+    close(engine)
+    done = allocate_stage(engine, "segunda", "oficina", "adjudicación")
+    safe = {"'" + LINK, "'" + SUM}
+    registry = stage_report.registry_file(done, tmp_path / "etapa")
+    assert names_in(registry.read_text(encoding="utf-8")) == safe
+    files = stage_report.broker_files(done, tmp_path / "etapa")
+    [allocation] = [p for p in files if p.suffix == ".csv"]
+    assert names_in(allocation.read_text(encoding="utf-8")) == safe
+    client = TestClient(create_app(engine), headers=bearer(engine, "Casa de Bolsa"))
+    served = client.get("/api/etapas/segunda/asignacion.csv")
+    assert served.status_code == 200 and names_in(served.text) == safe
