@@ -16,13 +16,17 @@ import polars as pl
 import pytest
 from sqlalchemy import Engine
 
-from democratiza.adjudication.record import publish
-from democratiza.offers.lifecycle import OfferError
-from democratiza.verification.package import AWARDS, MANIFEST, canonical
+from democratiza.adjudication.record import publish, stored_adjudication
+from democratiza.offers.lifecycle import OfferError, kept_program_text, load_offer
+from democratiza.stages.allocate import allocate_stage
+from democratiza.stages.lifecycle import advance_stage, load_stage
+from democratiza.stages.orders import import_orders
+from democratiza.verification.package import AWARDS, MANIFEST, PARAMETERS, canonical
 from democratiza.verification.pseudonyms import pseudonym
-from democratiza.verification.publish import offer_package
+from democratiza.verification.publish import offer_package, stage_package_of
 from democratiza.verification.verify import verify, zipped
 from tests.storage_support import adjudicate_sample
+from tests.test_stages import FIRST, book, close, new_stage, order, settle_sample
 
 CODE = "central-paquete"
 
@@ -98,7 +102,40 @@ def test_a_pseudonym_needs_the_key_and_stays_the_same(engine: Engine) -> None:
     assert pseudonym(key, "CC", "79000001") != plain
 
 
+def test_the_package_names_the_program_by_the_hash_of_the_file_the_offer_keeps(
+    engine: Engine,
+) -> None:
+    # The hash of the program file's text, exactly as kept with the offer (and named by the
+    # adjudication record): whoever holds the file checks it with sha256sum.
+    files = published_package(engine)
+    with engine.connect() as conn:
+        stored = load_offer(conn, CODE)
+        text = kept_program_text(conn, stored)
+    named = json.loads(files[PARAMETERS])["huella_programa"]
+    assert named == hashlib.sha256(text.encode()).hexdigest() == stored.program_sha256
+    assert named == stored_adjudication(engine, CODE).header["huella_programa"]
+
+
 def test_an_offer_not_yet_published_has_no_package(engine: Engine) -> None:
     adjudicate_sample(engine, CODE)
     with pytest.raises(OfferError, match="cuando la adjudicación está publicada"):
         offer_package(engine, CODE, "oficina")
+
+
+def test_a_later_stage_s_package_names_the_offer_s_program_and_verifies(
+    engine: Engine, tmp_path: Path
+) -> None:
+    settle_sample(engine, "central-seguros-vida")
+    new_stage(engine)
+    rows = [order("O1", "1300", "8000"), order("O2", "1200", "9000")]
+    import_orders(engine, "segunda", book(tmp_path / "o.csv", rows), "Casa de Bolsa", "B1", "s")
+    close(engine)
+    allocate_stage(engine, "segunda", "bolsa", "cierre del libro")
+    with engine.begin() as conn:
+        advance_stage(conn, load_stage(conn, "segunda"), "publicada", "oficina", "publicación")
+    files = stage_package_of(engine, "segunda", "oficina").files
+    verdict = verify(write(files, tmp_path / "etapa"))
+    assert verdict.matches, verdict.message
+    with engine.connect() as conn:
+        kept = load_offer(conn, FIRST).program_sha256  # the stage runs under the offer's file
+    assert json.loads(files[PARAMETERS])["huella_programa"] == kept

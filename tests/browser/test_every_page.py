@@ -67,6 +67,7 @@ WIDTHS = (1280, 375)
 TALLEST = 4000  # px of a page kept in its screenshot
 ROLES = ("publico", "comisionista_a", "oficina", "auditor")
 ORDERS = Path(__file__).parents[2] / "examples/segunda-etapa"
+DESIGNS = Path(__file__).parents[2] / "examples/simulacion"
 # English that must never reach a person (pydantic's, starlette's, click's).
 ENGLISH = re.compile(
     r"Input should|Field required|value is not|Not Found|Method Not Allowed|Internal Server|"
@@ -130,6 +131,14 @@ def _fine(page: Page) -> None:
     ]:
         page.fill(f"input[name={name}]", value)
     page.click("#multa button[value=pagina]")
+
+
+def _design(page: Page) -> None:
+    page.check("#fuente-ejemplo")
+    page.select_option("select[name=ejemplo]", "poblacion-geb")
+    page.set_input_files("input[name=disenos]", str(DESIGNS / "disenos-geb.yaml"))
+    page.click("#simular")
+    page.wait_for_selector("#tabla-disenos")
 
 
 @dataclass(frozen=True)
@@ -234,6 +243,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         Visit("calculadora-errores", "/calculadora", _miscalculate),
         Visit("resultado", "/resultados"),
         Visit("resultado-consultado", "/resultados", lookup),
+        Visit("estadisticas", f"/ofertas/{CODE}/estadisticas"),
         Visit("no-existe", "/ofertas/no-existe"),
     ]
     office = [
@@ -258,7 +268,12 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             Visit("etapa", f"/comisionista/etapas/{STAGE}"),
             *public,
         ],
-        "oficina": [*office, Visit("adjudicacion", adjudication)],
+        "oficina": [
+            *office,
+            Visit("adjudicacion", adjudication),
+            Visit("disenador", "/oficina/disenador"),
+            Visit("disenador-comparacion", "/oficina/disenador", _design),
+        ],
         "auditor": [
             Visit("auditoria", "/auditoria"),
             Visit("auditoria-verificada", "/auditoria/verificacion"),

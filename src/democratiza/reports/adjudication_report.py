@@ -90,7 +90,7 @@ def _result_rows(f: ReportFigures) -> list[tuple[str, str]]:
     ]
 
 
-def _svg(chart: AdjudicationChart) -> str:
+def chart_svg(chart: AdjudicationChart) -> str:
     """The chart as inline SVG, text drawn as paths so that it looks the same everywhere."""
     with matplotlib.rc_context(SVG_STYLE):
         fig = Figure(figsize=chart.size, layout="constrained")
@@ -186,7 +186,7 @@ def render_html(inp: ReportInput, figures: ReportFigures) -> str:
             "key": c.key,
             "title": c.title,
             "caption": c.caption,
-            "svg": Markup(_svg(c)),  # our own matplotlib output, not user text
+            "svg": Markup(chart_svg(c)),  # our own matplotlib output, not user text
             "table": c.table,
         }
         for c in charts(inp, figures)

@@ -6,9 +6,10 @@ cell is reported with its row and column instead of failing the whole read.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -75,25 +76,10 @@ def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
         data.decode("utf-8")  # validation only: Polars reads the bytes themselves
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise InputRejected(
-            [
-                InputError(
-                    source,
-                    line,
-                    None,
-                    "codificación no válida: el archivo debe estar en UTF-8 (¿se guardó como "
-                    "ANSI/Latin-1 desde Excel? use «CSV UTF-8»)",
-                )
-            ]
-        ) from None
+        raise InputRejected([InputError(source, line, None, NOT_UTF8)]) from None
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     end = body.find(b"\n")
-    first_line = (body if end < 0 else body[:end]).decode("utf-8").rstrip("\r")
-    separator = ";" if first_line.count(";") > first_line.count(",") else ","
-    header = next(csv.reader([first_line], delimiter=separator))
-    errors = _header_errors(source, header)
-    if errors:
-        raise InputRejected(errors)
+    separator = _csv_header(source, body if end < 0 else body[:end])
     try:
         # Polars reads the validated bytes directly (much faster than a Python str).
         frame = pl.read_csv(
@@ -102,9 +88,91 @@ def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     except pl.exceptions.PolarsError:
         raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
     if frame.height == 0:
-        raise InputRejected([InputError(source, None, None, "el archivo no tiene filas de datos")])
+        raise InputRejected([InputError(source, None, None, NO_ROWS)])
     check_rows(source, frame.height, limits)
     return _with_rows(source, frame, first_row=2)
+
+
+NOT_UTF8 = (
+    "codificación no válida: el archivo debe estar en UTF-8 (¿se guardó como ANSI/Latin-1 "
+    "desde Excel? use «CSV UTF-8»)"
+)
+NO_ROWS = "el archivo no tiene filas de datos"
+
+
+def _csv_header(source: str, first_line: bytes) -> str:
+    """The separator the header uses (``;`` or ``,``), once the header is checked."""
+    line = first_line.decode("utf-8").removeprefix("\ufeff").rstrip("\r")
+    separator = ";" if line.count(";") > line.count(",") else ","
+    errors = _header_errors(source, next(csv.reader([line], delimiter=separator)))
+    if errors:
+        raise InputRejected(errors)
+    return separator
+
+
+@dataclass(frozen=True)
+class TableChunks:
+    """A file in pieces (``RawTable``), and about how many rows it has (for a progress bar:
+    exact unless a quoted cell spans lines)."""
+
+    pieces: Iterator[RawTable]
+    rows: int
+
+
+def read_csv_chunks(path: Path, rows: int) -> TableChunks:
+    """A CSV file in pieces of about ``rows`` rows, each as ``read_csv`` gives the whole
+    (rows numbered as in the file), so a file larger than memory is read as it goes.
+
+    The encoding is checked first, reading the file once in blocks; a piece Polars cannot
+    read stops the reading with the same error as ``read_csv``.
+    """
+    source = str(path)
+    first_line, lines = _check_utf8(source, path)
+    separator = _csv_header(source, first_line)
+    lazy = pl.scan_csv(path, separator=separator, infer_schema=False, truncate_ragged_lines=False)
+
+    def pieces() -> Iterator[RawTable]:
+        first = 2
+        try:
+            for batch in lazy.collect_batches(chunk_size=rows):
+                yield _with_rows(source, batch, first_row=first)
+                first += batch.height
+        except pl.exceptions.PolarsError:
+            raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
+        if first == 2:
+            raise InputRejected([InputError(source, None, None, NO_ROWS)])
+
+    return TableChunks(pieces(), max(lines - 1, 0))
+
+
+def _check_utf8(source: str, path: Path) -> tuple[bytes, int]:
+    """The file's first line and its number of lines, once the whole file is known to be
+    UTF-8 and not blank."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    first_line, lines, blank, last = b"", 1, True, b""
+    with path.open("rb") as fh:
+        while block := fh.read(BLOCK):
+            if not first_line:
+                first_line = block.split(b"\n", 1)[0]  # the header fits in the first block
+            try:
+                decoder.decode(block)
+            except UnicodeDecodeError as exc:
+                line = lines + block.count(b"\n", 0, exc.start)
+                raise InputRejected([InputError(source, line, None, NOT_UTF8)]) from None
+            lines += block.count(b"\n")
+            blank = blank and not block.strip()
+            last = block[-1:]
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            raise InputRejected([InputError(source, lines, None, NOT_UTF8)]) from None
+    if blank:
+        raise InputRejected([InputError(source, None, None, "el archivo está vacío")])
+    # ``lines`` counts one line more than the newlines: the last one, if it has no newline.
+    return first_line.removeprefix(b"\xef\xbb\xbf"), lines - (last == b"\n")
+
+
+BLOCK = 64 * 2**20
 
 
 def _cell_text(value: object) -> str | None:
@@ -215,6 +283,21 @@ READERS = {".csv": read_csv, ".xlsx": read_xlsx, ".json": read_json}
 
 
 def read_table(path: Path) -> RawTable:
+    _check_readable(path)
+    return READERS[path.suffix.lower()](path)
+
+
+def read_table_chunks(path: Path, rows: int) -> TableChunks:
+    """The file in pieces of about ``rows`` rows: a CSV as it is read; a workbook or a JSON
+    file, which are read whole anyway, as one piece."""
+    _check_readable(path)
+    if path.suffix.lower() == ".csv":
+        return read_csv_chunks(path, rows)
+    whole = READERS[path.suffix.lower()](path)
+    return TableChunks(iter([whole]), whole.frame.height)
+
+
+def _check_readable(path: Path) -> None:
     reader = READERS.get(path.suffix.lower())
     if reader is None:
         raise InputRejected(
@@ -222,4 +305,3 @@ def read_table(path: Path) -> RawTable:
         )
     if not path.exists():
         raise InputRejected([InputError(str(path), None, None, "el archivo no existe")])
-    return reader(path)

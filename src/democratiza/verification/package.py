@@ -3,8 +3,9 @@
 One package per stage (``docs/verificacion.md`` describes the format, to check it with any
 tool). Its files:
 
-- ``parametros.json``: the stage, the program and the hash of its file, the method (or the
-  mechanism), its parameters and the shares offered: everything the allocation used;
+- ``parametros.json``: the stage, the program and the SHA-256 of the program file's text the
+  offer keeps, the method (or the mechanism), its parameters and the shares offered:
+  everything the allocation used;
 - ``adjudicacion.csv``: one row per filing, in the order of receipt (``orden``): its
   pseudonym, category, what the rules permitted it (after the person's limits) and what it
   was awarded; for a later stage, each order's price, quantity and whether it was valid;
@@ -86,9 +87,7 @@ def _package(parameters: dict[str, Any], awards: pl.DataFrame, what: str) -> Pac
     return Package(files)
 
 
-def first_stage_package(
-    stored: StoredOffer, done: Adjudication, pseudonym: pl.Series, program_digest: str
-) -> Package:
+def first_stage_package(stored: StoredOffer, done: Adjudication, pseudonym: pl.Series) -> Package:
     """The Primera Etapa's package: its adjudication record, by pseudonym."""
     rule = stored.program.allocation
     parameters = {
@@ -96,7 +95,7 @@ def first_stage_package(
         "oferta": stored.code,
         "programa": stored.program.id,
         "version_programa": stored.program.version,
-        "huella_programa": program_digest,
+        "huella_programa": stored.program_sha256,
         "metodo": rule.method,
         "residuo": rule.remainder,
         "lote_acciones": rule.unit_shares,
@@ -114,9 +113,7 @@ def first_stage_package(
     return _package(parameters, awards, f"Primera Etapa de la oferta {stored.code}")
 
 
-def stage_package(
-    stage: StoredStage, done: StageAllocation, pseudonym: pl.Series, program_digest: str
-) -> Package:
+def stage_package(stage: StoredStage, done: StageAllocation, pseudonym: pl.Series) -> Package:
     """A later stage's package: its book and allocation, by pseudonym."""
     header = done.header
     parameters = {
@@ -126,7 +123,7 @@ def stage_package(
         "nombre": stage.name,
         "programa": stage.program.id,
         "version_programa": stage.program.version,
-        "huella_programa": program_digest,
+        "huella_programa": stage.first.program_sha256,
         "mecanismo": header["mecanismo"],
         "acciones_ofrecidas": header["acciones_ofrecidas"],
         "precio_minimo_centavos": header["precio_minimo"],

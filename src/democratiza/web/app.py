@@ -37,11 +37,13 @@ from democratiza.web.pages import audit as pages_audit
 from democratiza.web.pages import broker as pages_broker
 from democratiza.web.pages import calculator as pages_calculator
 from democratiza.web.pages import dashboard as pages_dashboard
+from democratiza.web.pages import designer as pages_designer
 from democratiza.web.pages import fines as pages_fines
 from democratiza.web.pages import office as pages_office
 from democratiza.web.pages import public as pages_public
 from democratiza.web.pages import stage_page as pages_stage
 from democratiza.web.pages import stages as pages_stages
+from democratiza.web.pages import statistics as pages_statistics
 from democratiza.web.pages import tokens as pages_tokens
 from democratiza.web.pages.templating import error_page
 from democratiza.web.security.access import declared_routes
@@ -99,6 +101,8 @@ def create_app(
     app.state.throttle = Throttle()
     app.state.proxies = tuple(proxies)
     app.state.lockout = Lockout()
+    app.state.published = {}  # public statistics and packages, by offer and result hash
+    app.state.published_stages = {}  # later stages' public packages, by stage
     errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))
     # In the order the routes must be tried: a path two routes could match goes to the first.
     for router in (
@@ -115,6 +119,7 @@ def create_app(
         api_credit.router,
         pages_api_docs.router,
         pages_public.router,
+        pages_statistics.router,
         pages_calculator.router,
         pages_broker.router,
         pages_office.router,
@@ -124,6 +129,7 @@ def create_app(
         pages_stages.router,
         pages_stage.router,
         pages_fines.router,
+        pages_designer.router,
     ):
         app.include_router(router)
     static = Path(__file__).parent / "static"

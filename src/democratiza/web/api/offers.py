@@ -29,6 +29,7 @@ from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage.schema import adjudications
 from democratiza.web.api import catalog, downloads, views
 from democratiza.web.api.bodies import NewCode
+from democratiza.web.api.offer_figures import offer_figures
 from democratiza.web.errors import ERROR_RESPONSES, Conflict, NotFound, Unprocessable, refused
 from democratiza.web.security.access import current, route
 
@@ -133,7 +134,7 @@ def interrupt(codigo: str, data: Interruption, request: Request) -> State:
 def dashboard(codigo: str, request: Request) -> dict[str, list[dict[str, Any]]]:
     """Cifras del ingreso: por día, categoría, comisionista y límite determinante."""
     with request.app.state.engine.connect() as conn:
-        return views.intake_figures(conn, views.offer_or_404(conn, codigo))
+        return offer_figures(request.app.state, conn, views.offer_or_404(conn, codigo)).intake
 
 
 @route(router, "GET", "/ofertas/{codigo}/adjudicacion", "api.adjudicacion")

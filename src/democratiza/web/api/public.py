@@ -37,6 +37,7 @@ class ResultAnswer(BaseModel):
     regla_limitante_nombre: str | None = None
     cantidad_persona: int
     adjudicada: int
+    seudonimo: str = Field(description="el seudónimo con que el paquete público la nombra")
 
 
 @route(router, "GET", "/programas", "api.programas")
@@ -92,7 +93,7 @@ def calculator(data: CalculatorInput, request: Request) -> CalculatorResult:
 @route(router, "POST", "/resultados/consulta", "api.resultado")
 def result(data: ResultQuery, request: Request) -> ResultAnswer:
     """El resultado propio, una vez publicado: con el radicado y la identificación."""
-    with request.app.state.engine.connect() as conn:
+    with request.app.state.engine.begin() as conn:  # may draw the offer's pseudonym key
         found = lookup_result(
             conn, data.oferta, data.radicado, data.tipo_identificacion, data.numero_identificacion
         )

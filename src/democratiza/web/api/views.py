@@ -14,13 +14,14 @@ import io
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy import Connection, Engine, select
 
 from democratiza.money import pesos_cell
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.rules.engine import IDENTITY_COLUMNS
 from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
 from democratiza.tables.cells import safe_row
+from democratiza.verification.pseudonyms import offer_key, pseudonym
 from democratiza.web.errors import NotFound
 from democratiza.web.security.auth import BROKER, Principal
 
@@ -158,7 +159,12 @@ def offer_list(conn: Connection) -> list[dict[str, object]]:
 def lookup_result(
     conn: Connection, code: str, radicado: str, id_type: str, id_number: str
 ) -> dict[str, object]:
-    """The public's own result, after publication, by radicado plus identification."""
+    """The public's own result, after publication, by radicado plus identification.
+
+    With it goes the filing's pseudonym under the offer's key, the one its public package
+    names it by, so the person finds their own row there. The key is drawn the first time
+    it is needed (here or for the package) and kept, so ``conn`` must be able to write.
+    """
     missing = NotFound(
         "No hay un resultado publicado con ese radicado e identificación. Verifique los datos."
     )
@@ -176,6 +182,8 @@ def lookup_result(
                 acceptances.c.cantidad_permitida,
                 acceptances.c.decision,
                 acceptances.c.regla_limitante,
+                acceptances.c.tipo_identificacion,
+                acceptances.c.numero_identificacion,
                 awards.c.cantidad_persona,
                 awards.c.adjudicada,
             )
@@ -195,51 +203,11 @@ def lookup_result(
     if row is None:
         raise missing
     found = dict(row)
+    who = (found.pop("tipo_identificacion"), found.pop("numero_identificacion"))
+    found["seudonimo"] = pseudonym(offer_key(conn, stored.id), *who)
     rule = found["regla_limitante"]
     if rule:
         limit = stored.program.limit(str(rule))
         found["regla_limitante_nombre"] = limit.name
     found["oferta"] = code
     return found
-
-
-def intake_figures(conn: Connection, stored: StoredOffer) -> dict[str, list[dict[str, Any]]]:
-    """The intake dashboard: current acceptances by day, category, broker and binding limit."""
-    a = acceptances.c
-    base = (a.oferta_id == stored.id) & a.vigente
-    day = func.date(a.fecha_radicacion)
-    figures: dict[str, list[dict[str, Any]]] = {}
-    for key, column in [
-        ("por_dia", day),
-        ("por_categoria", a.categoria),
-        ("por_comisionista", a.comisionista),
-        ("por_limite", a.regla_limitante),
-    ]:
-        rows = conn.execute(
-            select(
-                column.label("clave"),
-                func.count().label("aceptaciones"),
-                func.coalesce(func.sum(a.cantidad), 0).label("solicitadas"),
-                func.coalesce(func.sum(a.cantidad_permitida), 0).label("permitidas"),
-            )
-            .where(base)
-            .group_by(column)
-            .order_by(column)
-        ).all()
-        figures[key] = [
-            {
-                "clave": str(r.clave) if r.clave is not None else "ninguno",
-                "aceptaciones": int(r.aceptaciones),
-                "solicitadas": int(r.solicitadas),
-                "permitidas": int(r.permitidas),
-            }
-            for r in rows
-        ]
-    decisions = conn.execute(
-        select(a.decision, func.count()).where(base).group_by(a.decision).order_by(a.decision)
-    ).all()
-    figures["por_decision"] = [
-        {"clave": str(d), "aceptaciones": int(n), "solicitadas": 0, "permitidas": 0}
-        for d, n in decisions
-    ]
-    return figures

@@ -77,7 +77,7 @@ async def result_lookup(request: Request) -> Response:
 def _lookup(request: Request, values: dict[str, str]) -> Response:
     code = values.get("oferta", "")
     try:
-        with request.app.state.engine.connect() as conn:
+        with request.app.state.engine.begin() as conn:  # may draw the offer's pseudonym key
             found = lookup_result(
                 conn,
                 code,

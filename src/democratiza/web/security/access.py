@@ -116,6 +116,9 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.aviso": EVERYONE,
     "pag.resultado": EVERYONE,
     "pag.resultado.consultar": EVERYONE,
+    "pag.estadisticas": EVERYONE,  # a published offer's figures and package: no one named
+    "pag.estadisticas.paquete": EVERYONE,
+    "pag.etapa.paquete": EVERYONE,  # a published later stage's package
     "pag.entrar": EVERYONE,
     "pag.entrar.enviar": EVERYONE,
     "pag.salir": EVERYONE,
@@ -139,6 +142,9 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.etapa.lote.subir": ONLY_BROKER,
     "pag.multas": OVERSIGHT,
     "pag.multa.calcular": OVERSIGHT,
+    "pag.disenador": ONLY_OFFICE,  # the program designer: designs before the decree
+    "pag.disenador.simular": ONLY_OFFICE,
+    "pag.disenador.descarga": ONLY_OFFICE,
     "pag.auditoria": ONLY_AUDITOR,
     "pag.auditoria.verificar": ONLY_AUDITOR,
 }
