@@ -33,6 +33,7 @@ from democratiza.reports.instalment_plans import instalment_file
 from democratiza.storage.database import database_url, make_engine, migrate
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import acceptances
+from democratiza.tables.cells import write_csv
 from democratiza.tables.errors import InputRejected
 
 offer_app = typer.Typer(
@@ -292,7 +293,7 @@ def import_command(
         stem = f"{slug(comisionista)}-{slug(lote)}"
         paths = write_decisions(compiled, results, frame, folder, f"{stem}-decisiones")
         radicados = folder / f"{stem}-radicados.csv"
-        result.decisions.write_csv(radicados)
+        write_csv(result.decisions, radicados)
         for path in [*paths, radicados]:
             console.print(f"Escrito: {path}", highlight=False)
 

@@ -30,6 +30,7 @@ from democratiza.stages.lifecycle import (
 from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.stages.terms import StageError, StageState, StageTerms
 from democratiza.storage.receipts import StorageError
+from democratiza.tables.cells import write_csv
 from democratiza.tables.errors import InputRejected
 from democratiza.validation_messages import validation_message
 
@@ -155,7 +156,7 @@ def orders_command(
     folder = salida / codigo / "lotes"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{slug(comisionista)}-{slug(lote)}-radicados.csv"
-    result.decisions.write_csv(path)
+    write_csv(result.decisions, path)
     console.print(f"Escrito: {path}", highlight=False)
 
 

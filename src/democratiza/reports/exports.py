@@ -1,7 +1,8 @@
 """Files after adjudication: one per broker (CSV and XLSX), and the depository's registry.
 
 Written from the adjudication's results in their documented order, so the same record
-always gives the same bytes (CSV; XLSX carries a fixed creation date).
+always gives the same bytes (CSV; XLSX carries a fixed creation date). Text cells go
+through ``tables.cells``, so a name can never come out as a formula.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from democratiza.adjudication.record import RESULT_COLUMNS, Adjudication
+from democratiza.tables.cells import safe_text, write_csv
 
 # A broker's file: the adjudication's results for its own acceptants.
 BROKER_COLUMNS = [c for c in RESULT_COLUMNS if c != "comisionista"]
@@ -32,16 +34,29 @@ def slug(text: str) -> str:
 
 
 def write_workbook(frame: pl.DataFrame, path: Path, title: str) -> None:
-    """XLSX with a fixed creation date, so the same data gives the same workbook."""
+    """XLSX with a fixed creation date, so the same data gives the same workbook.
+
+    Every text cell is written as a string (never a formula), made safe as in a CSV.
+    """
     from openpyxl import Workbook
+    from openpyxl.cell.cell import Cell
+    from openpyxl.worksheet.worksheet import Worksheet
 
     book = Workbook()
     sheet = book.active
-    assert sheet is not None
+    assert isinstance(sheet, Worksheet)
     sheet.title = title[:31]
-    sheet.append(frame.columns)
+
+    def cell(value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        text = Cell(sheet, value=safe_text(value))
+        text.data_type = "s"
+        return text
+
+    sheet.append([cell(c) for c in frame.columns])
     for row in frame.iter_rows():
-        sheet.append(list(row))
+        sheet.append([cell(v) for v in row])
     book.properties.created = FIXED_DATE
     book.properties.modified = FIXED_DATE
     book.save(path)
@@ -60,7 +75,7 @@ def per_broker_files(
     for broker in sorted(frame["comisionista"].unique().to_list()):
         part = frame.filter(pl.col("comisionista") == broker).drop("comisionista")
         stem = out_dir / f"{prefix}-{slug(broker)}"
-        part.write_csv(stem.with_suffix(".csv"), datetime_format=datetime_format)
+        write_csv(part, stem.with_suffix(".csv"), datetime_format=datetime_format)
         write_workbook(
             part.with_columns(pl.col(pl.Datetime).dt.to_string(datetime_format)),
             stem.with_suffix(".xlsx"),
@@ -103,5 +118,5 @@ def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None =
         .select(REGISTRY_COLUMNS)
     )
     path = out_dir / "registro-adjudicatarios.csv"
-    registry.write_csv(path)
+    write_csv(registry, path)
     return path

@@ -32,6 +32,7 @@ from democratiza.compliance.fines.text import (
 from democratiza.money import pesos_cell
 from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.reports.render.files import atomic_write
+from democratiza.tables.cells import safe_mapping
 
 FINE_CSV = "estado-cuenta-multa.csv"
 FINE_PDF = "estado-cuenta-multa.pdf"
@@ -136,7 +137,7 @@ def fine_statement_csv(statement: Statement, terms: FineTerms) -> str:
     writer = csv.DictWriter(out, FINE_CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for number, row_cells in enumerate(rows, start=1):
-        writer.writerow(row_cells | {"paso": str(number)})
+        writer.writerow(safe_mapping(row_cells | {"paso": str(number)}))
     return out.getvalue()
 
 

@@ -30,6 +30,7 @@ from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.pdf import A4, metadata
 from democratiza.stages.allocate import StageAllocation
 from democratiza.stages.lifecycle import StoredStage
+from democratiza.tables.cells import write_csv
 
 BROKER_COLUMNS = [
     "radicado",
@@ -95,7 +96,7 @@ def registry_file(done: StageAllocation, out_dir: Path, paid: pl.DataFrame | Non
     out_dir.mkdir(parents=True, exist_ok=True)
     registry = registry_frame(done, paid)
     path = out_dir / f"registro-{slug(done.stage_code)}.csv"
-    registry.write_csv(path)
+    write_csv(registry, path)
     return path
 
 

@@ -48,6 +48,7 @@ from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.stages.terms import StageError, StageState, StageTerms
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import stages
+from democratiza.tables.cells import csv_bytes
 from democratiza.web.api.bodies import Body, NewCode
 from democratiza.web.api.formats import CSV_FILE, file_responses
 from democratiza.web.api.uploads import BatchId, uploaded
@@ -265,7 +266,7 @@ def _allocation(request: Request, etapa: str) -> StageAllocation:
 
 
 def _csv(frame: pl.DataFrame) -> Response:
-    body = frame.write_csv(datetime_format="%Y-%m-%dT%H:%M:%S%.f")
+    body = csv_bytes(frame, datetime_format="%Y-%m-%dT%H:%M:%S%.f")
     return Response(body, media_type="text/csv; charset=utf-8")
 
 

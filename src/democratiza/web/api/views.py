@@ -25,6 +25,7 @@ from democratiza.rules.person import per_person
 from democratiza.storage.database import read_frame
 from democratiza.storage.receipts import receipt_rank
 from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
+from democratiza.tables.cells import safe_row
 from democratiza.verification.pseudonyms import offer_key, pseudonym
 from democratiza.web.errors import NotFound
 from democratiza.web.security.auth import BROKER, Principal
@@ -108,10 +109,10 @@ def acceptances_csv(conn: Connection, stored: StoredOffer, who: Principal) -> by
     writer.writerow(ACCEPTANCE_FIELDS)
     for row in conn.execute(query):
         writer.writerow(
-            [
+            safe_row(
                 "" if v is None else pesos_cell(v) if name in AMOUNT_FIELDS else plain(v)
                 for name, v in zip(ACCEPTANCE_FIELDS, row, strict=True)
-            ]
+            )
         )
     return buffer.getvalue().encode()
 
