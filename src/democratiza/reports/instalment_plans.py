@@ -16,6 +16,7 @@ from democratiza.adjudication.record import Adjudication
 from democratiza.compliance.instalments import instalment_schedule
 from democratiza.money import pesos_cell
 from democratiza.programs.parameters import Offer
+from democratiza.tables.cells import write_csv
 
 COLUMNS = [
     "radicado",
@@ -51,5 +52,5 @@ def instalment_file(
     path = out_dir / "plan-cuotas.csv"
     whole = {"adjudicada", "pago"}
     schema: dict[str, pl.DataType] = {c: pl.Int64() if c in whole else pl.String() for c in COLUMNS}
-    pl.DataFrame(rows, schema=schema).write_csv(path)
+    write_csv(pl.DataFrame(rows, schema=schema), path)
     return path

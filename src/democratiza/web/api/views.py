@@ -9,8 +9,6 @@ only aggregate figures and, after publication, its own result by radicado plus I
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import datetime
 from typing import Any
 
@@ -25,7 +23,7 @@ from democratiza.rules.person import per_person
 from democratiza.storage.database import read_frame
 from democratiza.storage.receipts import receipt_rank
 from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
-from democratiza.tables.cells import safe_row
+from democratiza.tables.cells import csv_text
 from democratiza.verification.pseudonyms import offer_key, pseudonym
 from democratiza.web.errors import NotFound
 from democratiza.web.security.auth import BROKER, Principal
@@ -104,17 +102,14 @@ def acceptances_csv(conn: Connection, stored: StoredOffer, who: Principal) -> by
         .where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente, _mine(who))
         .order_by(acceptances.c.radicado)
     )
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(ACCEPTANCE_FIELDS)
-    for row in conn.execute(query):
-        writer.writerow(
-            safe_row(
-                "" if v is None else pesos_cell(v) if name in AMOUNT_FIELDS else plain(v)
-                for name, v in zip(ACCEPTANCE_FIELDS, row, strict=True)
-            )
-        )
-    return buffer.getvalue().encode()
+    rows = (
+        [
+            "" if v is None else pesos_cell(v) if name in AMOUNT_FIELDS else plain(v)
+            for name, v in zip(ACCEPTANCE_FIELDS, row, strict=True)
+        ]
+        for row in conn.execute(query)
+    )
+    return csv_text(ACCEPTANCE_FIELDS, rows).encode()
 
 
 def one_acceptance(
