@@ -1,14 +1,16 @@
 """Files after adjudication: one per broker (CSV and XLSX), and the depository's registry.
 
 Written from the adjudication's results in their documented order, so the same record
-always gives the same bytes (CSV; XLSX carries a fixed creation date). Text cells go
-through ``tables.cells``, so a name can never come out as a formula.
+always gives the same bytes, CSV and XLSX alike (the workbook's dates are fixed). Text
+cells go through ``tables.cells``, so a name can never come out as a formula.
 """
 
 from __future__ import annotations
 
+import io
 from datetime import datetime
 from pathlib import Path
+from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
 
 import polars as pl
 
@@ -41,6 +43,7 @@ def write_workbook(frame: pl.DataFrame, path: Path, title: str) -> None:
     from openpyxl import Workbook
     from openpyxl.cell.cell import Cell
     from openpyxl.worksheet.worksheet import Worksheet
+    from openpyxl.writer.excel import ExcelWriter
 
     book = Workbook()
     sheet = book.active
@@ -59,7 +62,16 @@ def write_workbook(frame: pl.DataFrame, path: Path, title: str) -> None:
         sheet.append([cell(v) for v in row])
     book.properties.created = FIXED_DATE
     book.properties.modified = FIXED_DATE
-    book.save(path)
+    # Not book.save: it stamps the save's time as the modified date, and every member of
+    # the zip gets the time it was written. Both fixed, the same data gives the same bytes.
+    written = io.BytesIO()
+    with ZipFile(written, "w", ZIP_DEFLATED) as archive:
+        ExcelWriter(book, archive).save()
+    with ZipFile(written) as source, ZipFile(path, "w", ZIP_DEFLATED) as fixed:
+        for member in source.infolist():
+            stamped = ZipInfo(member.filename, date_time=FIXED_DATE.timetuple()[:6])
+            stamped.compress_type = ZIP_DEFLATED
+            fixed.writestr(stamped, source.read(member))
 
 
 def per_broker_files(
