@@ -32,6 +32,7 @@ from democratiza.verification.package import (
     PARAMETERS,
     table_bytes,
 )
+from democratiza.words import count
 
 
 @dataclass(frozen=True)
@@ -141,10 +142,10 @@ def verify(path: Path) -> Verdict:
     except (AdjudicationError, ClearingError, KeyError, ValueError) as exc:
         return Verdict(False, f"No se puede recalcular la adjudicación: {exc}", manifest)
     if table_bytes(computed) == files[AWARDS]:
-        rows = published.height
+        rows = count(published.height, "fila", "filas")
         return Verdict(
             True,
-            f"El paquete coincide: la adjudicación recalculada de sus {rows} filas da, byte por "
+            f"El paquete coincide: la adjudicación recalculada de sus {rows} da, byte por "
             f"byte, el {AWARDS} publicado.",
             manifest,
         )
