@@ -44,6 +44,7 @@ from democratiza.web.pages import stage_page as pages_stage
 from democratiza.web.pages import stages as pages_stages
 from democratiza.web.pages import statistics as pages_statistics
 from democratiza.web.pages import tokens as pages_tokens
+from democratiza.web.pages import verifier as pages_verifier
 from democratiza.web.pages.templating import error_page
 from democratiza.web.security.throttle import Throttle
 from democratiza.web.security.token_cache import TokenCache
@@ -111,6 +112,7 @@ def create_app(
         api_credit.router,
         pages_public.router,
         pages_statistics.router,
+        pages_verifier.router,
         pages_calculator.router,
         pages_broker.router,
         pages_office.router,

@@ -4,8 +4,10 @@ Why plain ASGI rather than ``@app.middleware("http")``: Starlette's decorator ru
 request through extra tasks and memory streams, which cost more than a single acceptance's
 own route; here a request passes through one function call.
 
-- A body whose declared length is over the limit (uploads: ``max_upload``; anything else:
-  1 MiB) is refused with 413 before anything is read.
+- A body whose declared length is over the limit (uploads: ``max_upload``; a package sent
+  to the public verifier: twice the largest package it takes, so that one somewhat too
+  large is refused in words on the page; anything else: 1 MiB) is refused with 413 before
+  anything is read.
 - Every response carries headers that keep pages from being framed or sniffed; HTML pages
   also a Content-Security-Policy (not Swagger UI's page, which loads its own scripts).
 """
@@ -16,10 +18,12 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from democratiza.verification.archive import UPLOAD_BYTES
 from democratiza.web.errors import ApiError
 
 MAX_BODY = 1024 * 1024  # any request but an upload: 1 MiB
 UPLOAD_SUFFIX = "/lotes"
+VERIFIER = "/verificar"
 ALWAYS = (
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
@@ -42,6 +46,8 @@ class LimitsAndHeaders:
             return
         path: str = scope["path"]
         limit = self.max_upload if path.endswith(UPLOAD_SUFFIX) else MAX_BODY
+        if path == VERIFIER:
+            limit = 2 * UPLOAD_BYTES
         declared = next((v for k, v in scope["headers"] if k == b"content-length"), None)
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await _too_large(send, limit)
