@@ -18,8 +18,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from democratiza.adjudication.record import adjudicate, publish
+from democratiza.money import group
 from democratiza.storage.database import make_engine, migrate
-from democratiza.verification.archive import MIB, UPLOAD_BYTES, UPLOADED
+from democratiza.verification.archive import LOCAL, MIB, UPLOAD_BYTES, UPLOADED
 from democratiza.verification.package import AWARDS, MANIFEST, canonical
 from democratiza.verification.verify import verify, zipped
 from democratiza.web.app import create_app
@@ -185,3 +186,12 @@ def test_a_zip_of_many_files_is_refused(public: TestClient) -> None:
 def test_the_form_needs_its_csrf_token(public: TestClient) -> None:
     answer = public.post(PAGE, files={"paquete": ("paquete.zip", b"x", "application/zip")})
     assert answer.status_code == 403
+
+
+def test_the_documentation_states_the_page_s_limits() -> None:
+    docs = Path(__file__).parents[1] / "docs/verificacion.md"
+    said = " ".join(docs.read_text(encoding="utf-8").split())
+    assert f"un ZIP de hasta {UPLOAD_BYTES // MIB} MiB" in said
+    assert f"se descomprima a lo sumo a {UPLOADED.unpacked_bytes // MIB} MiB" in said
+    assert f"a lo sumo {UPLOADED.members} archivos" in said
+    assert f"descomprime hasta {group(LOCAL.unpacked_bytes // MIB)} MiB" in said

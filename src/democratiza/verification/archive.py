@@ -30,7 +30,8 @@ class Limits:
     members: int
 
 
-# A package has four files; one of a million acceptances unpacks to about 100 MiB.
+# A package has four files; one of a million acceptances is a ZIP of about 31 MiB that
+# unpacks to about 67 MiB.
 UPLOAD_BYTES = 48 * MIB
 LOCAL = Limits(zip_bytes=None, unpacked_bytes=4096 * MIB, members=16)
 UPLOADED = Limits(zip_bytes=UPLOAD_BYTES, unpacked_bytes=256 * MIB, members=16)
