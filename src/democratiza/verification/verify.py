@@ -22,6 +22,7 @@ from pathlib import Path
 import polars as pl
 
 from democratiza.adjudication.adjudicate import AdjudicationError
+from democratiza.money import group
 from democratiza.stages.clearing import ClearingError
 from democratiza.verification.archive import (
     LOCAL,
@@ -131,8 +132,8 @@ def verdict_of(files: dict[str, bytes]) -> Verdict:
         if table_bytes(computed) == files[AWARDS]:
             return Verdict(
                 True,
-                f"El paquete coincide: la adjudicación recalculada de sus {published.height} "
-                f"filas da, byte por byte, el {AWARDS} publicado.",
+                f"El paquete coincide: la adjudicación recalculada de sus "
+                f"{group(published.height)} filas da, byte por byte, el {AWARDS} publicado.",
                 manifest,
             )
         difference = first_difference(published, computed)

@@ -15,15 +15,26 @@ field, and the form stays as it was.
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
+from markupsafe import Markup, escape
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
 from democratiza.verification.archive import MIB, UPLOAD_BYTES
+from democratiza.verification.package import (
+    AWARDS,
+    FIRST_STAGE,
+    LATER_STAGE,
+    MANIFEST,
+    PARAMETERS,
+    README,
+)
+from democratiza.verification.recompute import NEEDS
 from democratiza.verification.verify import Verdict, upload_refused, verify_upload
 from democratiza.web.pages.forms import FieldErrors
 from democratiza.web.pages.templating import render
@@ -33,6 +44,22 @@ router = APIRouter(include_in_schema=False)
 FIELD = "paquete"
 BUSY = threading.BoundedSemaphore(1)  # one package at a time: each may take hundreds of MiB
 WAIT_SECONDS = 30
+# What the verdict may name of the package itself (its files, kinds, parameters and
+# columns) and that does not read as a word ('adjudicacion.csv', 'cantidad_permitida'):
+# what a person looks for in the files, so shown as code. 'orden' or 'lote' read as words.
+NAMES = {AWARDS, MANIFEST, PARAMETERS, README, FIRST_STAGE, LATER_STAGE}
+NAMES |= {word for needs in NEEDS.values() for names in needs for word in names}
+PACKAGE_WORDS = {name for name in NAMES if "_" in name or "." in name}
+NAMED = re.compile(
+    r"(?<![\w.])("
+    + "|".join(map(re.escape, sorted(PACKAGE_WORDS, key=len, reverse=True)))
+    + r")(?!\w)"
+)
+
+
+def marked(message: str) -> Markup:
+    """The verifier's message, with what it names of the package marked as code."""
+    return Markup(NAMED.sub(r"<code>\1</code>", str(escape(message))))
 
 
 def _page(
@@ -40,6 +67,7 @@ def _page(
 ) -> Response:
     context = {
         "veredicto": verdict,
+        "mensaje": marked(verdict.message) if verdict else None,
         "limite": f"{UPLOAD_BYTES // MIB} MiB",
         **errors.context(),
     }
@@ -47,7 +75,7 @@ def _page(
 
 
 def _refused(request: Request, message: str, status: int) -> Response:
-    return _page(request, None, FieldErrors({FIELD: [message]}), status)
+    return _page(request, None, FieldErrors({FIELD: [marked(message)]}), status)
 
 
 @route(router, "GET", "/verificar", "pag.verificar")
