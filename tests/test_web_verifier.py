@@ -203,3 +203,12 @@ def test_the_documentation_states_the_page_s_limits() -> None:
     assert f"se descomprima a lo sumo a {UPLOADED.unpacked_bytes // MIB} MiB" in said
     assert f"a lo sumo {UPLOADED.members} archivos" in said
     assert f"descomprime hasta {group(LOCAL.unpacked_bytes // MIB)} MiB" in said
+
+
+def test_an_address_gets_twenty_verifications_a_minute(public: TestClient) -> None:
+    token = csrf_of(public, PAGE)
+    files = {"paquete": ("paquete.zip", b"no es un ZIP", "application/zip")}
+    answers = [public.post(PAGE, data={"csrf": token}, files=files) for _ in range(21)]
+    assert [a.status_code for a in answers[:20]] == [422] * 20
+    assert answers[20].status_code == 429
+    assert "Demasiados intentos desde esta dirección" in text(answers[20].text)
