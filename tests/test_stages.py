@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from democratiza.adjudication.record import adjudicate
 from democratiza.cli.main import app
 from democratiza.compliance.holdings import record_event, settle
+from democratiza.compliance.ledger import stage_ledger
 from democratiza.compliance.payment_batches import record_payment
 from democratiza.filing.batches import import_batch
 from democratiza.offers.lifecycle import advance, create_offer, load_offer
@@ -433,6 +434,13 @@ def test_book_building_needs_the_sellers_cutoff(
     done = allocate_stage(engine, "segunda", "bolsa", "cierre", cutoff=100_000)
     assert done.header["precio"] == 100_000
     assert done.header["asignadas"] == 17_000  # undersubscribed: everyone at or above it
+    # Both orders pay in full; once settled, what they bought is sold and the rest passes on.
+    for radicado, shares in done.results.select("radicado", "asignada").iter_rows():
+        paid = shares * 100_000
+        record_payment(
+            engine, "segunda", radicado, date(2018, 4, 20), paid, "contado", "s", stage_ledger
+        )
+    settle(engine, "segunda", date(2018, 4, 30), "oficina", stage_ledger)
     new_stage(engine, "tercera")
     with engine.connect() as conn:
         third = load_stage(conn, "tercera")

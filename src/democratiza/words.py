@@ -57,6 +57,7 @@ WORDS: dict[str, dict[str, str]] = {
         ),
         "ingresos_estados_financieros": "ingresos de los estados financieros",
         "limite_inversion": "límite de inversión certificado",
+        "salario_mensual": "salario mensual certificado por el empleador",
     },
     "combinar": {"primero": "el primero presentado de", "mayor": "el mayor de"},
     "metodo": {
@@ -72,7 +73,18 @@ WORDS: dict[str, dict[str, str]] = {
         "subasta_holandesa": "Subasta holandesa (precio uniforme)",
         "construccion_libro": "Construcción del libro (precio de corte del vendedor)",
     },
-    "forma_pago": {"contado": "De contado", "credito": "Con crédito", "cesantias": "Con cesantías"},
+    "forma_pago": {
+        "contado": "De contado",
+        "credito": "Con crédito",
+        "cesantias": "Con cesantías",
+        "cuotas": "En cuotas",
+    },
+    # How a percentage of the shares offered is taken to whole shares, inside a sentence.
+    "redondeo": {
+        "abajo": "redondeado hacia abajo",
+        "arriba": "redondeado hacia arriba",
+        "cercano": "redondeado al entero más cercano (media acción hacia arriba)",
+    },
     "persona": {"natural": "Persona natural", "juridica": "Persona jurídica"},
     "tipo_identificacion": {
         "CC": "Cédula de ciudadanía",

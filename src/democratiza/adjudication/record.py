@@ -18,8 +18,10 @@ import numpy as np
 import polars as pl
 from sqlalchemy import Connection, Engine, insert, select
 
-from democratiza.adjudication.adjudicate import allocate_program
+from democratiza.adjudication.joint import allocate_with_caps, cap_notes
 from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_offer
+from democratiza.programs.schema import Program
+from democratiza.rules.explain import cite
 from democratiza.rules.person import ORDER, per_person
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows
@@ -75,6 +77,7 @@ def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
         "limite_minimo": whole,
         "decision": text,
         "regla_limitante": text,
+        "regla_limite": text,
     }
     columns = [acceptances.c[name] for name in schema]
     statement = select(*columns).where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente)
@@ -90,7 +93,8 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
         raise OfferError("La oferta no tiene el parámetro acciones_ofrecidas.")
     people = per_person(current).sort(ORDER)
     demand = people["cantidad_persona"].to_numpy().astype(np.int64)
-    result = allocate_program(demand, supply, program.allocation)
+    categories = people["categoria"].cast(pl.String).to_list()
+    result, caps = allocate_with_caps(demand, categories, supply, program)
     results = people.with_columns(pl.Series("adjudicada", result.awards)).select(RESULT_COLUMNS)
     header: dict[str, object] = {
         "oferta": stored.code,
@@ -107,11 +111,39 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
         "adjudicadas": int(result.awards.sum()),
         "sobredemanda": bool(result.oversubscribed),
         "nivel": result.level,
-        "notas": list(result.notes),
+        "notas": [*_person_notes(program, people), *result.notes],
         "huella_entradas": digest(people.select(INPUT_COLUMNS), DATETIMES),
         "huella_resultado": digest(results, DATETIMES),
     }
+    if caps:  # only where the file has them: the records of other programs are unchanged
+        header["topes_conjuntos"] = [
+            {
+                "id": cap.id,
+                "categorias": list(cap.categories),
+                "tope_acciones": outcome.cap,
+                "demanda_grupo": outcome.demand,
+                "notas": cap_notes(program, cap, outcome),
+            }
+            for cap, outcome in caps
+        ]
     return Adjudication(stored.code, header, results)
+
+
+def _person_notes(program: Program, people: pl.DataFrame) -> list[str]:
+    """One note per rule that reduced acceptances across a person's filings, with its
+    article and the radicados; none when no person's filings added up past a limit."""
+    reduced = people.filter(pl.col("consumido_por").is_not_null())
+    notes = []
+    for (rule,), rows in reduced.group_by("regla_limitante", maintain_order=True):
+        limit = program.limit(str(rule)) if rule else None
+        named = (
+            f"el límite «{limit.name}» ({cite(program, limit.citation)})" if limit else "su límite"
+        )
+        notes.append(
+            f"Reducidas en la adjudicación porque las radicaciones anteriores de la misma "
+            f"persona usaron {named}: {', '.join(rows['radicado'])}."
+        )
+    return notes
 
 
 def adjudicate(engine: Engine, offer_code: str, who: str, why: str) -> Adjudication:

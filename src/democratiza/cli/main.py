@@ -15,6 +15,7 @@ from democratiza.cli.offers import batch_app, offer_app
 from democratiza.cli.program_view import show_programs
 from democratiza.cli.programs import program_app
 from democratiza.cli.spanish import speak_spanish
+from democratiza.cli.stage_payments import stage_payment_app
 from democratiza.cli.stages import stage_app
 from democratiza.cli.verify import package_app, verify_command
 from democratiza.cli.web import audit_app, serve_command, token_app, user_app
@@ -58,6 +59,7 @@ app.command("servir")(serve_command)
 app.add_typer(user_app, name="usuario")
 app.add_typer(token_app, name="token")
 app.add_typer(audit_app, name="auditoria")
+stage_app.add_typer(stage_payment_app, name="pago")
 app.add_typer(stage_app, name="etapa")
 
 

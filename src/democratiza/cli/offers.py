@@ -8,11 +8,13 @@ from typing import Annotated
 import typer
 import yaml
 from rich.console import Console
+from rich.text import Text
 from sqlalchemy import Engine, func, select
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
 from democratiza.cli.common import refuse, refuse_file, table
 from democratiza.compliance.holdings import paid_shares
+from democratiza.compliance.instalments import instalment_payers
 from democratiza.filing.batches import import_batch, withdraw
 from democratiza.labels import label
 from democratiza.money import group
@@ -27,9 +29,11 @@ from democratiza.offers.lifecycle import (
 )
 from democratiza.reports.decisions import write_decisions
 from democratiza.reports.exports import broker_files, registry_file, slug
+from democratiza.reports.instalment_plans import instalment_file
 from democratiza.storage.database import database_url, make_engine, migrate
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import acceptances
+from democratiza.tables.cells import write_csv
 from democratiza.tables.errors import InputRejected
 
 offer_app = typer.Typer(
@@ -156,6 +160,10 @@ def adjudicate_command(
         f"{group(int(str(h['adjudicadas'])))}.",
         highlight=False,
     )
+    caps = h.get("topes_conjuntos", [])
+    for cap in caps if isinstance(caps, list) else []:  # what each joint cap did
+        for note in cap["notas"]:
+            console.print(Text(f"  {note}"))
     console.print(f"  Huella del programa:    {h['huella_programa']}", highlight=False)
     console.print(f"  Huella de las entradas: {h['huella_entradas']}", highlight=False)
     console.print(f"  Huella del resultado:   {h['huella_resultado']}", highlight=False)
@@ -199,6 +207,11 @@ def export_command(
     with engine.connect() as conn:
         paid = paid_shares(conn, stored)
     paths.append(registry_file(done, out, paid))
+    if stored.program.instalment_plan is not None:
+        with engine.connect() as conn:
+            payers = instalment_payers(conn, stored)
+        plans = instalment_file(done, stored.offer, payers, out)
+        paths += [plans] if plans is not None else []
     report = report_input(stored, done)
     figures = build_figures(report)
     html = out / "informe-adjudicacion.html"
@@ -280,7 +293,7 @@ def import_command(
         stem = f"{slug(comisionista)}-{slug(lote)}"
         paths = write_decisions(compiled, results, frame, folder, f"{stem}-decisiones")
         radicados = folder / f"{stem}-radicados.csv"
-        result.decisions.write_csv(radicados)
+        write_csv(result.decisions, radicados)
         for path in [*paths, radicados]:
             console.print(f"Escrito: {path}", highlight=False)
 

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from democratiza.cli.common import centavos_option, refuse, refuse_file
 from democratiza.cli.offers import Db, Who, Why, engine_for
+from democratiza.compliance.ledger import stage_ledger, stage_paid_shares
 from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.exports import slug
@@ -29,6 +30,7 @@ from democratiza.stages.lifecycle import (
 from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.stages.terms import StageError, StageState, StageTerms
 from democratiza.storage.receipts import StorageError
+from democratiza.tables.cells import write_csv
 from democratiza.tables.errors import InputRejected
 from democratiza.validation_messages import validation_message
 
@@ -154,7 +156,7 @@ def orders_command(
     folder = salida / codigo / "lotes"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{slug(comisionista)}-{slug(lote)}-radicados.csv"
-    result.decisions.write_csv(path)
+    write_csv(result.decisions, path)
     console.print(f"Escrito: {path}", highlight=False)
 
 
@@ -256,12 +258,13 @@ def export_command(
         done = stored_allocation(engine, codigo)
         with engine.connect() as conn:
             stage = load_stage(conn, codigo)
+            paid = stage_paid_shares(conn, codigo)
     except StageError as exc:
         raise refuse(str(exc)) from None
     folder = salida / codigo
     paths = [
         *broker_files(done, folder),
-        registry_file(done, folder),
+        registry_file(done, folder, paid),
         *write_report(stage, done, folder),
     ]
     for path in paths:
@@ -275,10 +278,19 @@ def show_command(codigo: Code, db: Db = None) -> None:
         with engine_for(db).connect() as conn:
             stage = load_stage(conn, codigo)
             history = stage_history(conn, stage)
+            ledger = stage_ledger(conn, codigo)
+            payments = None if ledger.waiting else ledger.summary(conn)
     except StageError as exc:
         raise refuse(str(exc)) from None
     console.print(f"{stage.name} '{stage.code}': {stage.state}")
     _describe(stage.origin, stage.shares, stage.minimum_price)
+    if payments is not None and payments["liquidada"]:
+        console.print(
+            f"  Pagos liquidados: {group(int(payments['acciones_pagadas']))} acciones vendidas; "
+            f"{group(int(payments['acciones_resueltas']))} resueltas por falta de pago."
+        )
+    elif payments is not None:
+        console.print(f"  Pagos recibidos: {pesos(int(payments['pagado']))}; sin liquidar.")
     for event in history:
         console.print(
             f"  {event['cuando']:%Y-%m-%d %H:%M} {event['de_estado'] or '-'} → "

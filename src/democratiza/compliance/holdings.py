@@ -22,13 +22,15 @@ from datetime import date, datetime
 from typing import Any
 
 import polars as pl
-from sqlalchemy import Connection, Engine, Row, case, func, insert, select
+from sqlalchemy import Connection, Engine, Row, case, insert, select
 
 from democratiza.compliance.fines.amount import FineAmount, fine_for
 from democratiza.compliance.fines.bands import BandMatch
 from democratiza.compliance.fines.terms import FineTerms
+from democratiza.compliance.ledger import offer_ledger
+from democratiza.compliance.payment_batches import LedgerOf
 from democratiza.money import group
-from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
+from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.schema import FineBaseKey, Program
 from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import second_stage_price
@@ -39,7 +41,6 @@ from democratiza.storage.schema import (
     adjudications,
     awards,
     holding_events,
-    payments,
     sales,
 )
 
@@ -81,58 +82,49 @@ class Settlement:
     awards: int
 
 
-def settle(engine: Engine, offer_code: str, sale_date: date, who: str) -> Settlement:
-    """Close the payment period: what was paid is sold on ``sale_date``; the rest resolved."""
+def settle(
+    engine: Engine,
+    code: str,
+    sale_date: date,
+    who: str,
+    ledger_of: LedgerOf = offer_ledger,
+) -> Settlement:
+    """Close the payment period: what was paid is sold on ``sale_date``; the rest resolved.
+
+    The same for the Primera Etapa (``offer_ledger``) and a later stage (``stage_ledger``):
+    whole shares paid for at the stage's price, an award never paid beyond its shares.
+    """
     with engine.begin() as conn:
-        stored = load_offer(conn, offer_code)
-        if stored.state not in ADJUDICATED:
-            raise OfferError(f"La oferta '{offer_code}' está {stored.state}; no hay qué liquidar.")
-        record = conn.execute(
-            select(adjudications.c.id).where(adjudications.c.oferta_id == stored.id)
-        ).scalar_one()
-        awarded = read_frame(
-            conn,
-            select(awards.c.aceptacion_id, awards.c.adjudicada).where(
-                awards.c.adjudicacion_id == record, awards.c.adjudicada > 0
-            ),
-            {"aceptacion_id": pl.Int64(), "adjudicada": pl.Int64()},
-        )
-        paid = read_frame(
-            conn,
-            select(payments.c.aceptacion_id, func.sum(payments.c.monto))
-            .join(acceptances, acceptances.c.id == payments.c.aceptacion_id)
-            .where(acceptances.c.oferta_id == stored.id)
-            .group_by(payments.c.aceptacion_id),
-            {"aceptacion_id": pl.Int64(), "pagado": pl.Int64()},
-        )
-        price = stored.offer.price_centavos
-        # Whole shares paid for at the price; an award is never paid beyond its shares.
+        ledger = ledger_of(conn, code)
+        if ledger.waiting is not None:
+            raise OfferError(f"{ledger.waiting}; no hay qué liquidar.")
+        if ledger.settled(conn):
+            raise OfferError(f"El periodo de pago de '{code}' ya se liquidó.")
+        key = ledger.key
         rows = (
-            awarded.join(paid, on="aceptacion_id", how="left")
+            ledger.awarded(conn)
+            .select(key, "adjudicada")
+            .join(ledger.paid(conn), on=key, how="left")
             .with_columns(
-                pl.min_horizontal("adjudicada", pl.col("pagado").fill_null(0) // price).alias(
-                    "acciones_pagadas"
-                ),
+                pl.min_horizontal(
+                    "adjudicada", pl.col("pagado").fill_null(0) // ledger.price
+                ).alias("acciones_pagadas"),
             )
             .with_columns(
                 (pl.col("adjudicada") - pl.col("acciones_pagadas")).alias("acciones_resueltas")
             )
         )
-        if conn.execute(
-            select(sales.c.aceptacion_id).where(
-                sales.c.aceptacion_id.in_(rows["aceptacion_id"].head(1).to_list())
+        values = rows.select(key, "acciones_pagadas", "acciones_resueltas")
+        if values.height:
+            conn.execute(
+                insert(ledger.sales),
+                [{**r, "fecha_enajenacion": sale_date} for r in values.to_dicts()],
             )
-        ).first():
-            raise OfferError(f"El periodo de pago de '{offer_code}' ya se liquidó.")
-        values = rows.select("aceptacion_id", "acciones_pagadas", "acciones_resueltas")
-        conn.execute(
-            insert(sales), [{**r, "fecha_enajenacion": sale_date} for r in values.to_dicts()]
-        )
         audit.append(
             conn,
             who,
-            "oferta.liquidar",
-            f"ofertas/{stored.id}",
+            ledger.actions[2],
+            ledger.entity,
             None,
             {
                 "fecha_enajenacion": sale_date,

@@ -18,6 +18,7 @@ import polars as pl
 
 from democratiza.rules.engine import DECISIONS, IDENTITY_COLUMNS, CompiledProgram, limit_column
 from democratiza.rules.explain import Explainer
+from democratiza.tables.cells import write_csv
 
 CHUNK = 100_000
 
@@ -145,7 +146,7 @@ class DecisionFiles:
             part = explain_chunk(
                 self._explainer, results.slice(start, CHUNK), frame.slice(start, CHUNK)
             )
-            part.write_csv(csv_fh, include_header=self._written == 0)
+            write_csv(part, csv_fh, include_header=self._written == 0)
             json_fh.write((b"," if self._written else b"") + _json_records(part))
             self._written += part.height
             if progress:

@@ -10,7 +10,6 @@ page and the PDF all show these very rows).
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -22,6 +21,7 @@ from democratiza.money import fixed, group, share_percent
 from democratiza.programs.schema import Program
 from democratiza.reports.adjudication_figures import ReportFigures, checked_awards, figures
 from democratiza.reports.render.text import wrap
+from democratiza.tables.cells import csv_bytes
 
 GINI_PLACES = 4
 
@@ -161,9 +161,7 @@ def comparison_csv(designs: list[DesignFigures]) -> bytes:
         {"cifra": [label for label, _ in rows]}
         | {d.name: [values[i] for _, values in rows] for i, d in enumerate(designs)}
     )
-    buffer = io.BytesIO()
-    frame.write_csv(buffer)
-    return buffer.getvalue()
+    return csv_bytes(frame)
 
 
 def short(name: str) -> str:

@@ -1,7 +1,8 @@
 """Files after adjudication: one per broker (CSV and XLSX), and the depository's registry.
 
 Written from the adjudication's results in their documented order, so the same record
-always gives the same bytes (CSV; XLSX carries a fixed creation date).
+always gives the same bytes (CSV; XLSX carries a fixed creation date). Text cells go
+through ``tables.cells``, so a name can never come out as a formula.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from democratiza.adjudication.record import RESULT_COLUMNS, Adjudication
+from democratiza.tables.cells import safe_text, write_csv
 
 # A broker's file: the adjudication's results for its own acceptants.
 BROKER_COLUMNS = [c for c in RESULT_COLUMNS if c != "comisionista"]
@@ -32,16 +34,29 @@ def slug(text: str) -> str:
 
 
 def write_workbook(frame: pl.DataFrame, path: Path, title: str) -> None:
-    """XLSX with a fixed creation date, so the same data gives the same workbook."""
+    """XLSX with a fixed creation date, so the same data gives the same workbook.
+
+    Every text cell is written as a string (never a formula), made safe as in a CSV.
+    """
     from openpyxl import Workbook
+    from openpyxl.cell.cell import Cell
+    from openpyxl.worksheet.worksheet import Worksheet
 
     book = Workbook()
     sheet = book.active
-    assert sheet is not None
+    assert isinstance(sheet, Worksheet)
     sheet.title = title[:31]
-    sheet.append(frame.columns)
+
+    def cell(value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        text = Cell(sheet, value=safe_text(value))
+        text.data_type = "s"
+        return text
+
+    sheet.append([cell(c) for c in frame.columns])
     for row in frame.iter_rows():
-        sheet.append(list(row))
+        sheet.append([cell(v) for v in row])
     book.properties.created = FIXED_DATE
     book.properties.modified = FIXED_DATE
     book.save(path)
@@ -60,7 +75,7 @@ def per_broker_files(
     for broker in sorted(frame["comisionista"].unique().to_list()):
         part = frame.filter(pl.col("comisionista") == broker).drop("comisionista")
         stem = out_dir / f"{prefix}-{slug(broker)}"
-        part.write_csv(stem.with_suffix(".csv"), datetime_format=datetime_format)
+        write_csv(part, stem.with_suffix(".csv"), datetime_format=datetime_format)
         write_workbook(
             part.with_columns(pl.col(pl.Datetime).dt.to_string(datetime_format)),
             stem.with_suffix(".xlsx"),
@@ -76,6 +91,17 @@ def broker_files(done: Adjudication, out_dir: Path) -> list[Path]:
     return per_broker_files(frame, out_dir, "adjudicacion", "Adjudicación")
 
 
+def paid_only(results: pl.DataFrame, column: str, paid: pl.DataFrame | None) -> pl.DataFrame:
+    """The awards as the depository registers them: once the payment period is settled
+    (``paid``: radicado → acciones_pagadas), only the shares paid for, in ``column``; before
+    that, the shares awarded. The same for every stage."""
+    if paid is None or not paid.height:
+        return results
+    return results.join(paid, on="radicado", how="left").with_columns(
+        pl.col("acciones_pagadas").fill_null(0).alias(column)
+    )
+
+
 def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None = None) -> Path:
     """For the depository: one line per awardee and broker, shares summed.
 
@@ -83,11 +109,7 @@ def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None =
     acciones_pagadas); before that, the shares awarded.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    results = done.results
-    if paid is not None and paid.height:
-        results = results.join(paid, on="radicado", how="left").with_columns(
-            pl.col("acciones_pagadas").fill_null(0).alias("adjudicada")
-        )
+    results = paid_only(done.results, "adjudicada", paid)
     registry = (
         results.filter(pl.col("adjudicada") > 0)
         .group_by("tipo_identificacion", "numero_identificacion", "nombre", "comisionista")
@@ -96,5 +118,5 @@ def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None =
         .select(REGISTRY_COLUMNS)
     )
     path = out_dir / "registro-adjudicatarios.csv"
-    registry.write_csv(path)
+    write_csv(registry, path)
     return path

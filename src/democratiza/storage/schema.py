@@ -108,6 +108,7 @@ acceptances = Table(
     Column("decision", String(12), nullable=False),
     Column("regla_limitante", String(60)),
     Column("causas", BigInteger, nullable=False),
+    Column("regla_limite", String(60)),  # the rule behind limite_minimo (migration 0010)
     UniqueConstraint("oferta_id", "radicado", "version", name="uq_radicado_version"),
     Index("ix_aceptaciones_referencia", "oferta_id", "comisionista", "referencia"),
 )
@@ -138,25 +139,52 @@ awards = Table(
     Column("adjudicada", BigInteger, nullable=False),
 )
 
+# Payments and the sale are the same for every stage (``compliance.ledger``): the Primera
+# Etapa's are keyed by acceptance, a later stage's by order; the columns are these.
+
+
+def _payment_columns() -> list[Column[object]]:
+    return [
+        Column("fecha", Date, nullable=False),
+        Column("monto", BigInteger, nullable=False),  # centavos
+        Column("forma", String(20), nullable=False),  # contado, credito, cesantias, cuotas
+        Column("quien", String(120), nullable=False),
+        Column("registrado_en", DateTime, nullable=False),
+    ]
+
+
+def _sale_columns() -> list[Column[object]]:
+    return [
+        Column("fecha_enajenacion", Date, nullable=False),  # the two years count from here
+        Column("acciones_pagadas", BigInteger, nullable=False),
+        Column("acciones_resueltas", BigInteger, nullable=False),  # unpaid: back to the pool
+    ]
+
+
+def _payment_batch_columns() -> list[Column[object]]:
+    return [
+        Column("lote", String(120), nullable=False),
+        Column("archivo", String(400), nullable=False),
+        Column("huella", String(64), nullable=False),
+        Column("filas", Integer, nullable=False),
+        Column("recibido_en", DateTime, nullable=False),
+        Column("quien", String(120), nullable=False),
+    ]
+
+
 payments = Table(
     "pagos",
     metadata,
     Column("id", Integer, primary_key=True),
     Column("aceptacion_id", ForeignKey("aceptaciones.id"), nullable=False, index=True),
-    Column("fecha", Date, nullable=False),
-    Column("monto", BigInteger, nullable=False),  # centavos
-    Column("forma", String(20), nullable=False),  # contado, credito, cesantias
-    Column("quien", String(120), nullable=False),
-    Column("registrado_en", DateTime, nullable=False),
+    *_payment_columns(),
 )
 
 sales = Table(
     "enajenaciones",
     metadata,
     Column("aceptacion_id", ForeignKey("aceptaciones.id"), primary_key=True),
-    Column("fecha_enajenacion", Date, nullable=False),  # the two years count from here
-    Column("acciones_pagadas", BigInteger, nullable=False),
-    Column("acciones_resueltas", BigInteger, nullable=False),  # unpaid: back to the pool
+    *_sale_columns(),
 )
 
 holding_events = Table(
@@ -347,13 +375,34 @@ payment_batches = Table(
     metadata,
     Column("id", Integer, primary_key=True),
     Column("oferta_id", ForeignKey("ofertas.id"), nullable=False),
-    Column("lote", String(120), nullable=False),
-    Column("archivo", String(400), nullable=False),
-    Column("huella", String(64), nullable=False),
-    Column("filas", Integer, nullable=False),
-    Column("recibido_en", DateTime, nullable=False),
-    Column("quien", String(120), nullable=False),
+    *_payment_batch_columns(),
     UniqueConstraint("oferta_id", "lote", name="uq_lote_pagos"),
+)
+
+# A later stage's payments and sale (migration 0010): per order with shares allocated.
+
+stage_payment_batches = Table(
+    "lotes_pagos_etapa",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("etapa_id", ForeignKey("etapas.id"), nullable=False),
+    *_payment_batch_columns(),
+    UniqueConstraint("etapa_id", "lote", name="uq_lote_pagos_etapa"),
+)
+
+stage_payments = Table(
+    "pagos_etapa",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("orden_id", ForeignKey("ordenes.id"), nullable=False, index=True),
+    *_payment_columns(),
+)
+
+stage_sales = Table(
+    "enajenaciones_etapa",
+    metadata,
+    Column("orden_id", ForeignKey("ordenes.id"), primary_key=True),
+    *_sale_columns(),
 )
 
 pseudonym_keys = Table(

@@ -18,6 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from democratiza.tables.errors import InputError, InputRejected
+from democratiza.tables.limits import LIMITS, ReadLimits, Watch, check_rows, check_workbook
 
 # The readers' own messages are English; a broker reads these instead.
 CSV_UNREADABLE = (
@@ -66,7 +67,7 @@ def _with_rows(source: str, frame: pl.DataFrame, first_row: int) -> RawTable:
     return RawTable(source, frame.with_columns(pl.col("fila").cast(pl.Int64)))
 
 
-def read_csv(path: Path) -> RawTable:
+def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     source = str(path)
     data = path.read_bytes()
     if not data.strip():
@@ -88,6 +89,7 @@ def read_csv(path: Path) -> RawTable:
         raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
     if frame.height == 0:
         raise InputRejected([InputError(source, None, None, NO_ROWS)])
+    check_rows(source, frame.height, limits)
     return _with_rows(source, frame, first_row=2)
 
 
@@ -188,17 +190,24 @@ def _cell_text(value: object) -> str | None:
     return str(value)
 
 
-def read_xlsx(path: Path) -> RawTable:
+def read_xlsx(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     from openpyxl import load_workbook
 
     source = str(path)
+    check_workbook(path, limits, XLSX_UNREADABLE)  # before parsing: what it expands to
     try:
         book = load_workbook(path, read_only=True, data_only=True)
     except Exception:  # openpyxl raises many types (in English) for a damaged file
         raise InputRejected([InputError(source, None, None, XLSX_UNREADABLE)]) from None
     sheet = book.worksheets[0]
-    rows = [[_cell_text(v) for v in row] for row in sheet.iter_rows(values_only=True)]
-    book.close()
+    watch = Watch(source, limits)
+    rows = []
+    try:
+        for row in sheet.iter_rows(values_only=True):
+            watch.row()
+            rows.append([_cell_text(v) for v in row])
+    finally:
+        book.close()
     while rows and all(v is None for v in rows[-1]):
         rows.pop()
     if not rows:
@@ -216,7 +225,7 @@ def read_xlsx(path: Path) -> RawTable:
     return _with_rows(source, frame, first_row=2)
 
 
-def read_json(path: Path) -> RawTable:
+def read_json(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     source = str(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
@@ -242,6 +251,7 @@ def read_json(path: Path) -> RawTable:
     ]
     if errors:
         raise InputRejected(errors)
+    check_rows(source, len(data), limits)
     return read_records(source, data)
 
 

@@ -103,6 +103,13 @@ def first_stage_package(stored: StoredOffer, done: Adjudication, pseudonym: pl.S
         "acciones_ofrecidas": done.header["acciones_ofrecidas"],
         "orden": "orden de recepción (radicado): la columna orden",
     }
+    if rule.joint_caps:  # only where the program has them: other packages unchanged
+        offered = stored.offer.values["acciones_ofrecidas"]
+        assert isinstance(offered, int), "an adjudicated offer has its shares offered"
+        parameters["topes_conjuntos"] = [
+            {"categorias": list(cap.categories), "tope_acciones": cap.shares(offered)}
+            for cap in rule.joint_caps
+        ]
     awards = done.results.select(
         pl.int_range(1, pl.len() + 1).alias("orden"),
         pseudonym.alias("seudonimo"),

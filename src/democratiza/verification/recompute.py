@@ -12,8 +12,10 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+from numpy.typing import NDArray
 
-from democratiza.adjudication.adjudicate import allocate
+from democratiza.adjudication.adjudicate import AllocationResult, allocate
+from democratiza.adjudication.joint import within_joint_caps
 from democratiza.stages.clearing import clear
 from democratiza.verification.package import AWARDS, FIRST_STAGE, LATER_STAGE, PARAMETERS
 
@@ -21,7 +23,7 @@ from democratiza.verification.package import AWARDS, FIRST_STAGE, LATER_STAGE, P
 NEEDS = {
     FIRST_STAGE: (
         ("acciones_ofrecidas", "metodo", "residuo", "lote_acciones", "porcentaje_lineal"),
-        ("orden", "seudonimo", "cantidad_permitida", "adjudicada"),
+        ("orden", "seudonimo", "categoria", "cantidad_permitida", "adjudicada"),
     ),
     LATER_STAGE: (
         (
@@ -56,14 +58,25 @@ def recomputed(parameters: dict[str, Any], table: pl.DataFrame) -> pl.DataFrame:
     """The package's table with each award computed again from the package alone."""
     if parameters["tipo"] == FIRST_STAGE:
         demand = table["cantidad_permitida"].to_numpy().astype(np.int64)
-        result = allocate(
-            demand,
-            int(parameters["acciones_ofrecidas"]),
-            parameters["metodo"],
-            parameters["residuo"],
-            int(parameters["lote_acciones"]),
-            parameters["porcentaje_lineal"],
-        )
+
+        def share(wanted: NDArray[np.int64], supply: int) -> AllocationResult:
+            return allocate(
+                wanted,
+                supply,
+                parameters["metodo"],
+                parameters["residuo"],
+                int(parameters["lote_acciones"]),
+                parameters["porcentaje_lineal"],
+            )
+
+        caps = [
+            (cap["categorias"], int(cap["tope_acciones"]))
+            for cap in parameters.get("topes_conjuntos", [])
+        ]
+        if caps:  # the joint caps first, as the adjudication applies them
+            categories = table["categoria"].cast(pl.String).to_list()
+            demand, _ = within_joint_caps(demand, categories, caps, share)
+        result = share(demand, int(parameters["acciones_ofrecidas"]))
         return table.with_columns(pl.Series("adjudicada", result.awards))
     valid = table.filter(pl.col("valida"))
     cleared = clear(

@@ -139,7 +139,7 @@ def verdict_of(files: dict[str, bytes]) -> Verdict:
         difference = first_difference(published, computed)
     except (AdjudicationError, ClearingError) as exc:
         return Verdict(False, f"No se puede recalcular la adjudicación: {exc}", manifest)
-    except (pl.exceptions.PolarsError, ValueError, TypeError, ArithmeticError):
+    except (pl.exceptions.PolarsError, KeyError, ValueError, TypeError, ArithmeticError):
         return Verdict(False, f"No se puede recalcular la adjudicación: {UNFIT}.", manifest)
     return Verdict(False, f"El paquete no coincide: {difference}.", manifest)
 

@@ -35,6 +35,8 @@ class ResultAnswer(BaseModel):
     decision: str
     regla_limitante: str | None
     regla_limitante_nombre: str | None = None
+    regla_limitante_cita: str | None = None
+    consumido_por: str | None = None  # the person's filings that used the limit before it
     cantidad_persona: int
     adjudicada: int
     seudonimo: str = Field(description="el seudónimo con que el paquete público la nombra")

@@ -9,17 +9,21 @@ only aggregate figures and, after publication, its own result by radicado plus I
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import datetime
 from typing import Any
 
+import polars as pl
 from sqlalchemy import Connection, Engine, select
 
 from democratiza.money import pesos_cell
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.rules.engine import IDENTITY_COLUMNS
+from democratiza.rules.explain import cite
+from democratiza.rules.person import per_person
+from democratiza.storage.database import read_frame
+from democratiza.storage.receipts import receipt_rank
 from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
+from democratiza.tables.cells import csv_text
 from democratiza.verification.pseudonyms import offer_key, pseudonym
 from democratiza.web.errors import NotFound
 from democratiza.web.security.auth import BROKER, Principal
@@ -98,17 +102,14 @@ def acceptances_csv(conn: Connection, stored: StoredOffer, who: Principal) -> by
         .where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente, _mine(who))
         .order_by(acceptances.c.radicado)
     )
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(ACCEPTANCE_FIELDS)
-    for row in conn.execute(query):
-        writer.writerow(
-            [
-                "" if v is None else pesos_cell(v) if name in AMOUNT_FIELDS else plain(v)
-                for name, v in zip(ACCEPTANCE_FIELDS, row, strict=True)
-            ]
-        )
-    return buffer.getvalue().encode()
+    rows = (
+        [
+            "" if v is None else pesos_cell(v) if name in AMOUNT_FIELDS else plain(v)
+            for name, v in zip(ACCEPTANCE_FIELDS, row, strict=True)
+        ]
+        for row in conn.execute(query)
+    )
+    return csv_text(ACCEPTANCE_FIELDS, rows).encode()
 
 
 def one_acceptance(
@@ -201,12 +202,44 @@ def lookup_result(
     )
     if row is None:
         raise missing
-    found = dict(row)
+    found = {**dict(row), **_as_adjudicated(conn, stored, radicado.strip(), id_type, id_number)}
     who = (found.pop("tipo_identificacion"), found.pop("numero_identificacion"))
     found["seudonimo"] = pseudonym(offer_key(conn, stored.id), *who)
     rule = found["regla_limitante"]
     if rule:
         limit = stored.program.limit(str(rule))
         found["regla_limitante_nombre"] = limit.name
+        found["regla_limitante_cita"] = cite(stored.program, limit.citation)
     found["oferta"] = code
     return found
+
+
+def _as_adjudicated(
+    conn: Connection, stored: StoredOffer, radicado: str, id_type: str, id_number: str
+) -> dict[str, object]:
+    """The decision and binding rule the adjudication gave this acceptance, and the filings
+    that used the person's limit before it: the person's own acceptances, through the same
+    per-person rule the adjudication ran (``rules.person``)."""
+    a = acceptances.c
+    schema: dict[str, pl.DataType] = {
+        "radicado": pl.String(),
+        "tipo_identificacion": pl.String(),
+        "numero_identificacion": pl.String(),
+        "cantidad_permitida": pl.Int64(),
+        "limite_minimo": pl.Int64(),
+        "regla_limite": pl.String(),
+        "decision": pl.String(),
+        "regla_limitante": pl.String(),
+    }
+    own = read_frame(
+        conn,
+        select(*(a[c] for c in schema)).where(
+            a.oferta_id == stored.id,
+            a.vigente,
+            a.tipo_identificacion == id_type.strip().upper(),
+            a.numero_identificacion == id_number.strip(),
+        ),
+        schema,
+    ).with_columns(receipt_rank(pl.col("radicado")).alias("recepcion"))
+    mine = per_person(own).filter(pl.col("radicado") == radicado)
+    return mine.select("decision", "regla_limitante", "consumido_por").row(0, named=True)

@@ -28,6 +28,7 @@ from democratiza.web.security.auth import (
     open_session,
     session_principal,
 )
+from democratiza.web.security.clients import client_address
 
 router = APIRouter(include_in_schema=False)
 
@@ -118,7 +119,13 @@ def _login(request: Request, values: dict[str, str]) -> Response:
     engine = request.app.state.engine
     now = datetime.now()
     with engine.begin() as conn:
-        outcome = check_password(conn, values.get("login", ""), values.get("clave", ""), now)
+        outcome = check_password(
+            conn,
+            values.get("login", ""),
+            values.get("clave", ""),
+            request.app.state.lockout,
+            client_address(request, request.app.state.proxies),
+        )
         cookie = open_session(conn, outcome.user_id, now) if outcome.user_id else None
     if cookie is None:
         context = {"siguiente": values.get("siguiente", ""), "error": outcome.message}
