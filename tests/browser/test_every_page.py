@@ -141,6 +141,26 @@ def _design(page: Page) -> None:
     page.wait_for_selector("#tabla-disenos")
 
 
+def _verify(page: Page) -> None:
+    """Upload the published offer's package, as downloaded from its statistics page."""
+    package = page.request.get(f"/ofertas/{CODE}/paquete.zip").body()
+    page.set_input_files(
+        "input[name=paquete]",
+        {"name": "paquete.zip", "mimeType": "application/zip", "buffer": package},
+    )
+    page.click("#verificar-enviar")
+    page.wait_for_selector("#veredicto")
+
+
+def _verify_not_a_zip(page: Page) -> None:
+    page.set_input_files(
+        "input[name=paquete]",
+        {"name": "paquete.zip", "mimeType": "application/zip", "buffer": b"no es un ZIP"},
+    )
+    page.click("#verificar-enviar")
+    page.wait_for_selector("#error-paquete")
+
+
 @dataclass(frozen=True)
 class World:
     url: str
@@ -244,6 +264,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         Visit("resultado", "/resultados"),
         Visit("resultado-consultado", "/resultados", lookup),
         Visit("estadisticas", f"/ofertas/{CODE}/estadisticas"),
+        Visit("verificar", "/verificar"),
+        Visit("verificar-coincide", "/verificar", _verify),
+        Visit("verificar-no-es-zip", "/verificar", _verify_not_a_zip),
         Visit("no-existe", "/ofertas/no-existe"),
     ]
     office = [

@@ -45,6 +45,7 @@ from democratiza.web.pages import stage_page as pages_stage
 from democratiza.web.pages import stages as pages_stages
 from democratiza.web.pages import statistics as pages_statistics
 from democratiza.web.pages import tokens as pages_tokens
+from democratiza.web.pages import verifier as pages_verifier
 from democratiza.web.pages.templating import error_page
 from democratiza.web.security.access import declared_routes
 from democratiza.web.security.clients import Network, proxies_from_environment
@@ -120,6 +121,7 @@ def create_app(
         pages_api_docs.router,
         pages_public.router,
         pages_statistics.router,
+        pages_verifier.router,
         pages_calculator.router,
         pages_broker.router,
         pages_office.router,

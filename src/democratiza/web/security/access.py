@@ -121,6 +121,8 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.estadisticas": EVERYONE,  # a published offer's figures and package: no one named
     "pag.estadisticas.paquete": EVERYONE,
     "pag.etapa.paquete": EVERYONE,  # a published later stage's package
+    "pag.verificar": EVERYONE,  # anyone verifies a package: it names no one
+    "pag.verificar.enviar": EVERYONE,
     "pag.entrar": EVERYONE,
     "pag.entrar.enviar": EVERYONE,
     "pag.salir": EVERYONE,

@@ -4,10 +4,11 @@ Why plain ASGI rather than ``@app.middleware("http")``: Starlette's decorator ru
 request through extra tasks and memory streams, which cost more than a single acceptance's
 own route; here a request passes through one function call.
 
-- A body over the limit (uploads: ``max_upload``; anything else: 1 MiB) is refused with
-  413: at once when its declared length is over, and otherwise (a chunked body, or one
-  that lies about its length) as soon as the bytes read pass the limit; nothing past the
-  limit is ever read.
+- A body over the limit (uploads: ``max_upload``; a package sent to the public verifier:
+  twice the largest package it takes, so that one somewhat too large is refused in words
+  on the page; anything else: 1 MiB) is refused with 413: at once when its declared
+  length is over, and otherwise (a chunked body, or one that lies about its length) as
+  soon as the bytes read pass the limit; nothing past the limit is ever read.
 - Every response carries headers that keep pages from being framed or sniffed and deny
   the browser's powerful features (Permissions-Policy); HTML pages also a
   Content-Security-Policy that admits only this site's own files, forms and base URL.
@@ -22,10 +23,12 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from democratiza.verification.archive import UPLOAD_BYTES
 from democratiza.web.errors import ApiError, BodyTooLarge
 
 MAX_BODY = 1024 * 1024  # any request but an upload: 1 MiB
 UPLOAD_SUFFIX = "/lotes"
+VERIFIER = "/verificar"
 ALWAYS = (
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
@@ -55,6 +58,8 @@ class LimitsAndHeaders:
             return
         path: str = scope["path"]
         limit = self.max_upload if path.endswith(UPLOAD_SUFFIX) else MAX_BODY
+        if path == VERIFIER:
+            limit = 2 * UPLOAD_BYTES
         declared = next((v for k, v in scope["headers"] if k == b"content-length"), None)
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await _too_large(send, limit)
