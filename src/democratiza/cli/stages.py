@@ -17,7 +17,6 @@ from democratiza.compliance.ledger import stage_ledger, stage_paid_shares
 from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.exports import slug
-from democratiza.reports.stage_report import broker_files, registry_file, write_report
 from democratiza.stages.allocate import allocate_stage, current_orders, stored_allocation
 from democratiza.stages.clearing import demand_curve
 from democratiza.stages.lifecycle import (
@@ -262,6 +261,10 @@ def export_command(
     except StageError as exc:
         raise refuse(str(exc)) from None
     folder = salida / codigo
+    # Imported here: the report draws with matplotlib, which every other command would pay
+    # for at start (a third of a second).
+    from democratiza.reports.stage_report import broker_files, registry_file, write_report
+
     paths = [
         *broker_files(done, folder),
         registry_file(done, folder, paid),

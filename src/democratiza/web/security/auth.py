@@ -16,6 +16,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -33,8 +34,13 @@ STAFF_ROLES = (OFFICE, BROKER, AUDITOR)  # roles a person logs in with
 SESSION_LIFE = timedelta(hours=8)
 MIN_PASSWORD = 12
 TOKEN_PREFIX = "dz_"
-# Verified against when the login does not exist, so both answers take the same time.
-_DUMMY_HASH = PasswordHasher().hash("nadie-tiene-esta-clave")
+
+
+@cache
+def _dummy_hash() -> str:
+    """Verified against when the login does not exist, so both answers take the same time.
+    Made on first use: hashing costs a tenth of a second that no command should pay."""
+    return PasswordHasher().hash("nadie-tiene-esta-clave")
 
 
 class AuthError(Exception):
@@ -122,7 +128,7 @@ def check_password(
         lockout.succeeded(login, address)
         return LoginOutcome(int(row.id), "")
     if not known:
-        _verify(_DUMMY_HASH, password)
+        _verify(_dummy_hash(), password)
     waiting = lockout.failed(login, address)
     if not waiting:
         return LoginOutcome(None, refused)
