@@ -8,6 +8,7 @@ import polars as pl
 from typer.testing import CliRunner
 
 from democratiza.cli.main import app
+from tests.helpers import CENTRAL_CREDIT_LINE
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 runner = CliRunner()
@@ -45,6 +46,11 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
         ok=False,
     )
     assert "está borrador; no recibe aceptaciones" in out
+    out = run("oferta", "abrir", code, db=db, ok=False)
+    assert "No hay líneas de crédito registradas" in " ".join(out.split())
+    run("credito", "registrar", code, *CENTRAL_CREDIT_LINE, db=db)
+    out = run("credito", "lineas", code, db=db)
+    assert "Las líneas de crédito permiten abrir la oferta." in out
     run("oferta", "abrir", code, db=db)
     out = run(
         "lote",

@@ -119,6 +119,7 @@ WORDS: dict[str, dict[str, str]] = {
         "oferta.interrupcion": "Oferta interrumpida",
         "oferta.adjudicar": "Oferta adjudicada",
         "oferta.liquidar": "Periodo de pago liquidado",
+        "credito.registrar": "Línea de crédito registrada",
         "lote.recibir": "Lote de aceptaciones recibido",
         "aceptacion.retirar": "Aceptación retirada",
         "pagos.lote": "Lote de pagos recibido",

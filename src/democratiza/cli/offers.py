@@ -11,7 +11,8 @@ from rich.console import Console
 from sqlalchemy import Engine, func, select
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
-from democratiza.cli.common import refuse, refuse_file, table
+from democratiza.cli.common import IbcFile, ibc_series, refuse, refuse_file, table
+from democratiza.compliance.credit.gate import open_offer
 from democratiza.compliance.holdings import paid_shares
 from democratiza.filing.batches import import_batch, withdraw
 from democratiza.labels import label
@@ -96,10 +97,17 @@ def open_command(
     codigo: Code,
     quien: Who = "oficina del programa",
     motivo: Why = "inicio del plazo de la oferta",
+    serie_ibc: IbcFile = None,
     db: Db = None,
 ) -> None:
-    """Abre el plazo para recibir aceptaciones."""
-    _advance(codigo, "abierta", quien, motivo, db)
+    """Abre el plazo si las líneas de crédito registradas lo permiten (Ley 226 art. 11 num. 3)."""
+    ibc = ibc_series(serie_ibc)
+    try:
+        with engine_for(db).begin() as conn:
+            open_offer(conn, load_offer(conn, codigo), quien, motivo, ibc)
+    except OfferError as exc:
+        raise refuse(str(exc)) from None
+    console.print(f"Oferta '{codigo}': abierta.")
 
 
 @offer_app.command("cerrar")

@@ -165,10 +165,20 @@ def stored_program(code: str, text: str | None, sha256: str | None) -> Program |
 
 
 def advance(
-    conn: Connection, stored: StoredOffer, target: OfferState, who: str, why: str
+    conn: Connection,
+    stored: StoredOffer,
+    target: OfferState,
+    who: str,
+    why: str,
+    detail: dict[str, Any] | None = None,
 ) -> StoredOffer:
-    """Move the offer to the next state; any other move is refused and nothing changes."""
-    advance_row(conn, LIFE, Row(stored.id, stored.code), (stored.state, target), who, why)
+    """Move the offer to the next state; any other move is refused and nothing changes.
+
+    The opening as people ask for it is ``compliance.credit.gate.open_offer``, which checks
+    the credit lines first (Ley 226 art. 11 num. 3) and records its verdict in ``detail``.
+    """
+    row, states = Row(stored.id, stored.code), (stored.state, target)
+    advance_row(conn, LIFE, row, states, who, why, detail)
     return replace(stored, state=target)
 
 

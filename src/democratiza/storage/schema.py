@@ -56,6 +56,26 @@ offer_events = Table(
     Column("detalle", Text),
 )
 
+# The credit lines registered for an offer (migration 0009): the Primera Etapa opens only once
+# they together meet Ley 226 art. 11 num. 3. The rate is kept as written (a fraction, "0.2048"),
+# never as a float.
+credit_lines = Table(
+    "lineas_credito",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("oferta_id", ForeignKey("ofertas.id"), nullable=False, index=True),
+    Column("entidad", String(200), nullable=False),
+    Column("monto_disponible", BigInteger, nullable=False),  # centavos
+    Column("plazo_meses", Integer, nullable=False),  # the capital grace included
+    Column("gracia_meses", Integer, nullable=False),
+    Column("tasa_ea", String(20), nullable=False),  # efectivo anual, as a fraction
+    Column("fecha_otorgamiento", Date, nullable=False),
+    Column("capitalizar_gracia", Boolean, nullable=False),
+    Column("garantia", String(20), nullable=False),  # precio_fijo, otro_valor, no_admitidas
+    Column("quien", String(200), nullable=False),
+    Column("registrada_en", DateTime, nullable=False),
+)
+
 batches = Table(
     "lotes",
     metadata,

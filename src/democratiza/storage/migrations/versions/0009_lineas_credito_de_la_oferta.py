@@ -1,0 +1,43 @@
+"""lineas_credito: las líneas de crédito registradas para una oferta
+
+Revision ID: 0009
+Revises: 0008
+
+Why: the Primera Etapa opens only once one or several credit lines together make available
+at least 10 % of the value of the shares offered, each meeting the conditions of Ley 226
+art. 11 num. 3 (GEB arts. 6.4 and 7); the office registers them, and the opening checks them.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0009"
+down_revision = "0008"
+
+
+def upgrade() -> None:
+    op.create_table(
+        "lineas_credito",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("oferta_id", sa.Integer(), nullable=False),
+        sa.Column("entidad", sa.String(length=200), nullable=False),
+        sa.Column("monto_disponible", sa.BigInteger(), nullable=False),
+        sa.Column("plazo_meses", sa.Integer(), nullable=False),
+        sa.Column("gracia_meses", sa.Integer(), nullable=False),
+        sa.Column("tasa_ea", sa.String(length=20), nullable=False),
+        sa.Column("fecha_otorgamiento", sa.Date(), nullable=False),
+        sa.Column("capitalizar_gracia", sa.Boolean(), nullable=False),
+        sa.Column("garantia", sa.String(length=20), nullable=False),
+        sa.Column("quien", sa.String(length=200), nullable=False),
+        sa.Column("registrada_en", sa.DateTime(), nullable=False),
+        sa.ForeignKeyConstraint(["oferta_id"], ["ofertas.id"]),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    op.create_index("ix_lineas_credito_oferta_id", "lineas_credito", ["oferta_id"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_lineas_credito_oferta_id", table_name="lineas_credito")
+    op.drop_table("lineas_credito")
