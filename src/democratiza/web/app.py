@@ -35,6 +35,7 @@ from democratiza.web.api.uploads import MAX_UPLOAD
 from democratiza.web.pages import audit as pages_audit
 from democratiza.web.pages import broker as pages_broker
 from democratiza.web.pages import calculator as pages_calculator
+from democratiza.web.pages import credit_lines as pages_credit
 from democratiza.web.pages import dashboard as pages_dashboard
 from democratiza.web.pages import fines as pages_fines
 from democratiza.web.pages import office as pages_office
@@ -110,6 +111,7 @@ def create_app(
         pages_broker.router,
         pages_office.router,
         pages_dashboard.router,
+        pages_credit.router,
         pages_tokens.router,
         pages_audit.router,
         pages_stages.router,

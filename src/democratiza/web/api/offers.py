@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import Engine, select
 
 from democratiza.adjudication.record import adjudicate, publish
+from democratiza.compliance.credit.gate import open_offer
 from democratiza.offers.lifecycle import (
     OfferError,
     OfferState,
@@ -67,6 +68,9 @@ def change(engine: Engine, code: str, target: OfferState, who: str, why: str) ->
             adjudicate(engine, code, who, why)
         elif target == "publicada":
             publish(engine, code, who, why)
+        elif target == "abierta":  # only once the credit lines qualify (Ley 226 art. 11.3)
+            with engine.begin() as conn:
+                open_offer(conn, load_offer(conn, code), who, why)
         else:
             with engine.begin() as conn:
                 advance(conn, load_offer(conn, code), target, who, why)

@@ -24,6 +24,7 @@ from democratiza.offers.lifecycle import StoredOffer, events
 from democratiza.storage.schema import acceptances, adjudications, awards
 from democratiza.web.api import catalog, views
 from democratiza.web.pages.charts import bar_chart
+from democratiza.web.pages.credit_lines import credit_context
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import route
 from democratiza.words import count
@@ -161,6 +162,7 @@ def dashboard(codigo: str, request: Request) -> Response:
         figures = views.intake_figures(conn, stored)
         top = headline(conn, stored)
         log = events(conn, stored)
+        credit = credit_context(conn, stored)
         record = (
             conn.execute(select(adjudications).where(adjudications.c.oferta_id == stored.id))
             .mappings()
@@ -174,6 +176,7 @@ def dashboard(codigo: str, request: Request) -> Response:
         "cifras": figures,
         "graficas": charts(stored, figures),
         "eventos": log,
+        "credito": credit,
         "registro": dict(record) if record else None,
     }
     return render(request, "tablero.html", context)

@@ -104,6 +104,8 @@ ACCESS: dict[str, frozenset[str]] = {
     "api.tenencia": OVERSIGHT,
     "api.multa.estado": OVERSIGHT,
     "api.credito.verificar": OVERSIGHT,
+    "api.credito.lineas": OVERSIGHT,
+    "api.credito.registrar": ONLY_OFFICE,
     "api.credito.cuadro": OVERSIGHT,
     # Pages.
     "pag.inicio": EVERYONE,
@@ -124,6 +126,7 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.tablero": OVERSIGHT,
     "pag.oferta.crear": ONLY_OFFICE,
     "pag.oferta.accion": ONLY_OFFICE,
+    "pag.credito.registrar": ONLY_OFFICE,
     "pag.tokens": OVERSIGHT,
     "pag.token.crear": ONLY_OFFICE,
     "pag.token.revocar": ONLY_OFFICE,
