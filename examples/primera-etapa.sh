@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A complete Primera Etapa on the embedded SQLite default, with the bundled sample data:
-# an offer, four brokers' batches (one with bad rows, refused whole, then sent right),
+# an offer, refused at opening with 9 % of credit lines and opened once a second line makes
+# 10 %, four brokers' batches (one with bad rows, refused whole, then sent right),
 # a resent batch (stored once), a withdrawal, an oversubscribed adjudication and the reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,14 @@ export DEMOCRATIZA_DB="$DB"
 C=central-primera-fase
 
 $D oferta crear $C --programa central-seguros-vida --oferta $S/oferta.yaml
+echo "--- La Primera Fase no abre sin líneas de crédito que financien el 10 % de su valor"
+echo "    (Ley 226 art. 11 num. 3): 40.000.000 acciones × \$ 1.000, \$ 4.000.000.000 de crédito."
+# Tasas iguales al interés bancario corriente de abril-junio de 2017, vigente el día del otorgamiento.
+LINEA=(--plazo-meses 60 --gracia-meses 12 --tasa-ea 22.33 --fecha-otorgamiento 2017-06-15)
+$D credito registrar $C --entidad "Banco Ejemplo" --monto-disponible 3.600.000.000 "${LINEA[@]}"
+$D oferta abrir $C || true
+$D credito registrar $C --entidad "Cooperativa Ejemplo" --monto-disponible 400.000.000 "${LINEA[@]}"
+$D credito lineas $C
 $D oferta abrir $C
 $D lote importar $C $S/lote-1-casa-de-bolsa.csv --comisionista "Casa de Bolsa" --lote CB-001
 $D lote importar $C $S/lote-2-acciones-y-valores.csv --comisionista "Acciones y Valores" --lote AV-001

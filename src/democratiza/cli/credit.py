@@ -190,7 +190,6 @@ def lines_command(codigo: Code, serie_ibc: IbcFile = None, db: Db = None) -> Non
         raise refuse(str(exc)) from None
     rows = [
         [
-            str(r.id),
             r.line.lender,
             pesos(r.line.available_centavos),
             f"{r.line.term_months} meses",
@@ -200,8 +199,9 @@ def lines_command(codigo: Code, serie_ibc: IbcFile = None, db: Db = None) -> Non
         ]
         for r in verdict.lines
     ]
-    headers = ("Línea", "Entidad", "Disponible", "Plazo", "Gracia", "Tasa", "Otorgamiento")
-    console.print(table(f"Líneas de crédito de la oferta '{codigo}'", headers, rows))
+    headers = ("Entidad", "Disponible", "Plazo", "Gracia", "Tasa", "Otorgado")
+    title = f"Líneas de crédito de la oferta '{codigo}'"
+    console.print(table(title, headers, rows, keys=(5,), right=(1,)))
     _print(verdict.findings)
     if verdict.ok:
         console.print("Las líneas de crédito permiten abrir la oferta.", highlight=False)
