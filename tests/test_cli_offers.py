@@ -88,7 +88,7 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
         ok=False,
     )
     assert "El lote tiene 3 errores; no se guardó nada" in out
-    run(
+    out = run(
         "oferta",
         "interrumpir",
         code,
@@ -98,8 +98,13 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
         "1100.00",
         "--fundamento",
         "Ley 226 art. 11 num. 2",
+        "--aceptaciones-anteriores",
+        "conservan",
+        "--fundamento-anteriores",
+        "se respondieron al precio del aviso",
         db=db,
     )
+    assert "conservan el precio al que se evaluaron" in " ".join(out.split())
     run("oferta", "cerrar", code, db=db)
     out = run("oferta", "adjudicar", code, db=db)
     assert "Huella del resultado" in out

@@ -53,7 +53,7 @@ def section(page: str) -> str:
 
 def post(client: TestClient, path: str, data: dict[str, str]) -> int:
     answer = client.post(path, data={**data, "csrf": csrf_of(client, PAGE)}, follow_redirects=False)
-    return answer.status_code
+    return int(answer.status_code)
 
 
 def test_the_offer_opens_from_its_page_once_two_lines_sum_ten_percent(

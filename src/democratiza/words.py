@@ -106,7 +106,12 @@ WORDS: dict[str, dict[str, str]] = {
     "decision": {"aceptada": "aceptada", "reducida": "reducida", "rechazada": "rechazada"},
     "decisiones": {"aceptada": "Aceptadas", "reducida": "Reducidas", "rechazada": "Rechazadas"},
     "decision_orden": {"valida": "válida", "rechazada": "rechazada"},
-    "estado_aceptacion": {"radicada": "radicada", "corregida": "corregida", "retirada": "retirada"},
+    "estado_aceptacion": {
+        "radicada": "radicada",
+        "corregida": "corregida",
+        "retirada": "retirada",
+        "reevaluada": "evaluada de nuevo al precio ajustado",
+    },
     "evento": {
         "creacion": "creación",
         "transicion": "cambio de estado",
@@ -120,6 +125,7 @@ WORDS: dict[str, dict[str, str]] = {
         "oferta.adjudicar": "Oferta adjudicada",
         "oferta.liquidar": "Periodo de pago liquidado",
         "credito.registrar": "Línea de crédito registrada",
+        "oferta.reevaluar": "Aceptaciones evaluadas de nuevo al precio ajustado",
         "lote.recibir": "Lote de aceptaciones recibido",
         "aceptacion.retirar": "Aceptación retirada",
         "pagos.lote": "Lote de pagos recibido",

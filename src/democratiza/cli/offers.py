@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -15,8 +16,9 @@ from democratiza.cli.common import IbcFile, ibc_series, refuse, refuse_file, tab
 from democratiza.compliance.credit.gate import open_offer
 from democratiza.compliance.holdings import paid_shares
 from democratiza.filing.batches import import_batch, withdraw
+from democratiza.filing.reevaluation import interrupt
 from democratiza.labels import label
-from democratiza.money import group
+from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import (
     OfferError,
     OfferState,
@@ -24,8 +26,8 @@ from democratiza.offers.lifecycle import (
     create_offer,
     events,
     load_offer,
-    record_interruption,
 )
+from democratiza.offers.prices import AdjustmentRequest
 from democratiza.reports.decisions import write_decisions
 from democratiza.reports.exports import broker_files, registry_file, slug
 from democratiza.storage.database import database_url, make_engine, migrate
@@ -128,17 +130,49 @@ def interrupt_command(
     quien: Who = "oficina del programa",
     precio_nuevo: Annotated[str | None, typer.Option(help="Precio ajustado, si lo hay")] = None,
     fundamento: Annotated[str | None, typer.Option(help="Fundamento legal del ajuste")] = None,
+    vigente_desde: Annotated[
+        str | None, typer.Option(help="Desde cuándo rige el precio ajustado, AAAA-MM-DD (hoy)")
+    ] = None,
+    aceptaciones_anteriores: Annotated[
+        str | None,
+        typer.Option(help="Las radicadas antes: conservan su precio o son reevaluadas"),
+    ] = None,
+    fundamento_anteriores: Annotated[
+        str | None, typer.Option(help="Fundamento de esa decisión")
+    ] = None,
     db: Db = None,
 ) -> None:
     """Registra una interrupción (Ley 226 art. 11) y el ajuste de precio si lo hubo."""
+    adjustment = None
+    if precio_nuevo is not None:
+        effective = None
+        if vigente_desde is not None:
+            try:
+                effective = date.fromisoformat(vigente_desde)
+            except ValueError:
+                raise refuse(f"--vigente-desde: '{vigente_desde}' no es AAAA-MM-DD.") from None
+        adjustment = AdjustmentRequest(
+            precio_nuevo, fundamento, aceptaciones_anteriores, fundamento_anteriores, effective
+        )
     try:
         with engine_for(db).begin() as conn:
-            record_interruption(
-                conn, load_offer(conn, codigo), quien, motivo, precio_nuevo, fundamento
-            )
+            stored, again = interrupt(conn, load_offer(conn, codigo), quien, motivo, adjustment)
     except OfferError as exc:
         raise refuse(str(exc)) from None
     console.print(f"Interrupción registrada en la oferta '{codigo}'.")
+    if adjustment is not None:
+        last = stored.adjustments[-1]
+        console.print(
+            f"  Precio ajustado: {pesos(last.price)} por acción desde el "
+            f"{last.effective:%Y-%m-%d} ({last.basis}); las aceptaciones radicadas antes "
+            + (
+                f"se evaluaron de nuevo a ese precio: {group(again)}"
+                if last.earlier == "reevaluadas"
+                else "conservan el precio al que se evaluaron"
+            )
+            + f" ({last.earlier_basis}).",
+            highlight=False,
+        )
 
 
 @offer_app.command("adjudicar")

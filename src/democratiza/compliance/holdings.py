@@ -22,7 +22,7 @@ from datetime import date, datetime
 from typing import Any
 
 import polars as pl
-from sqlalchemy import Connection, Engine, Row, case, func, insert, select
+from sqlalchemy import ColumnElement, Connection, Engine, Row, case, func, insert, select
 
 from democratiza.compliance.fines.amount import FineAmount, fine_for
 from democratiza.compliance.fines.bands import BandMatch
@@ -50,6 +50,12 @@ EVENT_KINDS = {
     "subrogacion": "subrogación del crédito",
 }
 INEFFECTIVE = "ineficacia"  # the kind of the event that flags an acquisition as ineffective
+
+
+def acceptance_price(stored: StoredOffer) -> ColumnElement[int]:
+    """The price an acceptance was evaluated at and pays, as ``precio``: its own, or the
+    offer's initial price for one filed before acceptances recorded theirs."""
+    return func.coalesce(acceptances.c.precio, stored.offer.price_centavos).label("precio")
 
 
 def _award(conn: Connection, stored: StoredOffer, radicado: str) -> tuple[int, int, str]:
@@ -92,10 +98,10 @@ def settle(engine: Engine, offer_code: str, sale_date: date, who: str) -> Settle
         ).scalar_one()
         awarded = read_frame(
             conn,
-            select(awards.c.aceptacion_id, awards.c.adjudicada).where(
-                awards.c.adjudicacion_id == record, awards.c.adjudicada > 0
-            ),
-            {"aceptacion_id": pl.Int64(), "adjudicada": pl.Int64()},
+            select(awards.c.aceptacion_id, awards.c.adjudicada, acceptance_price(stored))
+            .join(acceptances, acceptances.c.id == awards.c.aceptacion_id)
+            .where(awards.c.adjudicacion_id == record, awards.c.adjudicada > 0),
+            {"aceptacion_id": pl.Int64(), "adjudicada": pl.Int64(), "precio": pl.Int64()},
         )
         paid = read_frame(
             conn,
@@ -105,15 +111,12 @@ def settle(engine: Engine, offer_code: str, sale_date: date, who: str) -> Settle
             .group_by(payments.c.aceptacion_id),
             {"aceptacion_id": pl.Int64(), "pagado": pl.Int64()},
         )
-        price = stored.offer.price_centavos
-        # Whole shares paid for at the price; an award is never paid beyond its shares.
+        # Whole shares paid for at the acceptance's own price (the adjusted one after an
+        # interruption, Ley 226 art. 11 num. 2); an award is never paid beyond its shares.
+        paid_for = pl.col("pagado").fill_null(0) // pl.col("precio")
         rows = (
             awarded.join(paid, on="aceptacion_id", how="left")
-            .with_columns(
-                pl.min_horizontal("adjudicada", pl.col("pagado").fill_null(0) // price).alias(
-                    "acciones_pagadas"
-                ),
-            )
+            .with_columns(pl.min_horizontal("adjudicada", paid_for).alias("acciones_pagadas"))
             .with_columns(
                 (pl.col("adjudicada") - pl.col("acciones_pagadas")).alias("acciones_resueltas")
             )
@@ -175,6 +178,9 @@ def record_event(
         stored = load_offer(conn, offer_code)
         terms = FineTerms.from_program(stored.program)
         acceptance_id, _, _ = _award(conn, stored, radicado)
+        acquisition_price = conn.execute(
+            select(acceptance_price(stored)).where(acceptances.c.id == acceptance_id)
+        ).scalar_one()
         second_stage = second_stage_price(conn, stored.id)
         sale = _sale(conn, acceptance_id)
         if sale is None or sale.acciones_pagadas == 0:
@@ -208,7 +214,7 @@ def record_event(
             },
         )
     values: dict[FineBaseKey, int | None] = {
-        "precio_adquisicion": stored.offer.price_centavos,
+        "precio_adquisicion": acquisition_price,
         "contraprestacion": consideration_centavos,
         "precio_segunda_etapa": second_stage,  # None until it is adjudicated
     }

@@ -19,6 +19,12 @@ from typing import Any, Literal, cast, get_args
 from sqlalchemy import Connection, insert, select
 
 from democratiza.calendar import add_months
+from democratiza.offers.prices import (
+    AdjustmentRequest,
+    PriceAdjustment,
+    checked_adjustment,
+    price_adjustments,
+)
 from democratiza.programs.loader import (
     ProgramFileError,
     digest,
@@ -58,12 +64,25 @@ class StoredOffer:
     id: int
     code: str
     state: OfferState
-    offer: Offer
+    offer: Offer  # with the program's fixed price (the initial one)
     program_sha256: str  # of the program file's text the offer keeps
+    adjustments: tuple[PriceAdjustment, ...] = ()  # after interruptions, in order
 
     @property
     def program(self) -> Program:
         return self.offer.program
+
+    @property
+    def price_in_force(self) -> int:
+        """The price a filing received now is evaluated at and will pay (centavos)."""
+        return self.adjustments[-1].price if self.adjustments else self.offer.price_centavos
+
+    @property
+    def filing_offer(self) -> Offer:
+        """The offer as a filing received now is evaluated: at the price in force."""
+        if not self.adjustments:
+            return self.offer
+        return replace(self.offer, values={**self.offer.values, "precio": self.price_in_force})
 
 
 def window_problem(program: Program, announced: date, closing: date) -> str | None:
@@ -140,7 +159,8 @@ def load_offer(conn: Connection, code: str) -> StoredOffer:
         )
     offer = make_offer(program, json.loads(row["parametros"]))
     state = cast(OfferState, row["estado"])
-    return StoredOffer(row["id"], code, state, offer, row["programa_huella"])
+    prices = price_adjustments(conn, row["id"])
+    return StoredOffer(row["id"], code, state, offer, row["programa_huella"], prices)
 
 
 def kept_program_text(conn: Connection, stored: StoredOffer) -> str:
@@ -187,17 +207,33 @@ def record_interruption(
     stored: StoredOffer,
     who: str,
     why: str,
-    new_price: str | None = None,
-    legal_basis: str | None = None,
-) -> None:
-    """An interruption (Ley 226 art. 11), with any price adjustment and its legal basis."""
-    detail: dict[str, Any] = {}
-    if new_price is not None:
-        if not legal_basis:
-            raise OfferError("Un ajuste del precio debe citar su fundamento legal.")
-        detail = {"precio_nuevo": new_price, "fundamento": legal_basis}
+    adjustment: AdjustmentRequest | None = None,
+) -> StoredOffer:
+    """An interruption (Ley 226 art. 11), with any price adjustment, its legal basis and
+    what it does to the acceptances filed before (``offers.prices``).
+
+    The offer returned carries the adjustment: filings received from now on are evaluated
+    at the adjusted price. Evaluating the earlier ones again, when the office so decides, is
+    ``filing.reevaluation``'s.
+    """
+    adjusted = None
+    if adjustment is not None:
+        try:
+            adjusted = checked_adjustment(
+                adjustment,
+                (stored.code, stored.state),
+                stored.offer.day("fecha_aviso"),
+                stored.adjustments,
+                date.today(),
+            )
+        except ValueError as exc:
+            raise OfferError(str(exc)) from None
     row, states = Row(stored.id, stored.code), (stored.state, stored.state)
-    record_event(conn, LIFE, row, "interrupcion", states, who, why, detail or None)
+    detail = adjusted.detail() if adjusted else None
+    record_event(conn, LIFE, row, "interrupcion", states, who, why, detail)
+    if adjusted is None:
+        return stored
+    return replace(stored, adjustments=(*stored.adjustments, adjusted))
 
 
 def events(conn: Connection, stored: StoredOffer) -> list[dict[str, Any]]:

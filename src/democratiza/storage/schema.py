@@ -128,6 +128,10 @@ acceptances = Table(
     Column("decision", String(12), nullable=False),
     Column("regla_limitante", String(60)),
     Column("causas", BigInteger, nullable=False),
+    # The price it was evaluated at and will pay, centavos per share (Ley 226 art. 11 num. 2:
+    # the adjusted price after an interruption); empty for rows older than migration 0009,
+    # which were all evaluated at the offer's initial price.
+    Column("precio", BigInteger),
     UniqueConstraint("oferta_id", "radicado", "version", name="uq_radicado_version"),
     Index("ix_aceptaciones_referencia", "oferta_id", "comisionista", "referencia"),
 )

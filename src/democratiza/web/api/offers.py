@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import date
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -18,14 +19,16 @@ from sqlalchemy import Engine, select
 
 from democratiza.adjudication.record import adjudicate, publish
 from democratiza.compliance.credit.gate import open_offer
+from democratiza.filing import reevaluation
+from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import (
     OfferError,
     OfferState,
     advance,
     create_offer,
     load_offer,
-    record_interruption,
 )
+from democratiza.offers.prices import AdjustmentRequest
 from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage.schema import adjudications
 from democratiza.web.api import catalog, downloads, views
@@ -53,6 +56,9 @@ class Interruption(BaseModel):
     motivo: str = Field(min_length=1, max_length=500)
     precio_nuevo: str | None = Field(None, max_length=40)
     fundamento: str | None = Field(None, max_length=500)
+    vigente_desde: date | None = Field(None, description="Desde cuándo rige (hoy)")
+    aceptaciones_anteriores: Literal["conservan", "reevaluadas"] | None = None
+    fundamento_anteriores: str | None = Field(None, max_length=500)
 
 
 class State(BaseModel):
@@ -122,15 +128,29 @@ for _name, _target, _why in STEPS:
 @route(router, "POST", "/ofertas/{codigo}/interrumpir", "api.oferta.interrumpir")
 def interrupt(codigo: str, data: Interruption, request: Request) -> State:
     """Registra una interrupción (Ley 226 art. 11) y el ajuste de precio con su fundamento."""
+    adjustment = None
+    if data.precio_nuevo is not None:
+        adjustment = AdjustmentRequest(
+            data.precio_nuevo,
+            data.fundamento,
+            data.aceptaciones_anteriores,
+            data.fundamento_anteriores,
+            data.vigente_desde,
+        )
     try:
         with request.app.state.engine.begin() as conn:
             stored = views.offer_or_404(conn, codigo)
-            record_interruption(
-                conn, stored, current(request).who, data.motivo, data.precio_nuevo, data.fundamento
-            )
+            who = current(request).who
+            stored, again = reevaluation.interrupt(conn, stored, who, data.motivo, adjustment)
     except OfferError as exc:
         raise Unprocessable(str(exc)) from None
-    return State(codigo=codigo, estado=stored.state, detalle="Interrupción registrada.")
+    detail = "Interrupción registrada."
+    if adjustment is not None:
+        detail += (
+            f" Precio ajustado: {pesos(stored.price_in_force)}; aceptaciones evaluadas de "
+            f"nuevo: {group(again)}."
+        )
+    return State(codigo=codigo, estado=stored.state, detalle=detail)
 
 
 @route(router, "GET", "/ofertas/{codigo}/tablero", "api.tablero")

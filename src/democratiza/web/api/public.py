@@ -37,6 +37,9 @@ class ResultAnswer(BaseModel):
     regla_limitante_nombre: str | None = None
     cantidad_persona: int
     adjudicada: int
+    precio: int = Field(
+        description="Precio por acción a pagar, en centavos (el ajustado si lo hubo)"
+    )
 
 
 @route(router, "GET", "/programas", "api.programas")

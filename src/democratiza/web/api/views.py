@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, func, select
 
+from democratiza.compliance.holdings import acceptance_price
 from democratiza.money import pesos_cell
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.rules.engine import IDENTITY_COLUMNS
@@ -177,6 +178,7 @@ def lookup_result(
                 acceptances.c.regla_limitante,
                 awards.c.cantidad_persona,
                 awards.c.adjudicada,
+                acceptance_price(stored),  # what it pays, the adjusted price if so
             )
             .join(awards, awards.c.aceptacion_id == acceptances.c.id)
             .join(adjudications, adjudications.c.id == awards.c.adjudicacion_id)

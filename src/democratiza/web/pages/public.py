@@ -87,7 +87,7 @@ def _lookup(request: Request, values: dict[str, str]) -> Response:
             stored = offer_or_404(conn, code)
     except WebError as exc:
         return _result_page(request, values, None, exc.message, 404)
-    price = stored.offer.price_centavos
+    price = int(str(found["precio"]))  # the acceptance's own (Ley 226 art. 11 num. 2)
     shown = {
         **found,
         "programa": stored.program.name,

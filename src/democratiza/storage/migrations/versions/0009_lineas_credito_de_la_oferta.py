@@ -1,4 +1,4 @@
-"""lineas_credito: las líneas de crédito registradas para una oferta
+"""lineas_credito de la oferta; aceptaciones.precio (el precio al que se evaluó cada una)
 
 Revision ID: 0009
 Revises: 0008
@@ -6,6 +6,9 @@ Revises: 0008
 Why: the Primera Etapa opens only once one or several credit lines together make available
 at least 10 % of the value of the shares offered, each meeting the conditions of Ley 226
 art. 11 num. 3 (GEB arts. 6.4 and 7); the office registers them, and the opening checks them.
+After an interruption the price may be adjusted (art. 11 num. 2): each acceptance records the
+price it was evaluated at and will pay; the rows before this migration were all evaluated at
+the offer's initial price and keep it empty.
 """
 
 from __future__ import annotations
@@ -36,8 +39,11 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index("ix_lineas_credito_oferta_id", "lineas_credito", ["oferta_id"])
+    op.add_column("aceptaciones", sa.Column("precio", sa.BigInteger(), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("aceptaciones") as batch:
+        batch.drop_column("precio")
     op.drop_index("ix_lineas_credito_oferta_id", table_name="lineas_credito")
     op.drop_table("lineas_credito")
