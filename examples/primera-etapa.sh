@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A complete Primera Etapa on the embedded SQLite default, with the bundled sample data:
 # an offer, refused at opening with 9 % of credit lines and opened once a second line makes
-# 10 %, four brokers' batches (one with bad rows, refused whole, then sent right),
+# 10 %, four brokers' batches (one with bad rows, refused whole, then sent right; the last
+# after an interruption that adjusts the price),
 # a resent batch (stored once), a withdrawal, an oversubscribed adjudication and the reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,13 @@ $D oferta abrir $C
 $D lote importar $C $S/lote-1-casa-de-bolsa.csv --comisionista "Casa de Bolsa" --lote CB-001
 $D lote importar $C $S/lote-2-acciones-y-valores.csv --comisionista "Acciones y Valores" --lote AV-001
 $D lote importar $C $S/lote-3-valores-bancolombia.csv --comisionista "Valores Bancolombia" --lote VB-001
+echo "--- Una interrupción con precio ajustado (Ley 226 art. 11 num. 2): lo que se radique después"
+echo "    se evalúa y se paga a \$ 1.050; las aceptaciones anteriores conservan su precio."
+$D oferta interrumpir $C --motivo "interrupción de la oferta anunciada en el aviso" \
+    --precio-nuevo 1.050 --vigente-desde 2018-02-20 \
+    --fundamento "Ley 226 de 1995 art. 11 num. 2 (ejemplo)" \
+    --aceptaciones-anteriores conservan \
+    --fundamento-anteriores "se evaluaron y respondieron al precio del aviso (ejemplo)"
 echo "--- Un lote con filas malas se rechaza completo:"
 $D lote importar $C $S/lote-4-credicorp-capital-con-errores.csv --comisionista "Credicorp Capital" --lote CC-001 || true
 $D lote importar $C $S/lote-4-credicorp-capital.csv --comisionista "Credicorp Capital" --lote CC-002

@@ -152,7 +152,8 @@ def create_stage(
     announced = first.offer.day("fecha_aviso")
     if announced is None:
         raise StageError("La Primera Etapa no tiene fecha_aviso; hace falta para el precio.")
-    price = minimum_price(program, first.offer.price_centavos, announced, terms)
+    # The Primera Etapa's fixed price as it ended: the adjusted one after an interruption.
+    price = minimum_price(program, first.price_in_force, announced, terms)
     shares = capped(origin["disponibles"], terms)
     origin["precio_minimo_pasos"] = list(price.steps)
     if shares < origin["disponibles"]:

@@ -87,6 +87,17 @@ def _awarded(conn: Connection, stored: StoredOffer) -> tuple[int, int] | None:
     return int(total), int(people)
 
 
+def adjusted(stored: StoredOffer) -> str:
+    """The note of an adjusted price: since when, and the initial one (Ley 226 art. 11.2)."""
+    if not stored.adjustments:
+        return ""
+    last = stored.adjustments[-1]
+    return (
+        f"ajustado desde el {last.effective:%Y-%m-%d} (precio inicial "
+        f"{pesos(stored.offer.price_centavos)})"
+    )
+
+
 def headline(conn: Connection, stored: StoredOffer) -> list[Figure]:
     offered = stored.offer.values.get("acciones_ofrecidas")
     shares = offered if isinstance(offered, int) and offered > 0 else None
@@ -97,7 +108,7 @@ def headline(conn: Connection, stored: StoredOffer) -> list[Figure]:
 
     figures = [
         Figure(group(shares) if shares else "—", "acciones ofrecidas"),
-        Figure(pesos(stored.offer.price_centavos), "precio por acción"),
+        Figure(pesos(stored.price_in_force), "precio por acción", adjusted(stored)),
         Figure(group(demand["aceptaciones"]), "aceptaciones vigentes"),
         Figure(group(demand["personas"]), "personas que aceptaron"),
         Figure(group(demand["solicitadas"]), "acciones solicitadas", times(demand["solicitadas"])),
