@@ -106,7 +106,7 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
     )
     assert "conservan el precio al que se evaluaron" in " ".join(out.split())
     run("oferta", "cerrar", code, db=db)
-    out = run("oferta", "adjudicar", code, db=db)
+    out = run("oferta", "adjudicar", code, "--fecha", "2018-03-01", db=db)
     assert "Huella del resultado" in out
     run("oferta", "publicar", code, db=db)
     out = run("oferta", "exportar", code, "--salida", str(tmp_path / "salidas"), db=db)

@@ -101,7 +101,7 @@ def test_ley_226_art_11_num_2_the_adjusted_price_limits_pays_and_fines(engine: E
 
     with engine.begin() as conn:
         advance(conn, load_offer(conn, CODE), "cerrada", "oficina", "cierre")
-    results = adjudicate(engine, CODE, "bolsa", "adjudicación").results
+    results = adjudicate(engine, CODE, "bolsa", "adjudicación", date(2018, 3, 1)).results
     awarded = results.filter(pl.col("adjudicada") > 0).join(
         rows.select("radicado", "precio"), on="radicado"
     )
@@ -145,7 +145,7 @@ def test_ley_226_art_11_num_2_the_adjusted_price_limits_pays_and_fines(engine: E
         CODE,
         after["radicado"],
         "venta",
-        date.today() + timedelta(days=40),
+        date(2018, 4, 10),
         10,
         110_000,
         "venta en bolsa",

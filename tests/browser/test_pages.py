@@ -174,7 +174,7 @@ def test_the_office_runs_a_segunda_fase_and_a_broker_files_orders(
             advance(conn, stored, "cerrada", "oficina", "cierre")
     with engine_on_disk.connect() as conn:
         if load_offer(conn, CODE).state == "cerrada":
-            adjudicate(engine_on_disk, CODE, "bolsa", "adjudicación")
+            adjudicate(engine_on_disk, CODE, "bolsa", "adjudicación", date(2018, 3, 1))
     settle(engine_on_disk, CODE, date(2018, 3, 20), "oficina")  # nothing paid: all return
     log_in(page, "oficina")
     page.goto("/oficina/etapas")

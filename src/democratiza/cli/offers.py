@@ -123,6 +123,21 @@ def close_command(
     _advance(codigo, "cerrada", quien, motivo, db)
 
 
+Day = Annotated[
+    str | None,
+    typer.Option("--fecha", help="Fecha de negocio, AAAA-MM-DD (hoy si no se da)"),
+]
+
+
+def _day(text: str | None, option: str) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise refuse(f"{option}: '{text}' no es una fecha AAAA-MM-DD.") from None
+
+
 @offer_app.command("interrumpir")
 def interrupt_command(
     codigo: Code,
@@ -145,12 +160,7 @@ def interrupt_command(
     """Registra una interrupción (Ley 226 art. 11) y el ajuste de precio si lo hubo."""
     adjustment = None
     if precio_nuevo is not None:
-        effective = None
-        if vigente_desde is not None:
-            try:
-                effective = date.fromisoformat(vigente_desde)
-            except ValueError:
-                raise refuse(f"--vigente-desde: '{vigente_desde}' no es AAAA-MM-DD.") from None
+        effective = _day(vigente_desde, "--vigente-desde")
         adjustment = AdjustmentRequest(
             precio_nuevo, fundamento, aceptaciones_anteriores, fundamento_anteriores, effective
         )
@@ -180,11 +190,12 @@ def adjudicate_command(
     codigo: Code,
     quien: Who = "Bolsa de Valores de Colombia",
     motivo: Why = "adjudicación al vencimiento del plazo",
+    fecha: Day = None,
     db: Db = None,
 ) -> None:
     """Adjudica una oferta cerrada y guarda el registro reproducible."""
     try:
-        done = adjudicate(engine_for(db), codigo, quien, motivo)
+        done = adjudicate(engine_for(db), codigo, quien, motivo, _day(fecha, "--fecha"))
     except OfferError as exc:
         raise refuse(str(exc)) from None
     h = done.header
@@ -208,11 +219,16 @@ def publish_command(
     codigo: Code,
     quien: Who = "oficina del programa",
     motivo: Why = "publicación de resultados",
+    fecha: Day = None,
+    plazo_pago: Annotated[
+        str | None, typer.Option(help="Último día para pagar que fija el aviso, AAAA-MM-DD")
+    ] = None,
     db: Db = None,
 ) -> None:
     """Publica los resultados de una oferta adjudicada."""
+    day, deadline = _day(fecha, "--fecha"), _day(plazo_pago, "--plazo-pago")
     try:
-        publish(engine_for(db), codigo, quien, motivo)
+        publish(engine_for(db), codigo, quien, motivo, day, deadline)
     except OfferError as exc:
         raise refuse(str(exc)) from None
     console.print(f"Oferta '{codigo}': publicada.")

@@ -28,6 +28,7 @@ from democratiza.compliance.fines.amount import FineAmount, fine_for
 from democratiza.compliance.fines.bands import BandMatch
 from democratiza.compliance.fines.terms import FineTerms
 from democratiza.money import group
+from democratiza.offers.dates import business_dates, sale_day_problems
 from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
 from democratiza.programs.schema import FineBaseKey, Program
 from democratiza.rules.explain import cite
@@ -93,6 +94,9 @@ def settle(engine: Engine, offer_code: str, sale_date: date, who: str) -> Settle
         stored = load_offer(conn, offer_code)
         if stored.state not in ADJUDICATED:
             raise OfferError(f"La oferta '{offer_code}' está {stored.state}; no hay qué liquidar.")
+        problems = sale_day_problems(conn, stored, sale_date, date.today())
+        if problems:
+            raise OfferError("\n".join(problems))
         record = conn.execute(
             select(adjudications.c.id).where(adjudications.c.oferta_id == stored.id)
         ).scalar_one()
@@ -188,10 +192,11 @@ def record_event(
         if not 0 < shares <= sale.acciones_pagadas:
             raise OfferError(f"El evento debe afectar entre 1 y {sale.acciones_pagadas} acciones.")
         if terms.reference_label.endswith("adjudicación"):
-            created = conn.execute(
-                select(adjudications.c.creada_en).where(adjudications.c.oferta_id == stored.id)
-            ).scalar_one()
-            reference = created.date()
+            # The adjudication's business date, not when it was recorded (offers.dates).
+            closing = stored.offer.day("fecha_cierre")
+            adjudicated = business_dates(conn, stored.id, closing).adjudication
+            assert adjudicated is not None, "an award exists only once adjudicated"
+            reference = adjudicated
         else:
             reference = sale.fecha_enajenacion
         event_id = _insert_event(

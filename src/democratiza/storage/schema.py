@@ -40,6 +40,12 @@ offers = Table(
     # becomes later (empty only for an offer older than migration 0007 that kept none).
     Column("programa_texto", Text),
     Column("programa_huella", String(64)),
+    # Business dates the office gives (migration 0009), apart from the audit timestamps: the
+    # adjudication's (Central's fine bands count from it), the publication's, and the
+    # payment deadline the results notice sets.
+    Column("fecha_adjudicacion", Date),
+    Column("fecha_publicacion", Date),
+    Column("fecha_limite_pago", Date),
 )
 
 offer_events = Table(

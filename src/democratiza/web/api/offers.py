@@ -50,6 +50,12 @@ class NewOffer(BaseModel):
 
 class Reason(BaseModel):
     motivo: str = Field(min_length=1, max_length=500)
+    fecha: date | None = Field(
+        None, description="Fecha de negocio de la adjudicación o la publicación (hoy)"
+    )
+    plazo_pago: date | None = Field(
+        None, description="Al publicar: último día para pagar que fija el aviso de resultados"
+    )
 
 
 class Interruption(BaseModel):
@@ -67,13 +73,23 @@ class State(BaseModel):
     detalle: str
 
 
-def change(engine: Engine, code: str, target: OfferState, who: str, why: str) -> State:
-    """One lifecycle step through the services; a refused step changes nothing (409)."""
+def change(
+    engine: Engine,
+    code: str,
+    target: OfferState,
+    who: str,
+    why: str,
+    dates: tuple[date | None, date | None] = (None, None),
+) -> State:
+    """One lifecycle step through the services; a refused step changes nothing (409).
+
+    ``dates``: the step's business date and, when publishing, the payment deadline."""
+    day, deadline = dates
     try:
         if target == "adjudicada":
-            adjudicate(engine, code, who, why)
+            adjudicate(engine, code, who, why, day)
         elif target == "publicada":
-            publish(engine, code, who, why)
+            publish(engine, code, who, why, day, deadline)
         elif target == "abierta":  # only once the credit lines qualify (Ley 226 art. 11.3)
             with engine.begin() as conn:
                 open_offer(conn, load_offer(conn, code), who, why)
@@ -107,7 +123,8 @@ def new_offer(data: NewOffer, request: Request) -> catalog.OfferView:
 
 def _step(target: OfferState, default_reason: str) -> Callable[[str, Reason, Request], State]:
     def handler(codigo: str, data: Reason, request: Request) -> State:
-        return change(request.app.state.engine, codigo, target, current(request).who, data.motivo)
+        engine, who = request.app.state.engine, current(request).who
+        return change(engine, codigo, target, who, data.motivo, (data.fecha, data.plazo_pago))
 
     handler.__doc__ = f"Pasa la oferta a «{target}» ({default_reason})."
     return handler

@@ -1,4 +1,4 @@
-"""lineas_credito de la oferta; aceptaciones.precio (el precio al que se evaluó cada una)
+"""lineas_credito de la oferta; aceptaciones.precio; las fechas de negocio de la oferta
 
 Revision ID: 0009
 Revises: 0008
@@ -8,7 +8,9 @@ at least 10 % of the value of the shares offered, each meeting the conditions of
 art. 11 num. 3 (GEB arts. 6.4 and 7); the office registers them, and the opening checks them.
 After an interruption the price may be adjusted (art. 11 num. 2): each acceptance records the
 price it was evaluated at and will pay; the rows before this migration were all evaluated at
-the offer's initial price and keep it empty.
+the offer's initial price and keep it empty. The dates with legal effect (adjudication,
+publication, payment deadline) are business dates the office gives, kept apart from the audit
+timestamps; offers adjudicated before keep them empty (their adjudication's timestamp stands).
 """
 
 from __future__ import annotations
@@ -40,9 +42,14 @@ def upgrade() -> None:
     )
     op.create_index("ix_lineas_credito_oferta_id", "lineas_credito", ["oferta_id"])
     op.add_column("aceptaciones", sa.Column("precio", sa.BigInteger(), nullable=True))
+    for name in ("fecha_adjudicacion", "fecha_publicacion", "fecha_limite_pago"):
+        op.add_column("ofertas", sa.Column(name, sa.Date(), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("ofertas") as batch:
+        for name in ("fecha_adjudicacion", "fecha_publicacion", "fecha_limite_pago"):
+            batch.drop_column(name)
     with op.batch_alter_table("aceptaciones") as batch:
         batch.drop_column("precio")
     op.drop_index("ix_lineas_credito_oferta_id", table_name="lineas_credito")
