@@ -25,11 +25,10 @@ from democratiza.offers.lifecycle import OfferError, StoredOffer
 from democratiza.storage.schema import adjudications, offers
 
 WORDS = {
-    "fecha_cierre": "el cierre",
-    "fecha_adjudicacion": "la adjudicación",
-    "fecha_publicacion": "la publicación",
-    "fecha_limite_pago": "el plazo de pago",
-    "fecha_enajenacion": "la enajenación",
+    "fecha_cierre": "cierre",
+    "fecha_adjudicacion": "adjudicación",
+    "fecha_publicacion": "publicación",
+    "fecha_enajenacion": "enajenación",
 }
 
 
@@ -72,8 +71,8 @@ def order_problems(name: str, day: date, after: dict[str, date | None], today: d
     for other, earlier in after.items():
         if earlier is not None and day < earlier:
             problems.append(
-                f"La fecha de {WORDS[name]} ({day:%Y-%m-%d}) no puede ser anterior a la de "
-                f"{WORDS[other]} ({earlier:%Y-%m-%d})."
+                f"La fecha de {WORDS[name]} ({day:%Y-%m-%d}) no puede ser anterior a la fecha "
+                f"de {WORDS[other]} ({earlier:%Y-%m-%d})."
             )
     return problems
 
