@@ -29,9 +29,9 @@ $D lote importar $C $S/lote-1-casa-de-bolsa.csv --comisionista "Casa de Bolsa" -
 $D lote importar $C $S/lote-2-acciones-y-valores.csv --comisionista "Acciones y Valores" --lote AV-001
 $D lote importar $C $S/lote-3-valores-bancolombia.csv --comisionista "Valores Bancolombia" --lote VB-001
 echo "--- Una interrupción con precio ajustado (Ley 226 art. 11 num. 2): lo que se radique después"
-echo "    se evalúa y se paga a \$ 1.050; las aceptaciones anteriores conservan su precio."
+echo "    se evalúa y se paga a \$ 990; las aceptaciones anteriores conservan su precio."
 $D oferta interrumpir $C --motivo "interrupción de la oferta anunciada en el aviso" \
-    --precio-nuevo 1.050 --vigente-desde 2018-02-20 \
+    --precio-nuevo 990 --vigente-desde 2018-02-20 \
     --fundamento "Ley 226 de 1995 art. 11 num. 2 (ejemplo)" \
     --aceptaciones-anteriores conservan \
     --fundamento-anteriores "se evaluaron y respondieron al precio del aviso (ejemplo)"
@@ -42,7 +42,8 @@ echo "--- El mismo lote enviado otra vez no crea nada:"
 $D lote importar $C $S/lote-1-casa-de-bolsa.csv --comisionista "Casa de Bolsa" --lote CB-001
 $D lote retirar $C 000001-000001 --motivo "el aceptante desistió antes del cierre" --quien "Casa de Bolsa"
 $D oferta cerrar $C
-$D oferta adjudicar $C
-$D oferta publicar $C
+# Fechas de negocio coherentes con el plazo del ejemplo (cierre el 2018-02-26): no las del reloj.
+$D oferta adjudicar $C --fecha 2018-03-01
+$D oferta publicar $C --fecha 2018-03-02 --plazo-pago 2018-03-16
 $D oferta exportar $C --salida "$OUT"
 $D oferta ver $C

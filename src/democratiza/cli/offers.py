@@ -19,6 +19,7 @@ from democratiza.filing.batches import import_batch, withdraw
 from democratiza.filing.reevaluation import interrupt
 from democratiza.labels import label
 from democratiza.money import group, pesos
+from democratiza.offers.dates import business_dates
 from democratiza.offers.lifecycle import (
     OfferError,
     OfferState,
@@ -282,6 +283,7 @@ def show_command(codigo: Code, db: Db = None) -> None:
                 .order_by(acceptances.c.decision)
             ).all()
             log = events(conn, stored)
+            dates = business_dates(conn, stored.id, stored.offer.day("fecha_cierre"))
     except OfferError as exc:
         raise refuse(str(exc)) from None
     state = label("estado_oferta", stored.state)
@@ -290,6 +292,24 @@ def show_command(codigo: Code, db: Db = None) -> None:
         f"  Programa: versión {stored.program.version}, huella {stored.program_sha256}",
         highlight=False,
     )
+    shown = {
+        "aviso": stored.offer.day("fecha_aviso"),
+        "cierre": dates.closing,
+        "adjudicación": dates.adjudication,
+        "publicación": dates.publication,
+        "plazo de pago": dates.payment_deadline,
+    }
+    console.print(
+        "  Fechas: " + "; ".join(f"{k} {v:%Y-%m-%d}" for k, v in shown.items() if v),
+        highlight=False,
+    )
+    if stored.adjustments:
+        last = stored.adjustments[-1]
+        console.print(
+            f"  Precio: {pesos(last.price)} desde el {last.effective:%Y-%m-%d} (inicial "
+            f"{pesos(stored.offer.price_centavos)})",
+            highlight=False,
+        )
     for decision, n in counts:
         console.print(f"  {label('decisiones', decision)}: {group(n)}", highlight=False)
     rows = [

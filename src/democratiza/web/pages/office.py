@@ -10,6 +10,7 @@ Adjudicating and publishing cannot be undone: they need the box that confirms th
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, Form, Request
@@ -87,6 +88,16 @@ def _new_offer(request: Request, form: dict[str, str]) -> Response:
     return back(f"/oficina/ofertas/{code}")
 
 
+def _day(text: str, what: str) -> date | None:
+    """A business date typed in the form (AAAA-MM-DD); empty: today, as the service decides."""
+    if not text.strip():
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise Unprocessable(f"{what}: escriba la fecha como AAAA-MM-DD ('{text}').") from None
+
+
 @route(router, "POST", "/oficina/ofertas/{codigo}/acciones", "pag.oferta.accion")
 def offer_action(
     codigo: str,
@@ -94,10 +105,13 @@ def offer_action(
     accion: Action,
     motivo: Reason,
     confirmo: str = Form("", max_length=2),
+    fecha: str = Form("", max_length=10),
+    plazo_pago: str = Form("", max_length=10),
 ) -> Response:
     target = ACTIONS.get(accion)
     if target is None:
         raise Unprocessable(f"Acción desconocida '{accion}'.")
+    dates = (_day(fecha, "Fecha"), _day(plazo_pago, "Plazo de pago"))
     if target in CONFIRMED and confirmo != "si":
         raise Unprocessable(
             f"Para {accion} la oferta marque la casilla que confirma lo que va a pasar."
@@ -105,14 +119,14 @@ def offer_action(
     who = current(request)
     engine = request.app.state.engine
     if target != "adjudicada":
-        change(engine, codigo, target, who.who, motivo)
+        change(engine, codigo, target, who.who, motivo, dates)
         return back(f"/oficina/ofertas/{codigo}")
 
     def work(progress: Progress) -> dict[str, Any]:
         progress.step(
             1, "Leyendo las aceptaciones vigentes, aplicando los límites por persona y adjudicando…"
         )
-        change(engine, codigo, target, who.who, motivo)
+        change(engine, codigo, target, who.who, motivo, dates)
         return {"detalle": f"Oferta '{codigo}' adjudicada.", "oferta": codigo}
 
     job = request.app.state.jobs.submit("adjudicacion", who, 2, "En cola.", work)
