@@ -94,6 +94,7 @@ WORDS: dict[str, dict[str, str]] = {
         "cerrada": "cerrada",
         "adjudicada": "adjudicada",
         "publicada": "publicada",
+        "desierta": "declarada desierta",
     },
     "estado_etapa": {
         "borrador": "en borrador",
@@ -122,6 +123,7 @@ WORDS: dict[str, dict[str, str]] = {
         "oferta.creacion": "Oferta creada",
         "oferta.transicion": "Oferta: cambio de estado",
         "oferta.interrupcion": "Oferta interrumpida",
+        "oferta.desierta": "Primera Etapa declarada desierta",
         "oferta.adjudicar": "Oferta adjudicada",
         "oferta.liquidar": "Periodo de pago liquidado",
         "credito.registrar": "Línea de crédito registrada",

@@ -25,6 +25,7 @@ from democratiza.offers.lifecycle import (
     OfferState,
     advance,
     create_offer,
+    declare_void,
     events,
     load_offer,
 )
@@ -122,6 +123,24 @@ def close_command(
 ) -> None:
     """Cierra el plazo: no se reciben, corrigen ni retiran más aceptaciones."""
     _advance(codigo, "cerrada", quien, motivo, db)
+
+
+@offer_app.command("desierta")
+def void_command(
+    codigo: Code,
+    motivo: Annotated[str, typer.Option("--motivo", help="La causal (queda en el registro)")],
+    quien: Who = "oficina del programa",
+    db: Db = None,
+) -> None:
+    """Declara desierta la Primera Etapa con su causal; sus acciones pasan a la siguiente."""
+    try:
+        with engine_for(db).begin() as conn:
+            declare_void(conn, load_offer(conn, codigo), quien, motivo)
+    except OfferError as exc:
+        raise refuse(str(exc)) from None
+    console.print(
+        f"Oferta '{codigo}': declarada desierta; sus acciones pasan a la etapa siguiente."
+    )
 
 
 Day = Annotated[

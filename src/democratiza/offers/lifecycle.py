@@ -34,12 +34,14 @@ from democratiza.programs.loader import (
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
 from democratiza.programs.schema import Program
 from democratiza.storage.database import new_id
-from democratiza.storage.lifecycle import Life, Row, canonical_json, record_event
+from democratiza.storage.lifecycle import Life, Row, canonical_json, move, record_event
 from democratiza.storage.lifecycle import advance as advance_row
 from democratiza.storage.schema import offer_events, offers
 
-OfferState = Literal["borrador", "abierta", "cerrada", "adjudicada", "publicada"]
+OfferState = Literal["borrador", "abierta", "cerrada", "adjudicada", "publicada", "desierta"]
 STATES: tuple[OfferState, ...] = get_args(OfferState)
+# The offer's steps in order; desierta is reached only by ``declare_void``.
+STEPS: tuple[OfferState, ...] = ("borrador", "abierta", "cerrada", "adjudicada", "publicada")
 ADJUDICATED = ("adjudicada", "publicada")  # the awards exist: payments, holdings, next stage
 
 
@@ -53,7 +55,7 @@ LIFE = Life(
     "oferta_id",
     "oferta",
     "ofertas/{id}",
-    dict(pairwise(STATES)),
+    dict(pairwise(STEPS)),
     OfferError,
     True,
 )
@@ -243,3 +245,23 @@ def events(conn: Connection, stored: StoredOffer) -> list[dict[str, Any]]:
         .order_by(offer_events.c.id)
     ).mappings()
     return [dict(r) for r in rows]
+
+
+def declare_void(conn: Connection, stored: StoredOffer, who: str, why: str) -> StoredOffer:
+    """Declare the Primera Etapa void (desierta), open or closed, with its cause (GEB art.
+    3.1); nothing is adjudicated and all its shares pass to the next stage."""
+    rule = stored.program.void_first_stage
+    if rule is None:
+        raise OfferError(
+            f"El programa {stored.program.id} no trae en nuestro texto la regla para declarar "
+            "desierta la Primera Etapa (primera_etapa_desierta)."
+        )
+    if stored.state not in ("abierta", "cerrada"):
+        raise OfferError(
+            f"La oferta '{stored.code}' está {stored.state}: solo se declara desierta abierta o "
+            "cerrada, antes de adjudicar."
+        )
+    cite = f"{stored.program.norms[rule.citation.norm].short} {rule.citation.ref}"
+    row, states = Row(stored.id, stored.code), (stored.state, "desierta")
+    move(conn, LIFE, row, states, who, f"{why} ({cite})", "desierta")
+    return replace(stored, state="desierta")

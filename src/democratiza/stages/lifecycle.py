@@ -69,10 +69,11 @@ class StoredStage:
 
 
 def _first_stage_left(conn: Connection, first: StoredOffer) -> dict[str, Any]:
-    if first.state not in ADJUDICATED:
+    # A Primera Etapa declared desierta adjudicated nothing: all its shares pass on.
+    if first.state not in (*ADJUDICATED, "desierta"):
         raise StageError(
             f"La Primera Etapa '{first.code}' está {first.state}: la Segunda Etapa se crea "
-            "cuando la primera está adjudicada."
+            "cuando la primera está adjudicada o declarada desierta."
         )
     offered = first.offer.values["acciones_ofrecidas"]
     assert isinstance(offered, int)

@@ -26,6 +26,7 @@ from democratiza.offers.lifecycle import (
     OfferState,
     advance,
     create_offer,
+    declare_void,
     load_offer,
 )
 from democratiza.offers.prices import AdjustmentRequest
@@ -90,6 +91,9 @@ def change(
             adjudicate(engine, code, who, why, day)
         elif target == "publicada":
             publish(engine, code, who, why, day, deadline)
+        elif target == "desierta":  # with its cause (GEB art. 3.1)
+            with engine.begin() as conn:
+                declare_void(conn, load_offer(conn, code), who, why)
         elif target == "abierta":  # only once the credit lines qualify (Ley 226 art. 11.3)
             with engine.begin() as conn:
                 open_offer(conn, load_offer(conn, code), who, why)
@@ -135,6 +139,7 @@ STEPS: list[tuple[str, OfferState, str]] = [
     ("cerrar", "cerrada", "vencimiento del plazo"),
     ("adjudicar", "adjudicada", "adjudicación al vencimiento del plazo"),
     ("publicar", "publicada", "publicación de resultados"),
+    ("desierta", "desierta", "declarada desierta con su causal"),
 ]
 for _name, _target, _why in STEPS:
     route(router, "POST", f"/ofertas/{{codigo}}/{_name}", f"api.oferta.{_name}")(

@@ -40,9 +40,10 @@ ACTIONS: dict[str, OfferState] = {
     "cerrar": "cerrada",
     "adjudicar": "adjudicada",
     "publicar": "publicada",
+    "desierta": "desierta",
 }
 # The steps that cannot be undone: the page says what will happen and asks to confirm it.
-CONFIRMED: tuple[OfferState, ...] = ("adjudicada", "publicada")
+CONFIRMED: tuple[OfferState, ...] = ("adjudicada", "publicada", "desierta")
 
 
 def _office_page(

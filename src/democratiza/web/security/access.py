@@ -65,6 +65,7 @@ ACCESS: dict[str, frozenset[str]] = {
     "api.oferta.adjudicar": ONLY_OFFICE,
     "api.oferta.publicar": ONLY_OFFICE,
     "api.oferta.interrumpir": ONLY_OFFICE,
+    "api.oferta.desierta": ONLY_OFFICE,
     "api.token.crear": ONLY_OFFICE,
     "api.token.revocar": ONLY_OFFICE,
     # Read by the office and the auditors.
