@@ -93,3 +93,30 @@ def test_a_line_typed_wrong_is_refused_with_its_field(office: tuple[Engine, Test
     assert answer.status_code == 422
     assert "Plazo total: escriba un número entero de meses" in unescape(answer.text)
     assert "Aún no hay líneas de crédito registradas" in section(client.get(PAGE).text)
+
+
+def test_the_office_interrupts_and_adjusts_the_price_from_the_offers_page(
+    office: tuple[Engine, TestClient],
+) -> None:
+    engine, client = office
+    whole = {**LINE, "monto_disponible": "4.000.000.000"}
+    assert post(client, f"{PAGE}/lineas-credito", whole) == 303
+    assert post(client, f"{PAGE}/acciones", {"accion": "abrir", "motivo": "inicio"}) == 303
+    interruption = {
+        "motivo": "interrupción anunciada",
+        "precio_nuevo": "1.250",
+        "fundamento": "Ley 226 art. 11 num. 2",
+        "aceptaciones_anteriores": "conservan",
+        "fundamento_anteriores": "se respondieron al precio del aviso",
+    }
+    missing = client.post(
+        f"{PAGE}/interrupcion",
+        data={**interruption, "fundamento": "", "csrf": csrf_of(client, PAGE)},
+    )
+    assert missing.status_code == 422 and "debe citar su fundamento legal" in missing.text
+    assert post(client, f"{PAGE}/interrupcion", interruption) == 303
+    page = re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", client.get(PAGE).text)))
+    assert "$ 1.250 precio por acción ajustado desde el" in page
+    assert client.get(f"/api/ofertas/{CODE}").json()["precio_vigente"] == "$ 1.250"
+    with engine.connect() as conn:
+        assert load_offer(conn, CODE).price_in_force == 125_000

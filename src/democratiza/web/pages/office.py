@@ -17,8 +17,10 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from democratiza.filing import reevaluation
 from democratiza.offers.lifecycle import OfferError, OfferState, create_offer
-from democratiza.web.api import catalog
+from democratiza.offers.prices import AdjustmentRequest
+from democratiza.web.api import catalog, views
 from democratiza.web.api.offers import change
 from democratiza.web.errors import Unprocessable
 from democratiza.web.pages.forms import (
@@ -132,3 +134,30 @@ def offer_action(
 
     job = request.app.state.jobs.submit("adjudicacion", who, 2, "En cola.", work)
     return back(f"/trabajos/{job}")
+
+
+@route(router, "POST", "/oficina/ofertas/{codigo}/interrupcion", "pag.oferta.interrumpir")
+async def interruption(codigo: str, request: Request) -> Response:
+    form = await form_fields(request)
+    return await run_in_threadpool(_interruption, request, codigo, form)
+
+
+def _interruption(request: Request, codigo: str, form: dict[str, str]) -> Response:
+    """An interruption and, if a price is typed, its adjustment (Ley 226 art. 11 num. 2)."""
+    why = form.get("motivo", "").strip()[:500]
+    adjustment = None
+    if form.get("precio_nuevo", "").strip():
+        adjustment = AdjustmentRequest(
+            form["precio_nuevo"].strip()[:40],
+            form.get("fundamento", "")[:500],
+            form.get("aceptaciones_anteriores", ""),
+            form.get("fundamento_anteriores", "")[:500],
+            _day(form.get("vigente_desde", ""), "Vigente desde"),
+        )
+    try:
+        with request.app.state.engine.begin() as conn:
+            stored = views.offer_or_404(conn, codigo)
+            reevaluation.interrupt(conn, stored, current(request).who, why, adjustment)
+    except OfferError as exc:
+        raise Unprocessable(str(exc)) from None
+    return back(f"/oficina/ofertas/{codigo}")

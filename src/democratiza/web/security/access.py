@@ -128,6 +128,7 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.oferta.crear": ONLY_OFFICE,
     "pag.oferta.accion": ONLY_OFFICE,
     "pag.credito.registrar": ONLY_OFFICE,
+    "pag.oferta.interrumpir": ONLY_OFFICE,
     "pag.tokens": OVERSIGHT,
     "pag.token.crear": ONLY_OFFICE,
     "pag.token.revocar": ONLY_OFFICE,
