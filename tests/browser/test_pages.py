@@ -135,6 +135,7 @@ def test_the_office_closes_and_adjudicates_an_offer(page: Page) -> None:
     page.click("#boton-accion")
     expect(page.locator("#estado")).to_have_text("cerrada")
     expect(page.locator("#efecto")).to_contain_text("No se puede deshacer.")
+    page.fill("#campo-fecha", "2018-03-01")  # the adjudication's business date, after the close
     page.check("#confirmo")
     page.click("#boton-accion")
     expect(page.locator("#hecho")).to_contain_text(f"Oferta '{CODE}' adjudicada.")

@@ -1,6 +1,7 @@
-"""The office's page of an offer and its credit lines (Ley 226 art. 11 num. 3): the clerk
-registers the lines there, reads every condition checked, and the offer opens only once they
-finance 10 % of the value of the shares offered ($ 4.000.000.000 of $ 40.000.000.000)."""
+"""The office's page of an offer and the legal steps it takes there: the credit lines (Ley 226
+art. 11 num. 3), registered there with every condition checked, so that the offer opens only
+once they finance 10 % of the value of the shares offered ($ 4.000.000.000 of
+$ 40.000.000.000); and an interruption with an adjusted price (art. 11 num. 2)."""
 
 from __future__ import annotations
 
