@@ -26,6 +26,8 @@ from democratiza.filing.reevaluation import interrupt
 from democratiza.offers.lifecycle import OfferError, advance, create_offer, load_offer
 from democratiza.offers.prices import AdjustmentRequest
 from democratiza.rules.engine import CompiledProgram
+from democratiza.stages.lifecycle import create_stage
+from democratiza.stages.terms import StageTerms
 from democratiza.storage.schema import acceptances, sales
 from democratiza.tables.acceptances import ACCEPTANCES
 from democratiza.tables.parse import parse
@@ -137,6 +139,24 @@ def test_ley_226_art_11_num_2_the_adjusted_price_limits_pays_and_fines(engine: E
         )
     assert sold[before["radicado"]] == before["adjudicada"]
     assert sold[after["radicado"]] == after["adjudicada"] * 100_000 // 125_000
+
+    # The Segunda Fase's minimum is never below the Primera's price as it ended (Ley 226
+    # art. 10): the adjusted one.
+    terms = StageTerms.model_validate(
+        {
+            "mecanismo": "subasta_holandesa",
+            "fecha_aviso": date(2018, 4, 2),
+            "fecha_apertura": date(2018, 4, 3),
+            "fecha_cierre": date(2018, 4, 16),
+            "orden_minima": 5_000,
+            "lote": 100,
+            "fuente": "Reglamento de la Segunda Fase (ilustrativo)",
+        }
+    )
+    with engine.begin() as conn:
+        assert create_stage(conn, "segunda", CODE, terms, "oficina", "aviso").minimum_price == (
+            125_000
+        )
 
     # A sale soon after the adjudication: the base is the greater of the acquisition price
     # ($ 1.250, the adjusted one) and the consideration ($ 1.100), 100 % band.
