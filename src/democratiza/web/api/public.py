@@ -71,7 +71,7 @@ def offer(codigo: str, request: Request) -> catalog.OfferView:
 def resolve_offer(request: Request, data: CalculatorInput) -> Offer:
     if data.oferta:
         with request.app.state.engine.connect() as conn:
-            return offer_or_404(conn, data.oferta).offer
+            return offer_or_404(conn, data.oferta).filing_offer  # at the price in force
     if not data.programa:
         raise Unprocessable(
             "Indique el programa o la oferta.",
