@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
+from typer.testing import CliRunner
 
 from democratiza.adjudication.record import adjudicate
+from democratiza.cli.main import app
 from democratiza.offers.lifecycle import (
     OfferError,
     advance,
@@ -21,7 +24,10 @@ from democratiza.offers.lifecycle import (
 )
 from democratiza.stages.lifecycle import create_stage
 from democratiza.stages.terms import StageTerms
+from democratiza.storage.database import make_engine, migrate
 from democratiza.storage.schema import offer_events
+from democratiza.web.app import create_app
+from tests.test_web_support import add_people, csrf_of, log_in
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 GEB_PARAMS = yaml.safe_load((EXAMPLES / "oferta-geb-2017.yaml").read_text(encoding="utf-8"))
@@ -80,3 +86,36 @@ def test_a_void_declaration_needs_an_open_or_closed_offer_and_the_programs_rule(
         stored = advance(conn, stored, "abierta", "oficina", "apertura")
         with pytest.raises(OfferError, match="no trae en nuestro texto la regla para declarar"):
             declare_void(conn, stored, "Fogafín", CAUSE)
+
+
+def test_the_office_declares_it_from_the_command_line_and_the_page(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'oferta.db'}"
+    engine = make_engine(db)
+    migrate(engine)
+    open_geb(engine)
+    runner = CliRunner()
+    refused = runner.invoke(app, ["oferta", "desierta", "geb", "--db", db])
+    assert refused.exit_code != 0  # the cause is required
+    done = runner.invoke(app, ["oferta", "desierta", "geb", "--motivo", CAUSE, "--db", db])
+    assert done.exit_code == 0, done.output
+    assert "declarada desierta; sus acciones pasan a la etapa siguiente" in done.output
+
+    with engine.begin() as conn:
+        stored = create_offer(conn, "geb-2", "geb-2017", GEB_PARAMS, "oficina", "aviso")
+        advance(conn, stored, "abierta", "oficina", "apertura")
+    add_people(engine)
+    client = TestClient(create_app(engine))
+    log_in(client, "oficina")
+    page = client.get("/oficina/ofertas/geb-2").text
+    assert 'id="desierta"' in page
+    assert "puede declararla desierta el Distrito Capital o la Bolsa de Valores" in page
+    action = {"accion": "desierta", "motivo": CAUSE, "csrf": csrf_of(client, "/oficina")}
+    unconfirmed = client.post("/oficina/ofertas/geb-2/acciones", data=action)
+    assert unconfirmed.status_code == 422 and "marque la casilla" in unconfirmed.text
+    confirmed = client.post(
+        "/oficina/ofertas/geb-2/acciones", data={**action, "confirmo": "si"}, follow_redirects=False
+    )
+    assert confirmed.status_code == 303
+    with engine.connect() as conn:
+        assert load_offer(conn, "geb-2").state == "desierta"
+    engine.dispose()
