@@ -6,14 +6,13 @@ art. 14 inciso 2) and ``tenencia ver`` shows an award's sale, events and ineffec
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from democratiza.cli.common import centavos_option, refuse, refuse_file
+from democratiza.cli.common import centavos_option, day_option, refuse, refuse_file
 from democratiza.cli.offers import Code, Db, Who, engine_for
 from democratiza.compliance.fines.terms import FineError
 from democratiza.compliance.holdings import (
@@ -41,13 +40,6 @@ holding_app = typer.Typer(
 console = Console()
 
 
-def _day(text: str, option: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise refuse(f"{option}: '{text}' debe ser una fecha AAAA-MM-DD.") from None
-
-
 @payment_app.command("registrar")
 def pay_command(
     codigo: Code,
@@ -64,7 +56,7 @@ def pay_command(
             engine_for(db),
             codigo,
             radicado,
-            _day(fecha, "--fecha"),
+            day_option(fecha, "--fecha"),
             centavos_option(monto, "--monto"),
             forma,
             quien,
@@ -101,7 +93,9 @@ def settle_command(
 ) -> None:
     """Cierra el periodo de pago: lo pagado se vende; lo no pagado se resuelve (GEB art. 5)."""
     try:
-        done = settle(engine_for(db), codigo, _day(fecha_enajenacion, "--fecha-enajenacion"), quien)
+        done = settle(
+            engine_for(db), codigo, day_option(fecha_enajenacion, "--fecha-enajenacion"), quien
+        )
     except OfferError as exc:
         raise refuse(str(exc)) from None
     console.print(
@@ -132,7 +126,7 @@ def event_command(
             codigo,
             radicado,
             tipo,
-            _day(fecha, "--fecha"),
+            day_option(fecha, "--fecha"),
             acciones,
             centavos_option(contraprestacion, "--contraprestacion") if contraprestacion else None,
             detalle,
@@ -164,7 +158,7 @@ def ineffective_command(
     normas que cita el programa de la oferta)."""
     try:
         done = flag_ineffective(
-            engine_for(db), codigo, radicado, _day(fecha, "--fecha"), motivo, quien
+            engine_for(db), codigo, radicado, day_option(fecha, "--fecha"), motivo, quien
         )
     except OfferError as exc:
         raise refuse(str(exc)) from None

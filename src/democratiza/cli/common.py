@@ -4,6 +4,7 @@ and tables whose identifiers are never cut."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 from typing import Annotated
@@ -101,3 +102,16 @@ def ibc_series(path: Path | None) -> RateSeries | None:
         return load_official_rates(path, "interes_bancario_corriente")
     except SeriesFileError as exc:
         raise refuse(str(exc)) from None
+
+
+def day_option(text: str, option: str) -> date:
+    """A date typed as AAAA-MM-DD, or a refusal naming the option."""
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise refuse(f"{option}: '{text}' debe ser una fecha AAAA-MM-DD.") from None
+
+
+def optional_day(text: str | None, option: str) -> date | None:
+    """``day_option``, or None when the option was not given (the service takes today)."""
+    return None if text is None else day_option(text, option)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -12,11 +11,10 @@ from rich.console import Console
 from sqlalchemy import Engine, func, select
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
-from democratiza.cli.common import IbcFile, ibc_series, refuse, refuse_file, table
+from democratiza.cli.common import IbcFile, ibc_series, optional_day, refuse, refuse_file, table
 from democratiza.compliance.credit.gate import open_offer
 from democratiza.compliance.holdings import paid_shares
 from democratiza.filing.batches import import_batch, withdraw
-from democratiza.filing.reevaluation import interrupt
 from democratiza.labels import label
 from democratiza.money import group, pesos
 from democratiza.offers.dates import business_dates
@@ -25,11 +23,9 @@ from democratiza.offers.lifecycle import (
     OfferState,
     advance,
     create_offer,
-    declare_void,
     events,
     load_offer,
 )
-from democratiza.offers.prices import AdjustmentRequest
 from democratiza.reports.decisions import write_decisions
 from democratiza.reports.exports import broker_files, registry_file, slug
 from democratiza.storage.database import database_url, make_engine, migrate
@@ -38,7 +34,8 @@ from democratiza.storage.schema import acceptances
 from democratiza.tables.errors import InputRejected
 
 offer_app = typer.Typer(
-    help="Ofertas: crear, abrir, cerrar, adjudicar, publicar, exportar.",
+    help="Ofertas: crear, abrir, cerrar, interrumpir, declarar desierta, adjudicar, publicar, "
+    "exportar.",
     no_args_is_help=True,
     rich_markup_mode=None,
 )
@@ -125,84 +122,10 @@ def close_command(
     _advance(codigo, "cerrada", quien, motivo, db)
 
 
-@offer_app.command("desierta")
-def void_command(
-    codigo: Code,
-    motivo: Annotated[str, typer.Option("--motivo", help="La causal (queda en el registro)")],
-    quien: Who = "oficina del programa",
-    db: Db = None,
-) -> None:
-    """Declara desierta la Primera Etapa con su causal; sus acciones pasan a la siguiente."""
-    try:
-        with engine_for(db).begin() as conn:
-            declare_void(conn, load_offer(conn, codigo), quien, motivo)
-    except OfferError as exc:
-        raise refuse(str(exc)) from None
-    console.print(
-        f"Oferta '{codigo}': declarada desierta; sus acciones pasan a la etapa siguiente."
-    )
-
-
 Day = Annotated[
     str | None,
     typer.Option("--fecha", help="Fecha de negocio, AAAA-MM-DD (hoy si no se da)"),
 ]
-
-
-def _day(text: str | None, option: str) -> date | None:
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise refuse(f"{option}: '{text}' no es una fecha AAAA-MM-DD.") from None
-
-
-@offer_app.command("interrumpir")
-def interrupt_command(
-    codigo: Code,
-    motivo: Why,
-    quien: Who = "oficina del programa",
-    precio_nuevo: Annotated[str | None, typer.Option(help="Precio ajustado, si lo hay")] = None,
-    fundamento: Annotated[str | None, typer.Option(help="Fundamento legal del ajuste")] = None,
-    vigente_desde: Annotated[
-        str | None, typer.Option(help="Desde cuándo rige el precio ajustado, AAAA-MM-DD (hoy)")
-    ] = None,
-    aceptaciones_anteriores: Annotated[
-        str | None,
-        typer.Option(help="Las radicadas antes: conservan su precio o son reevaluadas"),
-    ] = None,
-    fundamento_anteriores: Annotated[
-        str | None, typer.Option(help="Fundamento de esa decisión")
-    ] = None,
-    db: Db = None,
-) -> None:
-    """Registra una interrupción (Ley 226 art. 11) y el ajuste de precio si lo hubo."""
-    adjustment = None
-    if precio_nuevo is not None:
-        effective = _day(vigente_desde, "--vigente-desde")
-        adjustment = AdjustmentRequest(
-            precio_nuevo, fundamento, aceptaciones_anteriores, fundamento_anteriores, effective
-        )
-    try:
-        with engine_for(db).begin() as conn:
-            stored, again = interrupt(conn, load_offer(conn, codigo), quien, motivo, adjustment)
-    except OfferError as exc:
-        raise refuse(str(exc)) from None
-    console.print(f"Interrupción registrada en la oferta '{codigo}'.")
-    if adjustment is not None:
-        last = stored.adjustments[-1]
-        console.print(
-            f"  Precio ajustado: {pesos(last.price)} por acción desde el "
-            f"{last.effective:%Y-%m-%d} ({last.basis}); las aceptaciones radicadas antes "
-            + (
-                f"se evaluaron de nuevo a ese precio: {group(again)}"
-                if last.earlier == "reevaluadas"
-                else "conservan el precio al que se evaluaron"
-            )
-            + f" ({last.earlier_basis}).",
-            highlight=False,
-        )
 
 
 @offer_app.command("adjudicar")
@@ -215,7 +138,7 @@ def adjudicate_command(
 ) -> None:
     """Adjudica una oferta cerrada y guarda el registro reproducible."""
     try:
-        done = adjudicate(engine_for(db), codigo, quien, motivo, _day(fecha, "--fecha"))
+        done = adjudicate(engine_for(db), codigo, quien, motivo, optional_day(fecha, "--fecha"))
     except OfferError as exc:
         raise refuse(str(exc)) from None
     h = done.header
@@ -246,7 +169,7 @@ def publish_command(
     db: Db = None,
 ) -> None:
     """Publica los resultados de una oferta adjudicada."""
-    day, deadline = _day(fecha, "--fecha"), _day(plazo_pago, "--plazo-pago")
+    day, deadline = optional_day(fecha, "--fecha"), optional_day(plazo_pago, "--plazo-pago")
     try:
         publish(engine_for(db), codigo, quien, motivo, day, deadline)
     except OfferError as exc:
