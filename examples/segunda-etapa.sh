@@ -37,8 +37,9 @@ $D etapa exportar $E --salida "$OUT"
 $D etapa ver $E
 echo "--- Después de la venta: un adjudicatario vende antes de dos años (caso de multa; la base"
 echo "    toma el precio de la Segunda Fase) y otra adquisición resulta ineficaz"
-# Central cuenta los tramos desde la adjudicación, que en este ejemplo ocurre hoy.
-SOON=$(date -d "+40 days" +%F)
+# Central cuenta los tramos desde la fecha de la adjudicación (2018-03-01 en este ejemplo):
+# una venta 40 días después cae en el tramo del 100 %.
+SOON=2018-04-10
 $D tenencia evento $C 000001-000002 --tipo venta --fecha "$SOON" --acciones 1000 \
     --contraprestacion 1050 --detalle "venta en bolsa informada por el depósito"
 $D tenencia ineficaz $C 000001-000003 --fecha "$SOON" \

@@ -25,6 +25,7 @@ from democratiza.offers.lifecycle import OfferError, advance, create_offer, load
 from democratiza.programs.loader import read_program
 from democratiza.storage.database import MIGRATIONS, make_engine, migrate
 from democratiza.storage.schema import adjudications, offers
+from tests.helpers import CENTRAL_CREDIT_LINE
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 CENTRAL = Path(__file__).parents[1] / "src/democratiza/programs/data/central-seguros-vida.yaml"
@@ -115,6 +116,7 @@ def test_a_program_file_given_by_path_works_through_the_whole_flow(
         str(SAMPLE / "oferta.yaml"),
         db=db_url,
     )
+    cli("credito", "registrar", "propia", *CENTRAL_CREDIT_LINE, db=db_url)
     cli("oferta", "abrir", "propia", db=db_url)
     for name, broker in (
         ("lote-1-casa-de-bolsa", "Casa de Bolsa"),

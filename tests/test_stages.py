@@ -9,7 +9,7 @@ import csv
 import functools
 import time
 from concurrent.futures import ThreadPoolExecutor
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -163,7 +163,7 @@ def test_the_stage_waits_for_the_payments_to_be_settled(engine: Engine) -> None:
         create_stage(conn, "segunda", FIRST, terms(), "oficina", "aviso")
     with engine.begin() as conn:
         advance(conn, load_offer(conn, FIRST), "cerrada", "oficina", "cierre")
-    adjudicate(engine, FIRST, "bolsa", "adjudicación")
+    adjudicate(engine, FIRST, "bolsa", "adjudicación", date(2018, 3, 1))
     with engine.begin() as conn, pytest.raises(StageError, match="Liquide primero los pagos"):
         create_stage(conn, "segunda", FIRST, terms(), "oficina", "aviso")
 
@@ -463,9 +463,9 @@ def test_the_segunda_fase_price_becomes_a_base_of_the_fines(
             .where(sales.c.acciones_pagadas > 0)
         ).scalar_one()
     # A sale of 100 shares in the first six months (Central counts them from the adjudication,
-    # made today), for less than either price: the base is the greatest of the acquisition
-    # price ($ 1.000) and the Segunda Fase price ($ 1.250).
-    soon = date.today() + timedelta(days=30)
+    # dated 2018-03-01), for less than either price: the base is the greatest of the
+    # acquisition price ($ 1.000) and the Segunda Fase price ($ 1.250).
+    soon = date(2018, 3, 31)
     case = record_event(engine, FIRST, radicado, "venta", soon, 100, 90_000, "venta", "oficina")
     assert case.fine is not None
     assert case.fine.base.chosen.key == "precio_segunda_etapa"

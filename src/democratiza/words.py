@@ -106,6 +106,7 @@ WORDS: dict[str, dict[str, str]] = {
         "cerrada": "cerrada",
         "adjudicada": "adjudicada",
         "publicada": "publicada",
+        "desierta": "declarada desierta",
     },
     "estado_etapa": {
         "borrador": "en borrador",
@@ -118,7 +119,12 @@ WORDS: dict[str, dict[str, str]] = {
     "decision": {"aceptada": "aceptada", "reducida": "reducida", "rechazada": "rechazada"},
     "decisiones": {"aceptada": "Aceptadas", "reducida": "Reducidas", "rechazada": "Rechazadas"},
     "decision_orden": {"valida": "válida", "rechazada": "rechazada"},
-    "estado_aceptacion": {"radicada": "radicada", "corregida": "corregida", "retirada": "retirada"},
+    "estado_aceptacion": {
+        "radicada": "radicada",
+        "corregida": "corregida",
+        "retirada": "retirada",
+        "reevaluada": "evaluada de nuevo al precio ajustado",
+    },
     "evento": {
         "creacion": "creación",
         "transicion": "cambio de estado",
@@ -129,8 +135,11 @@ WORDS: dict[str, dict[str, str]] = {
         "oferta.creacion": "Oferta creada",
         "oferta.transicion": "Oferta: cambio de estado",
         "oferta.interrupcion": "Oferta interrumpida",
+        "oferta.desierta": "Primera Etapa declarada desierta",
         "oferta.adjudicar": "Oferta adjudicada",
         "oferta.liquidar": "Periodo de pago liquidado",
+        "credito.registrar": "Línea de crédito registrada",
+        "oferta.reevaluar": "Aceptaciones evaluadas de nuevo al precio ajustado",
         "lote.recibir": "Lote de aceptaciones recibido",
         "aceptacion.retirar": "Aceptación retirada",
         "pagos.lote": "Lote de pagos recibido",

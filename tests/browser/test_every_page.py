@@ -193,7 +193,7 @@ def _build(engine: Engine) -> tuple[str, str, str]:
     open_offer(engine)
     file_samples(engine)
     move(engine, "cerrada")
-    adjudicate(engine, CODE, "oficina", "adjudicación")
+    adjudicate(engine, CODE, "oficina", "adjudicación", date(2018, 3, 1))
     publish(engine, CODE, "oficina", "publicación de resultados")
     settle(engine, CODE, date(2018, 3, 20), "oficina")
     terms = StageTerms.model_validate(

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 import numpy as np
 import polars as pl
 from sqlalchemy import Connection, Engine, insert, select
 
 from democratiza.adjudication.joint import allocate_with_caps, cap_notes
+from democratiza.offers.dates import adjudication_day, publication_days, record_dates
 from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_offer
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
@@ -146,12 +147,19 @@ def _person_notes(program: Program, people: pl.DataFrame) -> list[str]:
     return notes
 
 
-def adjudicate(engine: Engine, offer_code: str, who: str, why: str) -> Adjudication:
-    """Adjudicate a closed offer once, store the record and move the offer to adjudicada."""
+def adjudicate(
+    engine: Engine, offer_code: str, who: str, why: str, day: date | None = None
+) -> Adjudication:
+    """Adjudicate a closed offer once, store the record and move the offer to adjudicada.
+
+    ``day`` is the adjudication's business date (today if not given; ``offers.dates``)."""
     with engine.begin() as conn:
         stored = load_offer(conn, offer_code)
         if stored.state != "cerrada":
             raise OfferError(f"La oferta '{offer_code}' está {stored.state}; se adjudica cerrada.")
+        record_dates(
+            conn, stored.id, fecha_adjudicacion=adjudication_day(stored, day, date.today())
+        )
         current = current_acceptances(conn, stored)
         done = compute(stored, current)
         record_id = new_id(
@@ -224,6 +232,19 @@ def stored_adjudication(engine: Engine, offer_code: str) -> Adjudication:
     return Adjudication(offer_code, header, again.results)
 
 
-def publish(engine: Engine, offer_code: str, who: str, why: str) -> None:
+def publish(
+    engine: Engine,
+    offer_code: str,
+    who: str,
+    why: str,
+    day: date | None = None,
+    payment_deadline: date | None = None,
+) -> None:
+    """Publish the results on ``day`` (today if not given), with the payment deadline the
+    results notice sets, if given (``offers.dates``)."""
     with engine.begin() as conn:
-        advance(conn, load_offer(conn, offer_code), "publicada", who, why)
+        stored = load_offer(conn, offer_code)
+        if stored.state == "adjudicada":
+            days = publication_days(conn, stored, day, payment_deadline, date.today())
+            record_dates(conn, stored.id, **days)
+        advance(conn, stored, "publicada", who, why)

@@ -6,14 +6,13 @@ art. 14 inciso 2) and ``tenencia ver`` shows an award's sale, events and ineffec
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from democratiza.cli.common import centavos_option, refuse, refuse_file
+from democratiza.cli.common import centavos_option, day_option, refuse, refuse_file
 from democratiza.cli.offers import Code, Db, Who, engine_for
 from democratiza.compliance.fines.terms import FineError
 from democratiza.compliance.holdings import (
@@ -42,13 +41,6 @@ holding_app = typer.Typer(
 console = Console()
 
 
-def _day(text: str, option: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise refuse(f"{option}: '{text}' debe ser una fecha AAAA-MM-DD.") from None
-
-
 def register_payment(
     code: str,
     radicado: str,
@@ -65,7 +57,7 @@ def register_payment(
             engine_for(db),
             code,
             radicado,
-            _day(day, "--fecha"),
+            day_option(day, "--fecha"),
             centavos_option(amount, "--monto"),
             method,
             who,
@@ -94,7 +86,9 @@ def close_payments(
 ) -> None:
     """``pago liquidar`` and ``etapa pago liquidar``: the sale of what was paid."""
     try:
-        done = settle(engine_for(db), code, _day(sale_day, "--fecha-enajenacion"), who, ledger_of)
+        done = settle(
+            engine_for(db), code, day_option(sale_day, "--fecha-enajenacion"), who, ledger_of
+        )
     except OfferError as exc:
         raise refuse(str(exc)) from None
     console.print(
@@ -162,7 +156,7 @@ def event_command(
             codigo,
             radicado,
             tipo,
-            _day(fecha, "--fecha"),
+            day_option(fecha, "--fecha"),
             acciones,
             centavos_option(contraprestacion, "--contraprestacion") if contraprestacion else None,
             detalle,
@@ -194,7 +188,7 @@ def ineffective_command(
     normas que cita el programa de la oferta)."""
     try:
         done = flag_ineffective(
-            engine_for(db), codigo, radicado, _day(fecha, "--fecha"), motivo, quien
+            engine_for(db), codigo, radicado, day_option(fecha, "--fecha"), motivo, quien
         )
     except OfferError as exc:
         raise refuse(str(exc)) from None

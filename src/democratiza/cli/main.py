@@ -11,6 +11,7 @@ from democratiza.cli.credit import credit_app
 from democratiza.cli.design import simulate_command
 from democratiza.cli.evaluate import evaluate_command
 from democratiza.cli.fines import fines_app
+from democratiza.cli.offer_steps import interrupt_command, void_command
 from democratiza.cli.offers import batch_app, offer_app
 from democratiza.cli.program_view import show_programs
 from democratiza.cli.programs import program_app
@@ -49,6 +50,9 @@ app.command("simular")(simulate_command)
 app.command("verificar")(verify_command)
 app.add_typer(package_app, name="paquete")
 app.add_typer(program_app, name="programa")
+# The offer's legal steps beyond the plain transitions, in their own module.
+offer_app.command("interrumpir")(interrupt_command)
+offer_app.command("desierta")(void_command)
 app.add_typer(offer_app, name="oferta")
 app.add_typer(batch_app, name="lote")
 app.add_typer(fines_app, name="multa")

@@ -27,9 +27,10 @@ from sqlalchemy import Connection, Engine, Row, case, insert, select
 from democratiza.compliance.fines.amount import FineAmount, fine_for
 from democratiza.compliance.fines.bands import BandMatch
 from democratiza.compliance.fines.terms import FineTerms
-from democratiza.compliance.ledger import offer_ledger
+from democratiza.compliance.ledger import acceptance_price, offer_ledger
 from democratiza.compliance.payment_batches import LedgerOf
 from democratiza.money import group
+from democratiza.offers.dates import business_dates
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.schema import FineBaseKey, Program
 from democratiza.rules.explain import cite
@@ -38,7 +39,6 @@ from democratiza.storage import audit
 from democratiza.storage.database import new_id, read_frame
 from democratiza.storage.schema import (
     acceptances,
-    adjudications,
     awards,
     holding_events,
     sales,
@@ -100,16 +100,18 @@ def settle(
             raise OfferError(f"{ledger.waiting}; no hay qué liquidar.")
         if ledger.settled(conn):
             raise OfferError(f"El periodo de pago de '{code}' ya se liquidó.")
+        problems = ledger.sale_day_problems(conn, sale_date)
+        if problems:
+            raise OfferError("\n".join(problems))
         key = ledger.key
+        # Whole shares paid for at the award's own price (an acceptance's adjusted price
+        # after an interruption, Ley 226 art. 11 num. 2); never paid beyond its shares.
+        paid_for = pl.col("pagado").fill_null(0) // pl.col("precio")
         rows = (
             ledger.awarded(conn)
-            .select(key, "adjudicada")
+            .select(key, "adjudicada", "precio")
             .join(ledger.paid(conn), on=key, how="left")
-            .with_columns(
-                pl.min_horizontal(
-                    "adjudicada", pl.col("pagado").fill_null(0) // ledger.price
-                ).alias("acciones_pagadas"),
-            )
+            .with_columns(pl.min_horizontal("adjudicada", paid_for).alias("acciones_pagadas"))
             .with_columns(
                 (pl.col("adjudicada") - pl.col("acciones_pagadas")).alias("acciones_resueltas")
             )
@@ -167,6 +169,9 @@ def record_event(
         stored = load_offer(conn, offer_code)
         terms = FineTerms.from_program(stored.program)
         acceptance_id, _, _ = _award(conn, stored, radicado)
+        acquisition_price = conn.execute(
+            select(acceptance_price(stored)).where(acceptances.c.id == acceptance_id)
+        ).scalar_one()
         second_stage = second_stage_price(conn, stored.id)
         sale = _sale(conn, acceptance_id)
         if sale is None or sale.acciones_pagadas == 0:
@@ -174,10 +179,11 @@ def record_event(
         if not 0 < shares <= sale.acciones_pagadas:
             raise OfferError(f"El evento debe afectar entre 1 y {sale.acciones_pagadas} acciones.")
         if terms.reference_label.endswith("adjudicación"):
-            created = conn.execute(
-                select(adjudications.c.creada_en).where(adjudications.c.oferta_id == stored.id)
-            ).scalar_one()
-            reference = created.date()
+            # The adjudication's business date, not when it was recorded (offers.dates).
+            closing = stored.offer.day("fecha_cierre")
+            adjudicated = business_dates(conn, stored.id, closing).adjudication
+            assert adjudicated is not None, "an award exists only once adjudicated"
+            reference = adjudicated
         else:
             reference = sale.fecha_enajenacion
         event_id = _insert_event(
@@ -200,7 +206,7 @@ def record_event(
             },
         )
     values: dict[FineBaseKey, int | None] = {
-        "precio_adquisicion": stored.offer.price_centavos,
+        "precio_adquisicion": acquisition_price,
         "contraprestacion": consideration_centavos,
         "precio_segunda_etapa": second_stage,  # None until it is adjudicated
     }

@@ -17,12 +17,15 @@ art. 11), not of the public that buys in the Segunda Etapa and after (docs/lectu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 
 import polars as pl
-from sqlalchemy import Connection, Select, Table, func, select
+from sqlalchemy import ColumnElement, Connection, Select, Table, func, literal, select
 
-from democratiza.offers.lifecycle import ADJUDICATED, OfferError, load_offer
+from democratiza.offers.dates import sale_day_problems
+from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import load_stage
@@ -63,8 +66,8 @@ class Ledger:
     code: str
     entity: str  # the audit entry's entity: ofertas/<id> or etapas/<code>
     program: Program
-    price: int  # centavos per share
-    awards: Select[tuple[object, ...]]  # radicado, <key>, natural, adjudicada (> 0)
+    price: int  # centavos per share: the stage's (an acceptance may carry its own, ``precio``)
+    awards: Select[tuple[object, ...]]  # radicado, <key>, natural, adjudicada (> 0), precio
     key: str  # aceptacion_id or orden_id
     items: str  # what an award is, in the audit entry's entity: aceptaciones or ordenes
     owner: tuple[str, int]  # the payment batches' owner column and id
@@ -75,14 +78,17 @@ class Ledger:
     refused_method: str  # why a method outside ``methods`` is refused
     actions: tuple[str, str, str]  # audit actions: a payment, a payment file, the settlement
     waiting: str | None  # the state that does not admit payments yet; None when it does
+    sale_day_problems: Callable[[Connection, date], list[str]]  # why a sale date is refused
 
     def awarded(self, conn: Connection) -> pl.DataFrame:
-        """radicado, key, natural, adjudicada of every award with shares."""
+        """radicado, key, natural, adjudicada and precio (centavos per share it pays) of
+        every award with shares."""
         schema: dict[str, pl.DataType] = {
             "radicado": pl.String(),
             self.key: pl.Int64(),
             "natural": pl.Boolean(),
             "adjudicada": pl.Int64(),
+            "precio": pl.Int64(),
         }
         return read_frame(conn, self.awards, schema)
 
@@ -132,8 +138,15 @@ class Ledger:
         return conn.execute(select(column).where(column.in_(keys)).limit(1)).first() is not None
 
 
+def acceptance_price(stored: StoredOffer) -> ColumnElement[int]:
+    """The price an acceptance was evaluated at and pays, as ``precio``: its own (the
+    adjusted one after an interruption), or the offer's initial price for one filed before
+    acceptances recorded theirs."""
+    return func.coalesce(acceptances.c.precio, stored.offer.price_centavos).label("precio")
+
+
 def offer_ledger(conn: Connection, code: str) -> Ledger:
-    """The Primera Etapa's awards: the offer's adjudicated acceptances, at its fixed price."""
+    """The Primera Etapa's awards: the offer's adjudicated acceptances, each at its price."""
     stored = load_offer(conn, code)
     program = stored.program
     statement = (
@@ -142,6 +155,7 @@ def offer_ledger(conn: Connection, code: str) -> Ledger:
             acceptances.c.id.label("aceptacion_id"),
             acceptances.c.categoria.in_(sorted(NATURAL_CATEGORIES)).label("natural"),
             awards.c.adjudicada,
+            acceptance_price(stored),
         )
         .join(awards, awards.c.aceptacion_id == acceptances.c.id)
         .join(adjudications, adjudications.c.id == awards.c.adjudicacion_id)
@@ -170,6 +184,7 @@ def offer_ledger(conn: Connection, code: str) -> Ledger:
         "forma de pago no prevista en el programa",
         ("pago.registrar", "pagos.lote", "oferta.liquidar"),
         None if stored.state in ADJUDICATED else f"La oferta '{code}' está {stored.state}",
+        lambda c, day: sale_day_problems(c, stored, day, date.today()),
     )
 
 
@@ -194,6 +209,7 @@ def stage_ledger(conn: Connection, code: str) -> Ledger:
             orders.c.id.label("orden_id"),
             (orders.c.tipo_persona == "natural").label("natural"),
             order_awards.c.asignada.label("adjudicada"),
+            literal(int(price or 0)).label("precio"),
         )
         .join(order_awards, order_awards.c.orden_id == orders.c.id)
         .join(stage_allocations, stage_allocations.c.id == order_awards.c.adjudicacion_id)
@@ -222,4 +238,5 @@ def stage_ledger(conn: Connection, code: str) -> Ledger:
         "condiciones especiales de la Primera Etapa (Ley 226 de 1995 art. 11)",
         ("etapa.pago.registrar", "etapa.pagos.lote", "etapa.liquidar"),
         None if payable else f"La etapa '{code}' está {stage.state}",
+        lambda c, day: [],  # a later stage's dates are its own terms' (docs/etapas.md)
     )

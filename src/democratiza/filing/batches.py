@@ -89,12 +89,13 @@ def compiled_program(stored: StoredOffer) -> CompiledProgram:
     which gives a new key here. Programs are immutable, and one text gives one program object
     (``programs.loader``).
     """
-    key = (stored.id, id(stored.program), tuple(sorted(stored.offer.values.items())))
+    offer = stored.filing_offer  # at the price in force (Ley 226 art. 11 num. 2)
+    key = (stored.id, id(stored.program), tuple(sorted(offer.values.items())))
     compiled = _COMPILED.get(key)
     if compiled is None or compiled.offer.program is not stored.program:
         if len(_COMPILED) >= _COMPILED_MAX:
             _COMPILED.clear()
-        compiled = _COMPILED[key] = CompiledProgram(stored.offer)
+        compiled = _COMPILED[key] = CompiledProgram(offer)
     return compiled
 
 
@@ -240,6 +241,8 @@ def store_batches(
         "regla_limitante",
         pl.col("causas").cast(pl.Int64),
         "regla_limite",
+        # The price each was evaluated at and will pay: the one in force on receipt.
+        pl.lit(stored.price_in_force, dtype=pl.Int64).alias("precio"),
     )
     rows = (
         pl.concat([frame.drop("fila"), decided_columns], how="horizontal")

@@ -473,6 +473,9 @@ class Program(Model):
     window: OfferWindow = Field(alias="ventana")
     credit_lines: CreditLines | None = Field(default=None, alias="lineas_credito")
     later_stages: LaterStages | None = Field(default=None, alias="etapas_siguientes")
+    # Who may declare the Primera Etapa void (desierta) and on what grounds (GEB art. 3.1);
+    # without it, a program's Primera Etapa cannot be declared void.
+    void_first_stage: CitedText | None = Field(default=None, alias="primera_etapa_desierta")
     # An acquisition contrary to the real-beneficiary rules is ineffective: Ley 226 art. 14
     # inciso 2, and the program's own articles where its text repeats the rule.
     ineffectiveness: tuple[Citation, ...] = Field(default=(), alias="ineficacia")

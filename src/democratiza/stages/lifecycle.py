@@ -73,10 +73,11 @@ class StoredStage:
 
 
 def _first_stage_left(conn: Connection, first: StoredOffer) -> dict[str, Any]:
-    if first.state not in ADJUDICATED:
+    # A Primera Etapa declared desierta adjudicated nothing: all its shares pass on.
+    if first.state not in (*ADJUDICATED, "desierta"):
         raise StageError(
             f"La Primera Etapa '{first.code}' está {first.state}: la Segunda Etapa se crea "
-            "cuando la primera está adjudicada."
+            "cuando la primera está adjudicada o declarada desierta."
         )
     offered = first.offer.values["acciones_ofrecidas"]
     assert isinstance(offered, int)
@@ -176,7 +177,8 @@ def create_stage(
     announced = first.offer.day("fecha_aviso")
     if announced is None:
         raise StageError("La Primera Etapa no tiene fecha_aviso; hace falta para el precio.")
-    price = minimum_price(program, first.offer.price_centavos, announced, terms)
+    # The Primera Etapa's fixed price as it ended: the adjusted one after an interruption.
+    price = minimum_price(program, first.price_in_force, announced, terms)
     shares = capped(origin["disponibles"], terms)
     origin["precio_minimo_pasos"] = list(price.steps)
     if shares < origin["disponibles"]:

@@ -36,6 +36,7 @@ from democratiza.web.pages import api_docs as pages_api_docs
 from democratiza.web.pages import audit as pages_audit
 from democratiza.web.pages import broker as pages_broker
 from democratiza.web.pages import calculator as pages_calculator
+from democratiza.web.pages import credit_lines as pages_credit
 from democratiza.web.pages import dashboard as pages_dashboard
 from democratiza.web.pages import designer as pages_designer
 from democratiza.web.pages import fines as pages_fines
@@ -126,6 +127,7 @@ def create_app(
         pages_broker.router,
         pages_office.router,
         pages_dashboard.router,
+        pages_credit.router,
         pages_tokens.router,
         pages_audit.router,
         pages_stages.router,

@@ -40,6 +40,9 @@ class ResultAnswer(BaseModel):
     cantidad_persona: int
     adjudicada: int
     seudonimo: str = Field(description="el seudónimo con que el paquete público la nombra")
+    precio: int = Field(
+        description="Precio por acción a pagar, en centavos (el ajustado si lo hubo)"
+    )
 
 
 @route(router, "GET", "/programas", "api.programas")
@@ -71,7 +74,7 @@ def offer(codigo: str, request: Request) -> catalog.OfferView:
 def resolve_offer(request: Request, data: CalculatorInput) -> Offer:
     if data.oferta:
         with request.app.state.engine.connect() as conn:
-            return offer_or_404(conn, data.oferta).offer
+            return offer_or_404(conn, data.oferta).filing_offer  # at the price in force
     if not data.programa:
         raise Unprocessable(
             "Indique el programa o la oferta.",

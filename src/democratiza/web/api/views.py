@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 from sqlalchemy import Connection, Engine, select
 
+from democratiza.compliance.ledger import acceptance_price
 from democratiza.money import pesos_cell
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.rules.engine import IDENTITY_COLUMNS
@@ -186,6 +187,7 @@ def lookup_result(
                 acceptances.c.numero_identificacion,
                 awards.c.cantidad_persona,
                 awards.c.adjudicada,
+                acceptance_price(stored),  # what it pays, the adjusted price if so
             )
             .join(awards, awards.c.aceptacion_id == acceptances.c.id)
             .join(adjudications, adjudications.c.id == awards.c.adjudicacion_id)

@@ -25,6 +25,7 @@ from democratiza.storage.schema import adjudications
 from democratiza.web.api import catalog, views
 from democratiza.web.api.offer_figures import OfferFigures, offer_figures
 from democratiza.web.pages.charts import bar_chart
+from democratiza.web.pages.credit_lines import credit_context
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import route
 from democratiza.words import count
@@ -41,6 +42,17 @@ class Figure:
     note: str = ""
 
 
+def adjusted(stored: StoredOffer) -> str:
+    """The note of an adjusted price: since when, and the initial one (Ley 226 art. 11.2)."""
+    if not stored.adjustments:
+        return ""
+    last = stored.adjustments[-1]
+    return (
+        f"ajustado desde el {last.effective:%Y-%m-%d} (precio inicial "
+        f"{pesos(stored.offer.price_centavos)})"
+    )
+
+
 def headline(stored: StoredOffer, found: OfferFigures) -> list[Figure]:
     offered = stored.offer.values.get("acciones_ofrecidas")
     shares = offered if isinstance(offered, int) and offered > 0 else None
@@ -51,7 +63,7 @@ def headline(stored: StoredOffer, found: OfferFigures) -> list[Figure]:
 
     figures = [
         Figure(group(shares) if shares else "—", "acciones ofrecidas"),
-        Figure(pesos(stored.offer.price_centavos), "precio por acción"),
+        Figure(pesos(stored.price_in_force), "precio por acción", adjusted(stored)),
         Figure(group(demand["aceptaciones"]), "aceptaciones vigentes"),
         Figure(group(demand["personas"]), "personas que aceptaron"),
         Figure(group(demand["solicitadas"]), "acciones solicitadas", times(demand["solicitadas"])),
@@ -116,6 +128,7 @@ def dashboard(codigo: str, request: Request) -> Response:
         figures = found.intake
         top = headline(stored, found)
         log = events(conn, stored)
+        credit = credit_context(conn, stored)
         record = (
             conn.execute(select(adjudications).where(adjudications.c.oferta_id == stored.id))
             .mappings()
@@ -130,6 +143,7 @@ def dashboard(codigo: str, request: Request) -> Response:
         "graficas": charts(stored, figures),
         "eventos": log,
         "cifras_calculadas": found.computed_at,
+        "credito": credit,
         "registro": dict(record) if record else None,
     }
     return render(request, "tablero.html", context)

@@ -15,6 +15,7 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from democratiza.labels import label
+from democratiza.offers.dates import business_dates
 from democratiza.vocabulary import ID_TYPES
 from democratiza.web.api import catalog
 from democratiza.web.api.views import lookup_result, offer_or_404
@@ -86,14 +87,17 @@ def _lookup(request: Request, values: dict[str, str]) -> Response:
                 values.get("numero_identificacion", ""),
             )
             stored = offer_or_404(conn, code)
+            closing = stored.offer.day("fecha_cierre")
+            deadline = business_dates(conn, stored.id, closing).payment_deadline
     except WebError as exc:
         return _result_page(request, values, None, exc.message, 404)
-    price = stored.offer.price_centavos
+    price = int(str(found["precio"]))  # the acceptance's own (Ley 226 art. 11 num. 2)
     shown = {
         **found,
         "programa": stored.program.name,
         "precio": price,
         "valor_a_pagar": int(str(found["adjudicada"])) * price,
+        "plazo_pago": deadline,
     }
     return _result_page(request, values, shown, None)
 

@@ -69,6 +69,7 @@ ACCESS: dict[str, frozenset[str]] = {
     "api.oferta.adjudicar": ONLY_OFFICE,
     "api.oferta.publicar": ONLY_OFFICE,
     "api.oferta.interrumpir": ONLY_OFFICE,
+    "api.oferta.desierta": ONLY_OFFICE,
     "api.token.crear": ONLY_OFFICE,
     "api.token.revocar": ONLY_OFFICE,
     # Read by the office and the auditors.
@@ -110,6 +111,8 @@ ACCESS: dict[str, frozenset[str]] = {
     "api.tenencia": OVERSIGHT,
     "api.multa.estado": OVERSIGHT,
     "api.credito.verificar": OVERSIGHT,
+    "api.credito.lineas": OVERSIGHT,
+    "api.credito.registrar": ONLY_OFFICE,
     "api.credito.cuadro": OVERSIGHT,
     # Pages.
     "pag.inicio": EVERYONE,
@@ -135,6 +138,8 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.tablero": OVERSIGHT,
     "pag.oferta.crear": ONLY_OFFICE,
     "pag.oferta.accion": ONLY_OFFICE,
+    "pag.credito.registrar": ONLY_OFFICE,
+    "pag.oferta.interrumpir": ONLY_OFFICE,
     "pag.tokens": OVERSIGHT,
     "pag.token.crear": ONLY_OFFICE,
     "pag.token.revocar": ONLY_OFFICE,
