@@ -177,7 +177,7 @@ def test_the_stage_page_takes_the_payments_and_the_settlement(
     assert "Pagos recibidos: $ 0 de 0 órdenes." in text(office.get(page).text)
     body = f"radicado,fecha,monto,forma\n{allocated['O1']},2018-04-25,9600000,contado\n"
     sent = office.post(
-        f"{page}/pagos",
+        f"{page}/pagos/lotes",
         files={"archivo": ("pagos.csv", body)},
         data={"lote": "P1", "csrf": csrf_of(office, page)},
         follow_redirects=False,

@@ -142,3 +142,26 @@ def test_pages_and_files_are_not_stored_and_the_browser_is_held_in(lite: Engine)
     assert "form-action 'self'" in policy and "base-uri 'self'" in policy
     style = broker.get("/estaticos/estilo.css")
     assert style.status_code == 200 and "cache-control" not in style.headers  # no one's data
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/api/ofertas/{CODE}/lotes",
+        f"/api/ofertas/{CODE}/pagos/lotes",
+        "/api/etapas/segunda/pagos/lotes",
+        "/oficina/etapas/segunda/pagos/lotes",  # the stage page's payment file
+    ],
+)
+def test_every_file_upload_takes_files_past_one_mebibyte(lite: Engine, path: str) -> None:
+    """A payment file of a large offer is tens of MiB: every route that takes a file gets
+    the upload limit, not the 1 MiB of a form (past it, here, only the credentials fail)."""
+    client = TestClient(create_app(lite))
+    body = b"x" * (2 * MIB)
+    answer = client.post(
+        path,
+        content=body,
+        headers={"content-type": f"multipart/form-data; boundary={BOUNDARY}"},
+        follow_redirects=False,
+    )
+    assert answer.status_code != 413

@@ -120,7 +120,7 @@ def stage_action(
     return back(f"/oficina/etapas/{etapa}")
 
 
-@route(router, "POST", "/oficina/etapas/{etapa}/pagos", "pag.etapa.pagos.subir")
+@route(router, "POST", "/oficina/etapas/{etapa}/pagos/lotes", "pag.etapa.pagos.subir")
 def stage_payments(
     etapa: str, request: Request, archivo: Annotated[UploadFile, File()], lote: BatchId
 ) -> Response:
