@@ -203,6 +203,9 @@ def test_fine_statement_and_credit_over_http(engine: Engine) -> None:
     )
     notes = auditor.post("/api/credito/cuadro.json", json=loan).json()
     assert notes["cobertura"].startswith("5.000 acciones")
+    # A rate as a person writes it, with a decimal comma and the sign, is the same rate.
+    written = auditor.post("/api/credito/cuadro.csv", json={**loan, "tasa_ea": "18,0 %"})
+    assert written.text == schedule.text
 
 
 def test_the_office_runs_a_stage_and_a_broker_files_orders_from_their_pages(

@@ -10,7 +10,7 @@ Money is in centavos; rates are percentages written as text ("18.5"), never floa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
@@ -24,7 +24,7 @@ from democratiza.compliance.credit.gate import credit_verdict, refusal, register
 from democratiza.compliance.credit.lines import CreditError, CreditLine
 from democratiza.compliance.credit.schedule import amortization_schedule
 from democratiza.compliance.series import MissingSeriesValue
-from democratiza.money import decimal_percent
+from democratiza.money import MoneyError, decimal_percent, parse_percent
 from democratiza.offers.lifecycle import OfferError, StoredOffer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.reports.loan_schedule import schedule_csv_with_totals, schedule_pdf
@@ -37,15 +37,20 @@ from democratiza.web.security.access import current, route
 
 router = APIRouter(prefix="/api", tags=["después de la venta"], responses=ERROR_RESPONSES)
 Percent = Annotated[
-    str, Field(pattern=r"^\d{1,3}(\.\d{1,6})?$", description="Porcentaje, p. ej. 18.5")
+    str,
+    Field(
+        pattern=r"^\d{1,3}([.,]\d{1,6})?( ?%)?$",
+        description="Porcentaje, p. ej. 18.5 o 18,5 %",
+    ),
 ]
 
 
 def _rate(text: str) -> Decimal:
+    """The one reading of a percentage a person writes (``money.parse_percent``)."""
     try:
-        return Decimal(text) / 100
-    except InvalidOperation:  # the pattern already refuses it; kept for the type checker
-        raise Unprocessable(f"'{text}' no es un porcentaje.") from None
+        return parse_percent(text)
+    except MoneyError as exc:
+        raise Unprocessable(str(exc)) from None
 
 
 class LineData(Body):
