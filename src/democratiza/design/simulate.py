@@ -24,7 +24,7 @@ from democratiza.adjudication.joint import allocate_offer
 from democratiza.design.designs import Design
 from democratiza.programs.parameters import Offer
 from democratiza.rules.engine import CompiledProgram
-from democratiza.rules.person import ORDER, per_person
+from democratiza.rules.person import ORDER, PERSON_KEY, per_person, person_keys
 from democratiza.storage.receipts import receipt_rank
 
 REQUEST_STREAM = 1  # the random stream of the requests, apart from the population's (0)
@@ -43,6 +43,7 @@ RESULT_COLUMNS = [  # as an adjudication's results, for the same figures and fil
     "cantidad_persona",
     "consumido_por",
     "adjudicada",
+    PERSON_KEY,  # the persons numbered once for the population: grouping by it is cheap
 ]
 
 
@@ -88,12 +89,15 @@ def _evaluation_key(offer: Offer) -> str:
 
 def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOutcome]:
     """Each design's adjudication of ``acceptances`` (typed, with ``cantidad``)."""
-    rows = with_receipts(acceptances)
-    people_of: dict[str, pl.DataFrame] = {}
+    # Once for every design: the order of receipt (so each evaluation's rows are already in
+    # it) and the persons' numbers (so no design groups the identification texts again).
+    rows = with_receipts(acceptances).sort(ORDER)
+    rows = rows.with_columns(person_keys(rows))
+    evaluated: dict[str, tuple[pl.DataFrame, list[str]]] = {}
     outcomes = []
     for design in designs:
         key = _evaluation_key(design.offer)
-        if key not in people_of:
+        if key not in evaluated:
             decided = CompiledProgram(design.offer).evaluate(rows)
             # Only what the adjudication reads and its results show: per_person sorts the
             # frame, and sorting the engine's many limit columns would cost more than all.
@@ -101,14 +105,14 @@ def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOut
                 *(c for c in RESULT_COLUMNS if c in decided.columns),
                 "limite_minimo",
                 "regla_limite",
-            ).with_columns(rows["radicado"], rows["recepcion"])
-            people_of[key] = per_person(current).sort(ORDER)
-        people = people_of[key]
+            ).with_columns(rows["radicado"], rows["recepcion"], rows[PERSON_KEY])
+            people = per_person(current)  # in the order of its input: the order of receipt
+            evaluated[key] = (people, people["categoria"].cast(pl.String).to_list())
+        people, categories = evaluated[key]
         offered = design.offer.values.get("acciones_ofrecidas")
         if not isinstance(offered, int):
             raise ValueError(f"el diseño «{design.name}» no tiene acciones_ofrecidas")
         demand = people["cantidad_persona"].to_numpy().astype(np.int64)
-        categories = people["categoria"].cast(pl.String).to_list()
         allocation = allocate_offer(demand, categories, offered, design.offer.program)
         results = people.with_columns(pl.Series("adjudicada", allocation.awards)).select(
             RESULT_COLUMNS

@@ -20,6 +20,7 @@ import polars as pl
 from democratiza.money import group
 from democratiza.offers.lifecycle import StoredOffer
 from democratiza.rules.explain import cite
+from democratiza.rules.person import PERSON_KEY
 
 if TYPE_CHECKING:
     from democratiza.adjudication.record import Adjudication
@@ -39,6 +40,7 @@ OPTIONAL_COLUMNS: dict[str, type[pl.DataType]] = {
     "tipo_identificacion": pl.String,
     "cantidad_persona": pl.Int64,
     "consumido_por": pl.String,  # set for an acceptance the person's earlier filings reduced
+    PERSON_KEY: pl.UInt32,  # the persons numbered (``rules.person.person_keys``), if given
 }
 NULLABLE = frozenset({"regla_limitante", "consumido_por"})
 DECISION_VALUES = ("aceptada", "reducida", "rechazada")
@@ -58,7 +60,8 @@ class ReportInput:
     article; an id without a name is shown by the family's word (``labels``).
 
     A person is a ``numero_identificacion``; when the frame also has ``tipo_identificacion``
-    (as the engine's results do), a person is the pair, as in the rules.
+    (as the engine's results do), a person is the pair, as in the rules; when it has the
+    persons' numbers (``PERSON_KEY``, one per pair), a person is their number.
     """
 
     programa_id: str
@@ -216,7 +219,9 @@ def build_figures(inp: ReportInput) -> ReportFigures:
 def figures(a: pl.DataFrame, offered: int, price_centavos: int) -> ReportFigures:
     """Every figure of an adjudication, from its awards (``checked_awards``)."""
     awarded_rows = a.filter(pl.col("adjudicada") > 0)
-    person = [c for c in ("tipo_identificacion", "numero_identificacion") if c in a.columns]
+    # The persons' numbers, when given, tell the same persons apart as the texts, cheaper.
+    identity = [c for c in ("tipo_identificacion", "numero_identificacion") if c in a.columns]
+    person = [PERSON_KEY] if PERSON_KEY in a.columns else identity
     totals = a.select(
         pl.len().alias("n"),
         *((pl.col("decision") == d).sum().alias(d) for d in DECISION_VALUES),
