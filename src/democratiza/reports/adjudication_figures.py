@@ -15,12 +15,13 @@ from datetime import date
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+import numpy as np
 import polars as pl
 
 from democratiza.money import group
 from democratiza.offers.lifecycle import StoredOffer
 from democratiza.rules.explain import cite
-from democratiza.rules.person import PERSON_KEY
+from democratiza.rules.person import PERSON_KEY, person_keys
 
 if TYPE_CHECKING:
     from democratiza.adjudication.record import Adjudication
@@ -219,9 +220,12 @@ def build_figures(inp: ReportInput) -> ReportFigures:
 def figures(a: pl.DataFrame, offered: int, price_centavos: int) -> ReportFigures:
     """Every figure of an adjudication, from its awards (``checked_awards``)."""
     awarded_rows = a.filter(pl.col("adjudicada") > 0)
-    # The persons' numbers, when given, tell the same persons apart as the texts, cheaper.
+    # Persons by number (0, 1, ...: one per identification), given or computed here: the
+    # same persons as the texts, and cheap to count and to add up by.
     identity = [c for c in ("tipo_identificacion", "numero_identificacion") if c in a.columns]
-    person = [PERSON_KEY] if PERSON_KEY in a.columns else identity
+    a = a.with_columns(
+        (a[PERSON_KEY] if PERSON_KEY in a.columns else person_keys(a, identity)).alias("_persona")
+    )
     totals = a.select(
         pl.len().alias("n"),
         *((pl.col("decision") == d).sum().alias(d) for d in DECISION_VALUES),
@@ -250,7 +254,7 @@ def figures(a: pl.DataFrame, offered: int, price_centavos: int) -> ReportFigures
             pl.col("cantidad").sum().alias("solicitadas"),
             pl.col("cantidad_permitida").sum().alias("permitidas"),
             pl.col("adjudicada").sum().alias("adjudicadas"),
-            pl.struct(person).filter(pl.col("adjudicada") > 0).n_unique().alias("adjudicatarios"),
+            pl.col("_persona").filter(pl.col("adjudicada") > 0).n_unique().alias("adjudicatarios"),
         )
         .sort(["solicitadas", "categoria"], descending=[True, False])
     )
@@ -264,11 +268,7 @@ def figures(a: pl.DataFrame, offered: int, price_centavos: int) -> ReportFigures
         .sort(["aceptaciones", "regla_limitante"], descending=[True, False])
     )
 
-    people = (
-        awarded_rows.group_by(person)
-        .agg(pl.col("adjudicada").sum())
-        .sort("adjudicada")["adjudicada"]
-    )
+    people = _per_person(a["_persona"], a["adjudicada"])
     n = people.len()
     cumulative = people.cum_sum()
 
@@ -324,6 +324,14 @@ def figures(a: pl.DataFrame, offered: int, price_centavos: int) -> ReportFigures
         top10_personas=top10[0],
         top10_participacion=top10[1],
     )
+
+
+def _per_person(persons: pl.Series, shares: pl.Series) -> pl.Series:
+    """Each awardee's shares, all their acceptances together, from the smallest (persons
+    numbered 0, 1, ...; whole numbers added as whole numbers)."""
+    summed = np.zeros(int(persons.max() or 0) + 1, dtype=np.int64)  # type: ignore[arg-type]
+    np.add.at(summed, persons.to_numpy(), shares.to_numpy())
+    return pl.Series("adjudicada", np.sort(summed[summed > 0]))
 
 
 def _gini(ascending: pl.Series) -> Fraction | None:

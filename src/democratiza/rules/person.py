@@ -14,6 +14,8 @@ that carries it), and ``consumido_por`` names the filings that used that limit b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
 PERSON = ["tipo_identificacion", "numero_identificacion"]
@@ -24,9 +26,10 @@ PERSON_HASH = pl.struct(PERSON).hash()  # one number per identification (collisi
 PERSON_KEY = "clave_persona"  # a number per person (``person_keys``), when a caller has it
 
 
-def person_keys(acceptances: pl.DataFrame) -> pl.Series:
-    """A number per person, one per identification (type and number): 0, 1, 2, ..., the same
-    on every row of one person and different for different persons, in the input's order.
+def person_keys(acceptances: pl.DataFrame, identity: Sequence[str] = PERSON) -> pl.Series:
+    """A number per person, one per identification (type and number, or the ``identity``
+    columns given): 0, 1, 2, ..., the same on every row of one person and different for
+    different persons, in the input's order.
 
     Persons are told apart by a 64-bit hash of their identification, far cheaper than ranking
     the texts; two persons whose hashes collide would be merged, so the rows are checked, and
@@ -34,16 +37,17 @@ def person_keys(acceptances: pl.DataFrame) -> pl.Series:
     population many times (the program designer) computes these once and passes them in the
     ``PERSON_KEY`` column, to ``per_person`` and to the adjudication's figures.
     """
+    identity = list(identity)
     hashed = acceptances.select(
         pl.int_range(pl.len(), dtype=pl.UInt32).alias("_fila"),
-        PERSON_HASH.alias("_huella"),
-        *PERSON,
+        (PERSON_HASH if identity == PERSON else pl.struct(identity).hash()).alias("_huella"),
+        *identity,
     ).sort("_huella")
     same_hash = pl.col("_huella") == pl.col("_huella").shift(1)
-    same_person = pl.all_horizontal(pl.col(c) == pl.col(c).shift(1) for c in PERSON)
+    same_person = pl.all_horizontal(pl.col(c) == pl.col(c).shift(1) for c in identity)
     collided = hashed.select((same_hash & ~same_person).any()).item()
     if collided:
-        exact = acceptances.select(pl.struct(PERSON).rank("dense").cast(pl.UInt32) - 1)
+        exact = acceptances.select(pl.struct(identity).rank("dense").cast(pl.UInt32) - 1)
         return exact.to_series().alias(PERSON_KEY)
     numbered = hashed.select(
         "_fila", ((~same_hash.fill_null(False)).cum_sum().cast(pl.UInt32) - 1).alias(PERSON_KEY)
