@@ -219,7 +219,8 @@ def build_figures(inp: ReportInput) -> ReportFigures:
 
 def figures(a: pl.DataFrame, offered: int, price_centavos: int) -> ReportFigures:
     """Every figure of an adjudication, from its awards (``checked_awards``)."""
-    awarded_rows = a.filter(pl.col("adjudicada") > 0)
+    # Only the columns each figure reads are filtered or grouped: the frame has many more.
+    awarded_shares = a["adjudicada"].filter(a["adjudicada"] > 0)
     # Persons by number (0, 1, ...: one per identification), given or computed here: the
     # same persons as the texts, and cheap to count and to add up by.
     identity = [c for c in ("tipo_identificacion", "numero_identificacion") if c in a.columns]
@@ -259,7 +260,8 @@ def figures(a: pl.DataFrame, offered: int, price_centavos: int) -> ReportFigures
         .sort(["solicitadas", "categoria"], descending=[True, False])
     )
     limits = (
-        a.filter(pl.col("regla_limitante").is_not_null())
+        a.select("regla_limitante", "cantidad", "cantidad_permitida")
+        .filter(pl.col("regla_limitante").is_not_null())
         .group_by("regla_limitante")
         .agg(
             pl.len().alias("aceptaciones"),
@@ -296,7 +298,7 @@ def figures(a: pl.DataFrame, offered: int, price_centavos: int) -> ReportFigures
         demanda_admisible_sobre_oferta=Fraction(permitted, offered),
         colocacion=Fraction(awarded, offered),
         nuevos_accionistas=n,
-        adjudicaciones=awarded_rows.height,
+        adjudicaciones=awarded_shares.len(),
         prorrateadas=int(totals["prorrateadas"]),
         por_categoria=tuple(
             CategoryFigures(
@@ -315,7 +317,7 @@ def figures(a: pl.DataFrame, offered: int, price_centavos: int) -> ReportFigures
             for r in limits.iter_rows(named=True)
         ),
         sin_limite=int(totals["sin_limite"]),
-        histograma=_histogram(awarded_rows["adjudicada"]),
+        histograma=_histogram(awarded_shares),
         lorenz=tuple(LorenzPoint(k, cum(k)) for k in lorenz_at),
         deciles=tuple(LorenzPoint(n * p // 100, cum(n * p // 100)) for p in range(10, 101, 10)),
         gini=_gini(people),

@@ -104,13 +104,19 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
         .alias("cantidad_persona"),
         pl.min_horizontal("_antes", limit).alias("usado_antes"),
     ).with_columns((pl.col("cantidad_persona") < pl.col("_pedida")).alias("_reducida"))
+    # Back to the input's order: the few reduced acceptances' texts are put in their places.
     used = _used_by(out)
     found = (
-        out.join(used, on="_fila", how="left", maintain_order="left")
+        out.select("_fila", "cantidad_persona", "limite_persona", "usado_antes")
         .sort("_fila")
-        .select(
-            "cantidad_persona", "limite_persona", "usado_antes", "consumido_por", "_regla_persona"
-        )
+        .drop("_fila")
+    )
+    at = used["_fila"]
+    found = found.with_columns(
+        pl.repeat(None, found.height, dtype=used.schema[name], eager=True)
+        .scatter(at, used[name])
+        .alias(name)
+        for name in ("consumido_por", "_regla_persona")
     )
     reduced = found["consumido_por"].is_not_null()
     decided = acceptances.with_columns(
@@ -133,7 +139,8 @@ def _used_by(people: pl.DataFrame) -> pl.DataFrame:
 
     Only the people with a reduction are looked at: usually a handful among a million.
     """
-    affected = people.filter(pl.col("_reducida").any().over("_persona"))
+    reduced = people.select(pl.col("_persona").filter(pl.col("_reducida")).unique())
+    affected = people.filter(pl.col("_persona").is_in(reduced.to_series().implode()))
     valid = affected.filter(pl.col("decision") != "rechazada")
     earlier = (
         pl.col("radicado")
