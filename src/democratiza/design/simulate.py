@@ -106,13 +106,15 @@ def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOut
                 "limite_minimo",
                 "regla_limite",
             ).with_columns(rows["radicado"], rows["recepcion"], rows[PERSON_KEY])
-            people = per_person(current)  # in the order of its input: the order of receipt
-            evaluated[key] = (people, people["categoria"].cast(pl.String).to_list())
+            evaluated[key] = (per_person(current), [])  # rows in the order of receipt
         people, categories = evaluated[key]
         offered = design.offer.values.get("acciones_ofrecidas")
         if not isinstance(offered, int):
             raise ValueError(f"el diseño «{design.name}» no tiene acciones_ofrecidas")
         demand = people["cantidad_persona"].to_numpy().astype(np.int64)
+        if design.offer.program.allocation.joint_caps and not categories:
+            # Only joint caps read the categories: listed once, for the designs that have them.
+            categories.extend(people["categoria"].cast(pl.String).to_list())
         allocation = allocate_offer(demand, categories, offered, design.offer.program)
         results = people.with_columns(pl.Series("adjudicada", allocation.awards)).select(
             RESULT_COLUMNS

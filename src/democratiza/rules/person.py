@@ -68,19 +68,17 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
     keep 0 and use nothing. Output rows are in the order of the input.
     """
     valid = pl.col("decision") != "rechazada"
-    # The work is done on the few columns it reads, each person's acceptances together in
-    # the order of receipt; the answers go back to the input's rows by position.
+    # The work is done on the few numbers it reads (the texts only for the reduced persons),
+    # each person's acceptances together in the order of receipt; the answers go back to the
+    # input's rows by position.
     given = PERSON_KEY in acceptances.columns
     keys = acceptances[PERSON_KEY] if given else person_keys(acceptances)
     slim = acceptances.select(
         pl.int_range(pl.len(), dtype=pl.UInt32).alias("_fila"),
         keys.alias("_persona"),
         *ORDER,
-        "radicado",
-        "decision",
         pl.when(valid).then(pl.col("cantidad_permitida")).otherwise(0).alias("_pedida"),
         pl.when(valid).then(pl.col("limite_minimo")).alias("_limite"),
-        pl.col("regla_limite").alias("_regla"),
     )
     ranked = slim.sort("_persona", *ORDER)  # each person's together, in order of receipt
     first = pl.col("_persona") != pl.col("_persona").shift(1).fill_null(-1)
@@ -105,7 +103,7 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
         pl.min_horizontal("_antes", limit).alias("usado_antes"),
     ).with_columns((pl.col("cantidad_persona") < pl.col("_pedida")).alias("_reducida"))
     # Back to the input's order: the few reduced acceptances' texts are put in their places.
-    used = _used_by(out)
+    used = _used_by(out, acceptances)
     found = (
         out.select("_fila", "cantidad_persona", "limite_persona", "usado_antes")
         .sort("_fila")
@@ -133,14 +131,21 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
     return decided.hstack(found.drop("_regla_persona"))
 
 
-def _used_by(people: pl.DataFrame) -> pl.DataFrame:
+def _used_by(people: pl.DataFrame, acceptances: pl.DataFrame) -> pl.DataFrame:
     """For each acceptance the person's limit reduced, the valid ones filed before it, and
     the rule of the person's limit (of the earliest received filing that carries it).
 
-    Only the people with a reduction are looked at: usually a handful among a million.
+    Only the people with a reduction are looked at (usually a handful among a million), and
+    only their rows' texts are taken from ``acceptances`` (by ``_fila``).
     """
     reduced = people.select(pl.col("_persona").filter(pl.col("_reducida")).unique())
     affected = people.filter(pl.col("_persona").is_in(reduced.to_series().implode()))
+    rows = affected["_fila"]
+    affected = affected.with_columns(
+        acceptances["radicado"].gather(rows),
+        acceptances["decision"].gather(rows),
+        acceptances["regla_limite"].gather(rows).alias("_regla"),
+    )
     valid = affected.filter(pl.col("decision") != "rechazada")
     earlier = (
         pl.col("radicado")
