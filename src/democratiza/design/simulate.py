@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
+import polars.selectors as cs
 
 from democratiza.adjudication.adjudicate import AllocationResult
 from democratiza.adjudication.joint import allocate_offer
@@ -99,14 +100,16 @@ def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOut
         key = _evaluation_key(design.offer)
         if key not in evaluated:
             decided = CompiledProgram(design.offer).evaluate(rows)
-            # Only what the adjudication reads and its results show: per_person sorts the
-            # frame, and sorting the engine's many limit columns would cost more than all.
+            # Only what the adjudication reads and its results show.
             current = decided.select(
                 *(c for c in RESULT_COLUMNS if c in decided.columns),
                 "limite_minimo",
                 "regla_limite",
             ).with_columns(rows["radicado"], rows["recepcion"], rows[PERSON_KEY])
-            evaluated[key] = (per_person(current), [])  # rows in the order of receipt
+            # The engine's Enum columns as the figures read them (``checked_awards``): as
+            # texts, once for all the designs that share this evaluation.
+            people = per_person(current).with_columns(cs.by_dtype(pl.Enum).cast(pl.String))
+            evaluated[key] = (people, [])  # rows in the order of receipt
         people, categories = evaluated[key]
         offered = design.offer.values.get("acciones_ofrecidas")
         if not isinstance(offered, int):

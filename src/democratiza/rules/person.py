@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import polars as pl
 
 PERSON = ["tipo_identificacion", "numero_identificacion"]
@@ -104,11 +105,9 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
     ).with_columns((pl.col("cantidad_persona") < pl.col("_pedida")).alias("_reducida"))
     # Back to the input's order: the few reduced acceptances' texts are put in their places.
     used = _used_by(out, acceptances)
-    found = (
-        out.select("_fila", "cantidad_persona", "limite_persona", "usado_antes")
-        .sort("_fila")
-        .drop("_fila")
-    )
+    back = np.empty(out.height, dtype=np.uint32)  # where each input row's answer now is
+    back[out["_fila"].to_numpy()] = np.arange(out.height, dtype=np.uint32)
+    found = out.select("cantidad_persona", "limite_persona", "usado_antes")[back]
     at = used["_fila"]
     found = found.with_columns(
         pl.repeat(None, found.height, dtype=used.schema[name], eager=True)
