@@ -272,7 +272,7 @@ def figures(a: pl.DataFrame, offered: int, price_centavos: int) -> ReportFigures
 
     people = _per_person(a["_persona"], a["adjudicada"])
     n = people.len()
-    cumulative = people.cum_sum()
+    cumulative = people.cum_sum().to_numpy()  # read at some 400 points: numpy reads fast
 
     def cum(k: int) -> int:
         return int(cumulative[k - 1]) if k else 0
@@ -365,13 +365,12 @@ def _histogram(shares: pl.Series) -> tuple[HistogramBin, ...]:
     if shares.len() == 0:
         return ()
     edges = _edges(int(shares.max()))  # type: ignore[arg-type]
-    index = pl.Series("edges", edges, dtype=pl.Int64).search_sorted(shares, side="right") - 1
-    counted = (
-        pl.DataFrame({"bin": index, "x": shares})
-        .group_by("bin")
-        .agg(pl.len().alias("n"), pl.col("x").sum().alias("acciones"))
-    )
-    found = {int(r[0]): (int(r[1]), int(r[2])) for r in counted.iter_rows()}
+    x = shares.to_numpy()
+    index = np.searchsorted(np.asarray(edges, dtype=np.int64), x, side="right") - 1
+    counts = np.bincount(index, minlength=len(edges))
+    summed = np.zeros(len(edges), dtype=np.int64)  # whole shares added as whole numbers
+    np.add.at(summed, index, x)
+    found = {b: (int(counts[b]), int(summed[b])) for b in np.flatnonzero(counts).tolist()}
     first, last = min(found), max(found)
     return tuple(
         HistogramBin(edges[b], edges[b + 1] - 1, *found.get(b, (0, 0)))

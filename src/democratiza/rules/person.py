@@ -50,10 +50,10 @@ def person_keys(acceptances: pl.DataFrame, identity: Sequence[str] = PERSON) -> 
     if collided:
         exact = acceptances.select(pl.struct(identity).rank("dense").cast(pl.UInt32) - 1)
         return exact.to_series().alias(PERSON_KEY)
-    numbered = hashed.select(
-        "_fila", ((~same_hash.fill_null(False)).cum_sum().cast(pl.UInt32) - 1).alias(PERSON_KEY)
-    )
-    return numbered.sort("_fila")[PERSON_KEY]
+    numbers = hashed.select((~same_hash.fill_null(False)).cum_sum().cast(pl.UInt32) - 1)
+    keys = np.empty(hashed.height, dtype=np.uint32)  # back in the input's order, by position
+    keys[hashed["_fila"].to_numpy()] = numbers.to_series().to_numpy()
+    return pl.Series(PERSON_KEY, keys)
 
 
 def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
