@@ -8,7 +8,9 @@ the order of receipt
 otherwise: the base design on an offer's own acceptances gives its stored adjudication.
 
 Designs that differ only in how an oversubscribed offer is shared (method, remainder, lot,
-shares offered) share one evaluation: only their allocation is computed again.
+shares offered) share one evaluation: only their allocation is computed again. The persons
+are numbered once for the population (``rules.person.person_keys``), and every design's
+limits per person and figures group by those numbers, not by the identification texts.
 """
 
 from __future__ import annotations
