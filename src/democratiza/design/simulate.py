@@ -48,6 +48,13 @@ RESULT_COLUMNS = [  # as an adjudication's results, for the same figures and fil
     "adjudicada",
     PERSON_KEY,  # the persons numbered once for the population: grouping by it is cheap
 ]
+DECIDED_COLUMNS = [  # what the engine adds to each acceptance (the rest is the input's)
+    "cantidad_permitida",
+    "decision",
+    "regla_limitante",
+    "limite_minimo",
+    "regla_limite",
+]
 
 
 @dataclass(frozen=True)
@@ -96,22 +103,22 @@ def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOut
     # it) and the persons' numbers (so no design groups the identification texts again).
     rows = with_receipts(acceptances).sort(ORDER)
     rows = rows.with_columns(person_keys(rows))
+    # The acceptances' own columns the results show, once, with the engine's Enum columns as
+    # the figures read them (``checked_awards``): as texts.
+    given = rows.select(
+        *(c for c in RESULT_COLUMNS if c in rows.columns and c not in DECIDED_COLUMNS),
+        *ORDER,
+    ).with_columns(cs.by_dtype(pl.Enum).cast(pl.String))
     evaluated: dict[str, tuple[pl.DataFrame, list[str]]] = {}
     outcomes = []
     for design in designs:
         key = _evaluation_key(design.offer)
         if key not in evaluated:
-            decided = CompiledProgram(design.offer).evaluate(rows)
-            # Only what the adjudication reads and its results show.
-            current = decided.select(
-                *(c for c in RESULT_COLUMNS if c in decided.columns),
-                "limite_minimo",
-                "regla_limite",
-            ).with_columns(rows["radicado"], rows["recepcion"], rows[PERSON_KEY])
-            # The engine's Enum columns as the figures read them (``checked_awards``): as
-            # texts, once for all the designs that share this evaluation.
-            people = per_person(current).with_columns(cs.by_dtype(pl.Enum).cast(pl.String))
-            evaluated[key] = (people, [])  # rows in the order of receipt
+            decided = CompiledProgram(design.offer).evaluate(rows).select(DECIDED_COLUMNS)
+            # What the engine decided beside the acceptances' own columns: what the
+            # adjudication reads and its results show.
+            current = given.hstack(decided.with_columns(pl.col("decision").cast(pl.String)))
+            evaluated[key] = (per_person(current), [])  # rows in the order of receipt
         people, categories = evaluated[key]
         offered = design.offer.values.get("acciones_ofrecidas")
         if not isinstance(offered, int):
