@@ -30,6 +30,7 @@ from democratiza.reports.adjudication_figures import (
     build_figures,
 )
 from democratiza.reports.adjudication_report import render_html, render_pdf
+from democratiza.rules.person import person_keys
 
 PRICE = 201_850  # $ 2.018,50
 OFFERED = 7_000
@@ -227,6 +228,16 @@ def test_a_person_is_the_identification_type_and_number_when_both_are_given() ->
     f = build_figures(report_input(frame))
     assert f.nuevos_accionistas == 11
     assert f.por_categoria[1] == CategoryFigures("trabajador_activo", 6, 0, 2_671, 771, 771, 6)
+
+
+def test_the_persons_numbers_when_given_count_the_same_persons_as_the_identifications() -> None:
+    # The program designer numbers the persons once (rules.person.person_keys) and passes
+    # the numbers: 1001 (R001 and R004) is one number, one awardee, as by the texts.
+    frame = awards().with_columns(tipo_identificacion=pl.lit("CC"))
+    numbered = frame.with_columns(person_keys(frame))
+    assert numbered["clave_persona"].n_unique() == 12  # 13 acceptances, 12 persons
+    assert build_figures(report_input(numbered)) == build_figures(report_input(frame))
+    assert build_figures(report_input(numbered)).nuevos_accionistas == 10  # 2 rejected
 
 
 @pytest.mark.parametrize(

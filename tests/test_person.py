@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from democratiza.rules import person as person_rules
-from democratiza.rules.person import per_person
+from democratiza.rules.person import PERSON_KEY, per_person, person_keys
 
 
 def filings() -> pl.DataFrame:
@@ -121,6 +121,25 @@ def test_per_person_agrees_with_a_plain_loop(drawn: list[Filing]) -> None:
     out = per_person(pl.DataFrame(rows, schema_overrides=schema))
     found = dict(zip(out["radicado"], out["cantidad_persona"], strict=True))
     assert found == plain_per_person(drawn)
+
+
+def test_each_identification_is_numbered_once() -> None:
+    # CC 1 twice is one person; CC 2 and CE 1 are two others (the type tells them apart).
+    frame = pl.DataFrame(
+        {
+            "tipo_identificacion": ["CC", "CC", "CE", "CC"],
+            "numero_identificacion": ["1", "2", "1", "1"],
+        }
+    )
+    keys = person_keys(frame).to_list()
+    assert keys[0] == keys[3]
+    assert sorted(set(keys)) == [0, 1, 2]  # one number per person, from 0
+
+
+def test_numbers_given_by_the_caller_give_the_same_answers() -> None:
+    # The program designer numbers a population's persons once and passes the numbers in.
+    numbered = filings().with_columns(person_keys(filings()))
+    assert per_person(numbered).drop(PERSON_KEY).equals(per_person(filings()))
 
 
 def test_persons_whose_hashes_collide_are_still_told_apart(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,7 +8,9 @@ the order of receipt
 otherwise: the base design on an offer's own acceptances gives its stored adjudication.
 
 Designs that differ only in how an oversubscribed offer is shared (method, remainder, lot,
-shares offered) share one evaluation: only their allocation is computed again.
+shares offered) share one evaluation: only their allocation is computed again. The persons
+are numbered once for the population (``rules.person.person_keys``), and every design's
+limits per person and figures group by those numbers, not by the identification texts.
 """
 
 from __future__ import annotations
@@ -18,13 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
+import polars.selectors as cs
 
 from democratiza.adjudication.adjudicate import AllocationResult
 from democratiza.adjudication.joint import allocate_offer
 from democratiza.design.designs import Design
 from democratiza.programs.parameters import Offer
 from democratiza.rules.engine import CompiledProgram
-from democratiza.rules.person import ORDER, per_person
+from democratiza.rules.person import ORDER, PERSON_KEY, per_person, person_keys
 from democratiza.storage.receipts import receipt_rank
 
 REQUEST_STREAM = 1  # the random stream of the requests, apart from the population's (0)
@@ -43,6 +46,14 @@ RESULT_COLUMNS = [  # as an adjudication's results, for the same figures and fil
     "cantidad_persona",
     "consumido_por",
     "adjudicada",
+    PERSON_KEY,  # the persons numbered once for the population: grouping by it is cheap
+]
+DECIDED_COLUMNS = [  # what the engine adds to each acceptance (the rest is the input's)
+    "cantidad_permitida",
+    "decision",
+    "regla_limitante",
+    "limite_minimo",
+    "regla_limite",
 ]
 
 
@@ -88,27 +99,34 @@ def _evaluation_key(offer: Offer) -> str:
 
 def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOutcome]:
     """Each design's adjudication of ``acceptances`` (typed, with ``cantidad``)."""
-    rows = with_receipts(acceptances)
-    people_of: dict[str, pl.DataFrame] = {}
+    # Once for every design: the order of receipt (so each evaluation's rows are already in
+    # it) and the persons' numbers (so no design groups the identification texts again).
+    rows = with_receipts(acceptances).sort(ORDER)
+    rows = rows.with_columns(person_keys(rows))
+    # The acceptances' own columns the results show, once, with the engine's Enum columns as
+    # the figures read them (``checked_awards``): as texts.
+    given = rows.select(
+        *(c for c in RESULT_COLUMNS if c in rows.columns and c not in DECIDED_COLUMNS),
+        *ORDER,
+    ).with_columns(cs.by_dtype(pl.Enum).cast(pl.String))
+    evaluated: dict[str, tuple[pl.DataFrame, list[str]]] = {}
     outcomes = []
     for design in designs:
         key = _evaluation_key(design.offer)
-        if key not in people_of:
-            decided = CompiledProgram(design.offer).evaluate(rows)
-            # Only what the adjudication reads and its results show: per_person sorts the
-            # frame, and sorting the engine's many limit columns would cost more than all.
-            current = decided.select(
-                *(c for c in RESULT_COLUMNS if c in decided.columns),
-                "limite_minimo",
-                "regla_limite",
-            ).with_columns(rows["radicado"], rows["recepcion"])
-            people_of[key] = per_person(current).sort(ORDER)
-        people = people_of[key]
+        if key not in evaluated:
+            decided = CompiledProgram(design.offer).evaluate(rows).select(DECIDED_COLUMNS)
+            # What the engine decided beside the acceptances' own columns: what the
+            # adjudication reads and its results show.
+            current = given.hstack(decided.with_columns(pl.col("decision").cast(pl.String)))
+            evaluated[key] = (per_person(current), [])  # rows in the order of receipt
+        people, categories = evaluated[key]
         offered = design.offer.values.get("acciones_ofrecidas")
         if not isinstance(offered, int):
             raise ValueError(f"el diseño «{design.name}» no tiene acciones_ofrecidas")
         demand = people["cantidad_persona"].to_numpy().astype(np.int64)
-        categories = people["categoria"].cast(pl.String).to_list()
+        if design.offer.program.allocation.joint_caps and not categories:
+            # Only joint caps read the categories: listed once, for the designs that have them.
+            categories.extend(people["categoria"].cast(pl.String).to_list())
         allocation = allocate_offer(demand, categories, offered, design.offer.program)
         results = people.with_columns(pl.Series("adjudicada", allocation.awards)).select(
             RESULT_COLUMNS

@@ -50,18 +50,24 @@ def design_figures(outcome: DesignOutcome) -> DesignFigures:
     program = design.offer.program
     awards = checked_awards(outcome.results, outcome.offered)
     found = figures(awards, outcome.offered, design.offer.price_centavos)
-    prorated = awards.filter(
-        (pl.col("decision") != "rechazada") & (pl.col("adjudicada") < pl.col("cantidad_permitida"))
+    # Only the columns read are filtered: the awards have many more.
+    prorated = (pl.col("decision") != "rechazada") & (
+        pl.col("adjudicada") < pl.col("cantidad_permitida")
     )
-    cuts = prorated.select(
-        ((pl.col("cantidad_permitida") - pl.col("adjudicada")).cast(pl.Int128)).sum().alias("cut"),
-        pl.col("cantidad_permitida").cast(pl.Int128).sum().alias("of"),
+    cuts = awards.select(
+        prorated.sum().alias("n"),
+        ((pl.col("cantidad_permitida") - pl.col("adjudicada")).cast(pl.Int128))
+        .filter(prorated)
+        .sum()
+        .alias("cut"),
+        pl.col("cantidad_permitida").cast(pl.Int128).filter(prorated).sum().alias("of"),
     ).row(0)
-    average_cut = Fraction(int(cuts[0]), int(cuts[1])) if prorated.height else None
+    average_cut = Fraction(int(cuts[1]), int(cuts[2])) if cuts[0] else None
     names = {r.id: r.name for r in program.limits}
     binding = {
         names.get(rule, rule): n
-        for rule, n in awards.filter(pl.col("decision") == "reducida")
+        for rule, n in awards.select("decision", "regla_limitante")
+        .filter(pl.col("decision") == "reducida")
         .group_by("regla_limitante")
         .len()
         .sort(["len", "regla_limitante"], descending=[True, False])

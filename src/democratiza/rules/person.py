@@ -14,6 +14,9 @@ that carries it), and ``consumido_por`` names the filings that used that limit b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
 import polars as pl
 
 PERSON = ["tipo_identificacion", "numero_identificacion"]
@@ -21,6 +24,36 @@ ORDER = ["recepcion"]  # the order of receipt, unique (``storage.receipts.receip
 
 
 PERSON_HASH = pl.struct(PERSON).hash()  # one number per identification (collisions checked)
+PERSON_KEY = "clave_persona"  # a number per person (``person_keys``), when a caller has it
+
+
+def person_keys(acceptances: pl.DataFrame, identity: Sequence[str] = PERSON) -> pl.Series:
+    """A number per person, one per identification (type and number, or the ``identity``
+    columns given): 0, 1, 2, ..., the same on every row of one person and different for
+    different persons, in the input's order.
+
+    Persons are told apart by a 64-bit hash of their identification, far cheaper than ranking
+    the texts; two persons whose hashes collide would be merged, so the rows are checked, and
+    the exact ranking is used in that (astronomically rare) case. A caller that works on one
+    population many times (the program designer) computes these once and passes them in the
+    ``PERSON_KEY`` column, to ``per_person`` and to the adjudication's figures.
+    """
+    identity = list(identity)
+    hashed = acceptances.select(
+        pl.int_range(pl.len(), dtype=pl.UInt32).alias("_fila"),
+        (PERSON_HASH if identity == PERSON else pl.struct(identity).hash()).alias("_huella"),
+        *identity,
+    ).sort("_huella")
+    same_hash = pl.col("_huella") == pl.col("_huella").shift(1)
+    same_person = pl.all_horizontal(pl.col(c) == pl.col(c).shift(1) for c in identity)
+    collided = hashed.select((same_hash & ~same_person).any()).item()
+    if collided:
+        exact = acceptances.select(pl.struct(identity).rank("dense").cast(pl.UInt32) - 1)
+        return exact.to_series().alias(PERSON_KEY)
+    numbers = hashed.select((~same_hash.fill_null(False)).cum_sum().cast(pl.UInt32) - 1)
+    keys = np.empty(hashed.height, dtype=np.uint32)  # back in the input's order, by position
+    keys[hashed["_fila"].to_numpy()] = numbers.to_series().to_numpy()
+    return pl.Series(PERSON_KEY, keys)
 
 
 def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
@@ -30,25 +63,25 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
     acceptance's ``decision`` becomes ``reducida`` and its ``regla_limitante`` the rule
     behind the person's limit.
 
-    Input columns: the PERSON and ORDER columns, ``radicado``, ``cantidad_permitida``,
-    ``limite_minimo`` (null when no limit applies), ``regla_limite`` (its rule),
-    ``decision`` and ``regla_limitante``. Rejected acceptances keep 0 and use nothing.
-    Output rows are in the order of the input.
+    Input columns: the PERSON and ORDER columns (and PERSON_KEY, when the caller has it),
+    ``radicado``, ``cantidad_permitida``, ``limite_minimo`` (null when no limit applies),
+    ``regla_limite`` (its rule), ``decision`` and ``regla_limitante``. Rejected acceptances
+    keep 0 and use nothing. Output rows are in the order of the input.
     """
     valid = pl.col("decision") != "rechazada"
-    # The work is done on the few columns it reads, each person's acceptances together in
-    # the order of receipt; the answers go back to the input's rows by position.
+    # The work is done on the few numbers it reads (the texts only for the reduced persons),
+    # each person's acceptances together in the order of receipt; the answers go back to the
+    # input's rows by position.
+    given = PERSON_KEY in acceptances.columns
+    keys = acceptances[PERSON_KEY] if given else person_keys(acceptances)
     slim = acceptances.select(
         pl.int_range(pl.len(), dtype=pl.UInt32).alias("_fila"),
-        *PERSON,
+        keys.alias("_persona"),
         *ORDER,
-        "radicado",
-        "decision",
         pl.when(valid).then(pl.col("cantidad_permitida")).otherwise(0).alias("_pedida"),
         pl.when(valid).then(pl.col("limite_minimo")).alias("_limite"),
-        pl.col("regla_limite").alias("_regla"),
     )
-    ranked = _people_together(slim)
+    ranked = slim.sort("_persona", *ORDER)  # each person's together, in order of receipt
     first = pl.col("_persona") != pl.col("_persona").shift(1).fill_null(-1)
     total = pl.col("_pedida").cum_sum()
     ranked = ranked.with_columns(
@@ -70,13 +103,17 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
         .alias("cantidad_persona"),
         pl.min_horizontal("_antes", limit).alias("usado_antes"),
     ).with_columns((pl.col("cantidad_persona") < pl.col("_pedida")).alias("_reducida"))
-    used = _used_by(out)
-    found = (
-        out.join(used, on="_fila", how="left", maintain_order="left")
-        .sort("_fila")
-        .select(
-            "cantidad_persona", "limite_persona", "usado_antes", "consumido_por", "_regla_persona"
-        )
+    # Back to the input's order: the few reduced acceptances' texts are put in their places.
+    used = _used_by(out, acceptances)
+    back = np.empty(out.height, dtype=np.uint32)  # where each input row's answer now is
+    back[out["_fila"].to_numpy()] = np.arange(out.height, dtype=np.uint32)
+    found = out.select("cantidad_persona", "limite_persona", "usado_antes")[back]
+    at = used["_fila"]
+    found = found.with_columns(
+        pl.repeat(None, found.height, dtype=used.schema[name], eager=True)
+        .scatter(at, used[name])
+        .alias(name)
+        for name in ("consumido_por", "_regla_persona")
     )
     reduced = found["consumido_por"].is_not_null()
     decided = acceptances.with_columns(
@@ -93,37 +130,33 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
     return decided.hstack(found.drop("_regla_persona"))
 
 
-def _people_together(slim: pl.DataFrame) -> pl.DataFrame:
-    """The rows sorted so that each person's are together in the order of receipt, with
-    ``_persona``, a number per person.
-
-    Persons are told apart by a 64-bit hash of their identification, far cheaper than ranking
-    the texts; two persons whose hashes collide would be merged, so the rows are checked, and
-    the exact ranking is used in that (astronomically rare) case.
-    """
-    hashed = slim.with_columns(PERSON_HASH.alias("_huella")).sort("_huella", *ORDER)
-    same_hash = pl.col("_huella") == pl.col("_huella").shift(1)
-    same_person = pl.all_horizontal(pl.col(c) == pl.col(c).shift(1) for c in PERSON)
-    collided = hashed.select((same_hash & ~same_person).any()).item()
-    if not collided:
-        return hashed.with_columns((~same_hash.fill_null(False)).cum_sum().alias("_persona"))
-    exact = pl.struct(PERSON).rank("dense").alias("_persona")
-    return slim.with_columns(exact).sort("_persona", *ORDER)
-
-
-def _used_by(people: pl.DataFrame) -> pl.DataFrame:
+def _used_by(people: pl.DataFrame, acceptances: pl.DataFrame) -> pl.DataFrame:
     """For each acceptance the person's limit reduced, the valid ones filed before it, and
     the rule of the person's limit (of the earliest received filing that carries it).
 
-    Only the people with a reduction are looked at: usually a handful among a million.
+    Only the people with a reduction are looked at (usually a handful among a million), and
+    only their rows' texts are taken from ``acceptances`` (by ``_fila``).
     """
-    affected = people.filter(pl.col("_reducida").any().over("_persona"))
+    reduced = people.select(pl.col("_persona").filter(pl.col("_reducida")).unique())
+    affected = people.filter(pl.col("_persona").is_in(reduced.to_series().implode()))
+    rows = affected["_fila"]
+    affected = affected.with_columns(
+        acceptances["radicado"].gather(rows),
+        acceptances["decision"].gather(rows),
+        acceptances["regla_limite"].gather(rows).alias("_regla"),
+    )
     valid = affected.filter(pl.col("decision") != "rechazada")
     earlier = (
-        pl.col("radicado").implode().over(PERSON).list.head(pl.int_range(pl.len()).over(PERSON))
+        pl.col("radicado")
+        .implode()
+        .over("_persona")
+        .list.head(pl.int_range(pl.len()).over("_persona"))
     )
     binding = (
-        pl.col("_regla").filter(pl.col("_limite") == pl.col("limite_persona")).first().over(PERSON)
+        pl.col("_regla")
+        .filter(pl.col("_limite") == pl.col("limite_persona"))
+        .first()
+        .over("_persona")
     )
     return (
         valid.with_columns(
