@@ -24,30 +24,16 @@ import polars.selectors as cs
 
 from democratiza.adjudication.adjudicate import AllocationResult
 from democratiza.adjudication.joint import allocate_offer
+from democratiza.adjudication.record import (
+    RESULT_COLUMNS,  # a design's results read as an adjudication's
+)
 from democratiza.design.designs import Design
 from democratiza.programs.parameters import Offer
 from democratiza.rules.engine import CompiledProgram
-from democratiza.rules.person import ORDER, PERSON_KEY, per_person, person_keys
+from democratiza.rules.person import ORDER, per_person, person_keys
 from democratiza.storage.receipts import receipt_rank
 
 REQUEST_STREAM = 1  # the random stream of the requests, apart from the population's (0)
-RESULT_COLUMNS = [  # as an adjudication's results, for the same figures and files
-    "radicado",
-    "comisionista",
-    "tipo_identificacion",
-    "numero_identificacion",
-    "nombre",
-    "categoria",
-    "fecha_radicacion",
-    "cantidad",
-    "cantidad_permitida",
-    "decision",
-    "regla_limitante",
-    "cantidad_persona",
-    "consumido_por",
-    "adjudicada",
-    PERSON_KEY,  # the persons numbered once for the population: grouping by it is cheap
-]
 DECIDED_COLUMNS = [  # what the engine adds to each acceptance (the rest is the input's)
     "cantidad_permitida",
     "decision",
