@@ -18,13 +18,14 @@ import pytest
 import yaml
 from sqlalchemy import Engine, select
 
-from democratiza.adjudication.record import adjudicate
+from democratiza.adjudication.record import acceptance_prices, adjudicate, stored_adjudication
 from democratiza.compliance.holdings import record_event, settle
 from democratiza.compliance.payment_batches import record_payment
 from democratiza.filing.batches import import_batch
 from democratiza.filing.reevaluation import interrupt
 from democratiza.offers.lifecycle import OfferError, advance, create_offer, load_offer
 from democratiza.offers.prices import AdjustmentRequest
+from democratiza.reports.adjudication_figures import build_figures, report_input
 from democratiza.rules.engine import CompiledProgram
 from democratiza.stages.lifecycle import create_stage
 from democratiza.stages.terms import StageTerms
@@ -107,6 +108,16 @@ def test_ley_226_art_11_num_2_the_adjusted_price_limits_pays_and_fines(engine: E
     awarded = results.filter(pl.col("adjudicada") > 0).join(
         rows.select("radicado", "precio"), on="radicado"
     )
+    # The report counts the value awarded at each acceptance's own price, and says the
+    # adjusted price with its date and basis.
+    with engine.connect() as conn:
+        stored = load_offer(conn, CODE)
+        prices = acceptance_prices(conn, stored)
+    report = report_input(stored, stored_adjudication(engine, CODE), prices)
+    value = int(awarded.select(pl.col("adjudicada") * pl.col("precio")).sum().item())
+    assert build_figures(report).valor_adjudicado_centavos == value
+    assert value != int(awarded["adjudicada"].sum()) * 100_000
+    assert report.ajustes_precio[0].startswith("$ 1.250 desde el ")
     before = awarded.filter(pl.col("precio") == 100_000).row(0, named=True)
     after = awarded.filter(pl.col("precio") == 125_000).row(0, named=True)
     # Each pays its shares at its own price; $ 1.000 a share would leave the later one short.

@@ -86,6 +86,19 @@ def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
     return frame.with_columns(receipt_rank(pl.col("radicado")).alias("recepcion"))
 
 
+def acceptance_prices(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
+    """radicado → precio of the current acceptances that pay another price than the offer's
+    initial one (evaluated after an interruption with an adjusted price); empty if none."""
+    a = acceptances.c
+    statement = select(a.radicado, a.precio).where(
+        a.oferta_id == stored.id,
+        a.vigente,
+        a.precio.is_not(None),
+        a.precio != stored.offer.price_centavos,
+    )
+    return read_frame(conn, statement, {"radicado": pl.String(), "precio": pl.Int64()})
+
+
 def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
     """Pure: the adjudication of these acceptances under this offer (no database)."""
     program, offer = stored.program, stored.offer

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from democratiza.money import group
+from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import StoredOffer
 from democratiza.rules.explain import cite
 from democratiza.rules.person import PERSON_KEY, person_keys
@@ -42,8 +42,9 @@ OPTIONAL_COLUMNS: dict[str, type[pl.DataType]] = {
     "cantidad_persona": pl.Int64,
     "consumido_por": pl.String,  # set for an acceptance the person's earlier filings reduced
     PERSON_KEY: pl.UInt32,  # the persons numbered (``rules.person.person_keys``), if given
+    "precio": pl.Int64,  # centavos per share an acceptance pays, where not the offer's
 }
-NULLABLE = frozenset({"regla_limitante", "consumido_por"})
+NULLABLE = frozenset({"regla_limitante", "consumido_por", "precio"})
 DECISION_VALUES = ("aceptada", "reducida", "rechazada")
 LORENZ_POINTS = 400  # the curve is drawn through at most this many exact points
 
@@ -79,6 +80,7 @@ class ReportInput:
     nombres_reglas: Mapping[str, str] = field(default_factory=dict)
     citas_reglas: Mapping[str, str] = field(default_factory=dict)  # each limit's article
     topes_conjuntos: tuple[str, ...] = ()  # what each joint cap did (the record's notes)
+    ajustes_precio: tuple[str, ...] = ()  # each adjusted price, from when, on what basis
 
     def __post_init__(self) -> None:
         if self.acciones_ofrecidas <= 0 or self.precio_centavos <= 0:
@@ -122,8 +124,14 @@ def checked_awards(awards: pl.DataFrame, offered: int) -> pl.DataFrame:
     return typed
 
 
-def report_input(stored: StoredOffer, done: Adjudication) -> ReportInput:
-    """The report's input for a stored offer and its adjudication (CLI and web alike)."""
+def report_input(
+    stored: StoredOffer, done: Adjudication, prices: pl.DataFrame | None = None
+) -> ReportInput:
+    """The report's input for a stored offer and its adjudication (CLI and web alike).
+
+    ``prices`` (radicado, precio: ``adjudication.record.acceptance_prices``) are what each
+    acceptance pays when it is not the offer's initial price (after an interruption with an
+    adjusted price, Ley 226 art. 11 num. 2): the value awarded counts each at its own."""
     program, offer = stored.program, stored.offer
     announced, closing = offer.day("fecha_aviso"), offer.day("fecha_cierre")
     shares = offer.values.get("acciones_ofrecidas")
@@ -138,12 +146,27 @@ def report_input(stored: StoredOffer, done: Adjudication) -> ReportInput:
         metodo=program.allocation.method,
         regla_remanente=program.allocation.remainder,
         hash_entrada=str(done.header["huella_entradas"]),
-        awards=done.results,
+        awards=done.results
+        if prices is None or prices.is_empty()
+        else done.results.join(prices, on="radicado", how="left", maintain_order="left"),
         nombres_categorias={c.id: c.name for c in program.categories},
         nombres_reglas={r.id: r.name for r in program.limits},
         citas_reglas={r.id: cite(program, r.citation) for r in program.limits},
         topes_conjuntos=_joint_cap_notes(done),
+        ajustes_precio=tuple(
+            f"{pesos(a.price)} desde el {a.effective:%Y-%m-%d} ({a.basis})"
+            for a in stored.adjustments
+        ),
     )
+
+
+def _value(a: pl.DataFrame, awarded: int, price_centavos: int) -> int:
+    """What the awards are worth: each at the price its acceptance pays (the offer's, unless
+    the awards say another in ``precio``), in whole centavos."""
+    if "precio" not in a.columns:
+        return awarded * price_centavos
+    each = pl.col("adjudicada") * pl.col("precio").fill_null(price_centavos)
+    return int(a.select(each.sum()).item())
 
 
 def _joint_cap_notes(done: Adjudication) -> tuple[str, ...]:
@@ -293,7 +316,7 @@ def figures(a: pl.DataFrame, offered: int, price_centavos: int) -> ReportFigures
         acciones_permitidas=permitted,
         acciones_adjudicadas=awarded,
         acciones_no_adjudicadas=offered - awarded,
-        valor_adjudicado_centavos=awarded * price_centavos,
+        valor_adjudicado_centavos=_value(a, awarded, price_centavos),
         demanda_sobre_oferta=Fraction(requested, offered),
         demanda_admisible_sobre_oferta=Fraction(permitted, offered),
         colocacion=Fraction(awarded, offered),

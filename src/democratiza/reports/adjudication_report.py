@@ -50,7 +50,11 @@ def _offer_rows(inp: ReportInput) -> list[tuple[str, str]]:
         ("Programa", f"{inp.programa_nombre} ({inp.programa_id})"),
         ("Acciones ofrecidas", group(inp.acciones_ofrecidas)),
         ("Precio por acción", pesos(inp.precio_centavos)),
-        ("Valor de la oferta", pesos(inp.acciones_ofrecidas * inp.precio_centavos)),
+        *(("Precio ajustado tras una interrupción", a) for a in inp.ajustes_precio),
+        (
+            "Valor de la oferta" + (" al precio del aviso" if inp.ajustes_precio else ""),
+            pesos(inp.acciones_ofrecidas * inp.precio_centavos),
+        ),
         ("Fecha del aviso de oferta", long_date(inp.fecha_aviso)),
         ("Fecha de cierre", long_date(inp.fecha_cierre)),
         ("Método de adjudicación", label("metodo", inp.metodo)),

@@ -19,7 +19,7 @@ from pathlib import Path
 import polars as pl
 from sqlalchemy import Engine
 
-from democratiza.adjudication.record import Adjudication, stored_adjudication
+from democratiza.adjudication.record import Adjudication, acceptance_prices, stored_adjudication
 from democratiza.compliance.holdings import paid_shares
 from democratiza.offers.lifecycle import OfferError, load_offer
 from democratiza.reports.exports import broker_files, registry_file, slug
@@ -103,7 +103,8 @@ def report(engine: Engine, code: str, kind: str) -> bytes:
     done = adjudication(engine, code)
     with engine.connect() as conn:
         stored = load_offer(conn, code)
-    inp = report_input(stored, done)
+        prices = acceptance_prices(conn, stored)
+    inp = report_input(stored, done, prices)
     figures = build_figures(inp)
     if kind == "html":
         return render_html(inp, figures).encode()

@@ -20,7 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlalchemy import select
 
-from democratiza.adjudication.record import stored_adjudication
+from democratiza.adjudication.record import acceptance_prices, stored_adjudication
 from democratiza.reports.adjudication_figures import build_figures, report_input
 from democratiza.reports.exports import slug
 from democratiza.reports.public_statistics import PublicStatistics, public_statistics
@@ -63,7 +63,9 @@ def _published(request: Request, code: str) -> tuple[Any, Published]:
     cache: dict[tuple[str, str], Published] = request.app.state.published
     key = (code, str(result_hash))
     if key not in cache:
-        inp = report_input(stored, stored_adjudication(engine, code))
+        with engine.connect() as conn:
+            prices = acceptance_prices(conn, stored)
+        inp = report_input(stored, stored_adjudication(engine, code), prices)
         package = offer_package(engine, code, WHO)
         if len(cache) >= KEPT:
             cache.pop(next(iter(cache)))
