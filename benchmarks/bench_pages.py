@@ -176,13 +176,16 @@ def main(argv: list[str] | None = None) -> None:
     html = timed(lambda: render_html(inputs, build_figures(inputs)))
     with tempfile.TemporaryDirectory() as folder:
         pdf = timed(lambda: render_pdf(inputs, build_figures(inputs), Path(folder) / "r.pdf"))
+    whole = timed(lambda: clients["oficina"].get(f"/api/ofertas/{CODE}/adjudicacion.csv"))
     print(" Adjudicación:")
+    line("adjudicar (calcular y guardar el registro)", f"{record:.2f} s", "", None)
     line(
-        "registro completo de la adjudicación",
-        f"{record:.2f} s",
+        "registro completo de la adjudicación (su archivo, la oficina)",
+        f"{whole:.2f} s",
         f"≤ {RECORD_S} s",
-        record <= RECORD_S,
+        whole <= RECORD_S,
     )
+
     line("informe de adjudicación en HTML", f"{html:.2f} s", f"≤ {HTML_S} s", html <= HTML_S)
     line("informe de adjudicación en PDF", f"{pdf:.2f} s", f"≤ {PDF_S} s", pdf <= PDF_S)
     print(f"  páginas: {'cumplen' if met else 'NO CUMPLEN'} la meta de p95")
