@@ -118,6 +118,11 @@ def settle(engine: Engine, offer_code: str, sale_date: date, who: str) -> Settle
                 (pl.col("adjudicada") - pl.col("acciones_pagadas")).alias("acciones_resueltas")
             )
         )
+        if rows.height == 0:
+            # Nothing was awarded, so nothing was sold nor resolved: there is no period to close.
+            raise OfferError(
+                f"La oferta '{offer_code}' no tiene acciones adjudicadas; no hay nada que liquidar."
+            )
         if conn.execute(
             select(sales.c.aceptacion_id).where(
                 sales.c.aceptacion_id.in_(rows["aceptacion_id"].head(1).to_list())
