@@ -16,12 +16,19 @@ from pathlib import Path
 
 import polars as pl
 
+from democratiza.tables.cells import cell_errors
+from democratiza.tables.csv_layout import bare_carriage_return, layout_errors
 from democratiza.tables.errors import InputError, InputRejected
+from democratiza.tables.xlsx_formulas import has_formulas, uncomputed_formulas
 
 # The readers' own messages are English; a broker reads these instead.
 CSV_UNREADABLE = (
     "no se pudo leer como CSV: revise que todas las filas tengan las mismas columnas y que "
     "cada comilla se cierre"
+)
+JSON_TOO_DEEP = "JSON anidado a demasiada profundidad: se espera una lista de objetos planos"
+NESTED_VALUE = (
+    "el valor es una lista u objeto JSON; se espera un texto, un número, una fecha o si/no"
 )
 XLSX_UNREADABLE = "no es un libro XLSX legible: el archivo está dañado o no es un .xlsx"
 JSON_PROBLEMS = {
@@ -62,7 +69,11 @@ def _with_rows(source: str, frame: pl.DataFrame, first_row: int) -> RawTable:
     frame = frame.select(
         pl.all().cast(pl.String).str.strip_chars().replace("", None)
     ).with_row_index("fila", offset=first_row)
-    return RawTable(source, frame.with_columns(pl.col("fila").cast(pl.Int64)))
+    frame = frame.with_columns(pl.col("fila").cast(pl.Int64))
+    errors = cell_errors(source, frame)
+    if errors:
+        raise InputRejected(errors)
+    return RawTable(source, frame)
 
 
 def read_csv(path: Path) -> RawTable:
@@ -71,7 +82,7 @@ def read_csv(path: Path) -> RawTable:
     if not data.strip():
         raise InputRejected([InputError(source, None, None, "el archivo está vacío")])
     try:
-        data.decode("utf-8")  # validation only: Polars reads the bytes themselves
+        text = data.decode("utf-8")  # Polars reads the bytes; the layout check, this text
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputRejected(
@@ -86,6 +97,10 @@ def read_csv(path: Path) -> RawTable:
             ]
         ) from None
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    text = text.removeprefix("\ufeff")
+    bare_cr = bare_carriage_return(source, body)
+    if bare_cr is not None:
+        raise InputRejected([bare_cr])
     end = body.find(b"\n")
     first_line = (body if end < 0 else body[:end]).decode("utf-8").rstrip("\r")
     separator = ";" if first_line.count(";") > first_line.count(",") else ","
@@ -99,7 +114,13 @@ def read_csv(path: Path) -> RawTable:
             body, separator=separator, infer_schema=False, truncate_ragged_lines=False
         )
     except pl.exceptions.PolarsError:
-        raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
+        # Why it did not read, by row and column; the general reason if nothing is found.
+        found = layout_errors(source, text, separator, header)
+        raise InputRejected(found or [InputError(source, None, None, CSV_UNREADABLE)]) from None
+    # Polars fills a row with too few fields with blanks: refused here instead.
+    errors = layout_errors(source, text, separator, header)
+    if errors:
+        raise InputRejected(errors)
     if frame.height == 0:
         raise InputRejected([InputError(source, None, None, "el archivo no tiene filas de datos")])
     return _with_rows(source, frame, first_row=2)
@@ -130,6 +151,7 @@ def read_xlsx(path: Path) -> RawTable:
         raise InputRejected([InputError(source, None, None, XLSX_UNREADABLE)]) from None
     sheet = book.worksheets[0]
     rows = [[_cell_text(v) for v in row] for row in sheet.iter_rows(values_only=True)]
+    formulas = has_formulas(book, sheet)
     book.close()
     while rows and all(v is None for v in rows[-1]):
         rows.pop()
@@ -139,6 +161,8 @@ def read_xlsx(path: Path) -> RawTable:
     while header and not header[-1]:
         header.pop()
     errors = _header_errors(source, header)
+    if formulas and not errors:
+        errors = uncomputed_formulas(path, rows, header)
     if errors:
         raise InputRejected(errors)
     body = [r[: len(header)] + [None] * (len(header) - len(r)) for r in rows[1:]]
@@ -156,6 +180,8 @@ def read_json(path: Path) -> RawTable:
         raise InputRejected(
             [InputError(source, None, None, "codificación no válida: debe ser UTF-8")]
         ) from None
+    except RecursionError:  # nesting deeper than Python's stack: no acceptance is so deep
+        raise InputRejected([InputError(source, None, None, JSON_TOO_DEEP)]) from None
     except json.JSONDecodeError as exc:
         why = next((es for en, es in JSON_PROBLEMS.items() if exc.msg.startswith(en)), None)
         where = f"línea {exc.lineno}, columna {exc.colno}"
@@ -184,6 +210,14 @@ def read_records(source: str, items: Sequence[Mapping[str, object]]) -> RawTable
     go through this very conversion without a round trip through a file.
     """
     names = list(dict.fromkeys(k for item in items for k in item))
+    nested = [
+        InputError(source, row, k, NESTED_VALUE)
+        for row, item in enumerate(items, start=1)
+        for k, v in item.items()
+        if isinstance(v, (dict, list))
+    ]
+    if nested:
+        raise InputRejected(nested)
     rows = [[_cell_text(item.get(k)) for k in names] for item in items]
     frame = pl.DataFrame(rows, schema=dict.fromkeys(names, pl.String), orient="row")
     return _with_rows(source, frame, first_row=1)
