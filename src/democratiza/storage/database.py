@@ -15,6 +15,10 @@ import polars as pl
 from sqlalchemy import Connection, CursorResult, Engine, Select, create_engine, event
 
 DEFAULT_URL = "sqlite:///democratiza.db"
+# How long SQLite waits for another writer before giving up (``storage.faults`` says so).
+# Why so long: batches of 200.000 rows from several brokers at once queue for the one
+# writer, each for seconds; each waits its turn instead of being refused.
+SQLITE_WAIT_SECONDS = 600
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
@@ -43,7 +47,7 @@ def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
     cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the one writer
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_WAIT_SECONDS * 1000}")
     cursor.close()
 
 
