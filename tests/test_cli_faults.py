@@ -1,4 +1,5 @@
-"""When the database itself fails, every command says so in Spanish and writes nothing.
+"""When the database itself fails, every command (and the service) says so in Spanish and
+writes nothing.
 
 A damaged SQLite file, a read-only one, another writer holding the lock, a PostgreSQL
 server that ends the connection while the schema is checked, a full disk: each ends in a
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 import typer
+from fastapi.testclient import TestClient
 from sqlalchemy import Engine, text
 from typer.testing import CliRunner, Result
 
@@ -26,6 +28,7 @@ from democratiza.offers.lifecycle import load_offer
 from democratiza.storage import database
 from democratiza.storage.database import make_engine, migrate
 from democratiza.storage.faults import SQLITE_FAULTS, database_fault
+from democratiza.web.app import create_app
 from tests.test_web_support import CODE, open_offer
 
 runner = CliRunner()
@@ -176,3 +179,15 @@ def test_a_postgresql_backend_ended_during_the_schema_check_is_told_in_spanish(
 def test_a_full_disk_is_told_in_spanish() -> None:
     full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "salidas/lote.csv")
     assert database_fault(full) == "No queda espacio en el disco para escribir salidas/lote.csv."
+
+
+def test_the_service_on_a_damaged_database_answers_503_in_spanish(tmp_path: Path) -> None:
+    damaged = tmp_path / "democratiza.db"
+    damaged.write_bytes(b"esto no es una base de datos SQLite" * 200)
+    engine = make_engine(f"sqlite:///{damaged}")
+    with TestClient(create_app(engine)) as client:
+        answer = client.get("/api/ofertas")
+        page = client.get("/")
+    engine.dispose()
+    assert answer.status_code == 503 and answer.json()["detalle"] == DAMAGED
+    assert page.status_code == 503 and "no es una base SQLite" in page.text

@@ -7,6 +7,7 @@ The schema is created and upgraded only by Alembic migrations (``migrate``), nev
 from __future__ import annotations
 
 import io
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,9 @@ DEFAULT_URL = "sqlite:///democratiza.db"
 # writer, each for seconds; each waits its turn instead of being refused.
 SQLITE_WAIT_SECONDS = 600
 MIGRATIONS = Path(__file__).parent / "migrations"
+# psycopg logs "error ignored terminating <psycopg.Copy>" (English, on stderr) when a COPY is
+# cut by a lost connection; the error itself is raised, and told in Spanish where caught.
+logging.getLogger("psycopg").setLevel(logging.ERROR)
 
 
 def database_url(explicit: str | None = None) -> str:
