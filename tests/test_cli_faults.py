@@ -191,3 +191,13 @@ def test_the_service_on_a_damaged_database_answers_503_in_spanish(tmp_path: Path
     engine.dispose()
     assert answer.status_code == 503 and answer.json()["detalle"] == DAMAGED
     assert page.status_code == 503 and "no es una base SQLite" in page.text
+
+
+def test_a_postgresql_server_that_is_not_there_is_told_in_spanish() -> None:
+    result = run("oferta", "ver", CODE, "--db", "postgresql://postgres@127.0.0.1:1/nadie")
+    assert result.exit_code == 1
+    assert said(result).startswith("No se pudo conectar con la base de datos (")
+    assert said(result).endswith(
+        "revise que el servidor esté en marcha y la dirección de --db; "
+        "no se guardó nada de esta operación."
+    )

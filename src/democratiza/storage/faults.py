@@ -37,17 +37,16 @@ SQLITE_FAULTS = {
     ),
     "database or disk is full": f"El disco de la base de datos está lleno; {NOTHING_WRITTEN}.",
 }
-# Said by PostgreSQL (or the driver) when the server ends the connection under a command.
+# Said by PostgreSQL (or the driver) when the server ends the connection under a command,
+# and when there is no server to connect to.
 CONNECTION_LOST = (
     "terminating connection",
     "server closed the connection",
     "connection is closed",
     "the connection is lost",
     "consuming input failed",
-    "connection refused",
-    "could not connect",
-    "connection failed",
 )
+NO_SERVER = ("connection refused", "could not connect", "connection failed")
 
 
 def database_fault(exc: BaseException) -> str | None:
@@ -58,6 +57,11 @@ def database_fault(exc: BaseException) -> str | None:
             if english in reason:
                 return spanish
         first = reason.strip().splitlines()[0] if reason.strip() else type(exc.orig).__name__
+        if any(words in reason.lower() for words in NO_SERVER):
+            return (
+                f"No se pudo conectar con la base de datos ({first}): revise que el servidor "
+                f"esté en marcha y la dirección de --db; {NOTHING_WRITTEN}."
+            )
         if any(words in reason.lower() for words in CONNECTION_LOST):
             return (
                 f"Se perdió la conexión con la base de datos ({first}): revise que el servidor "
