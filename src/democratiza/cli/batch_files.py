@@ -39,7 +39,9 @@ def write_batch_files(
     return [*paths, radicados]
 
 
-def not_written(batch: str, rows: int, folder: Path, exc: OSError) -> typer.Exit:
+def not_written(
+    batch: str, rows: int, folder: Path, exc: OSError, stored: str = "aceptaciones radicadas"
+) -> typer.Exit:
     """What is true when the files fail after the commit: stored, and how to get the files."""
     why = (
         "no queda espacio en el disco"
@@ -47,7 +49,7 @@ def not_written(batch: str, rows: int, folder: Path, exc: OSError) -> typer.Exit
         else f"el sistema no lo permitió: {errno.errorcode.get(exc.errno or 0, 'error')}"
     )
     return refuse(
-        f"El lote '{batch}' quedó guardado ({rows} aceptaciones radicadas), pero sus archivos "
+        f"El lote '{batch}' quedó guardado ({rows} {stored}), pero sus archivos "
         f"no se pudieron escribir en {folder} ({why}). Libere espacio o indique otra carpeta "
         "con --salida, y envíe de nuevo el mismo archivo con el mismo lote: se escriben los "
         "archivos y no se guarda nada dos veces."
