@@ -201,3 +201,10 @@ def test_a_postgresql_server_that_is_not_there_is_told_in_spanish() -> None:
         "revise que el servidor esté en marcha y la dirección de --db; "
         "no se guardó nada de esta operación."
     )
+
+
+def test_a_file_the_system_refuses_is_told_in_spanish() -> None:
+    refused = OSError(errno.EACCES, os.strerror(errno.EACCES), "salidas/informe.html")
+    assert database_fault(refused) == (
+        "No se pudo usar salidas/informe.html: no hay permiso para usarlo."
+    )

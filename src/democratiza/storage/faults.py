@@ -1,4 +1,4 @@
-"""What a person is told when the database itself fails: in Spanish, and what is true.
+"""What a person is told when the database (or the disk) itself fails: in Spanish, and true.
 
 The database's own messages are English and name the driver; these say what happened to
 the data (nothing of the command was written when the database refused it) and what to do.
@@ -75,4 +75,18 @@ def database_fault(exc: BaseException) -> str | None:
     if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
         where = f" para escribir {exc.filename}" if exc.filename else ""
         return f"No queda espacio en el disco{where}."
+    if isinstance(exc, OSError) and exc.errno in FILE_FAULTS and exc.filename:
+        return f"No se pudo usar {exc.filename}: {FILE_FAULTS[exc.errno]}."
     return None
+
+
+# What the system says of a file a command reads or writes (its own words are English).
+FILE_FAULTS = {
+    errno.EACCES: "no hay permiso para usarlo",
+    errno.EPERM: "no hay permiso para usarlo",
+    errno.EROFS: "está en un disco de solo lectura",
+    errno.EDQUOT: "se agotó la cuota de disco",
+    errno.ENOTDIR: "una parte de la ruta es un archivo, no una carpeta",
+    errno.EISDIR: "es una carpeta, no un archivo",
+    errno.ENOENT: "no existe",
+}
