@@ -42,6 +42,7 @@ from democratiza.calendar import is_business_day
 from democratiza.programs.loader import load_program
 from democratiza.programs.parameters import Offer, make_offer
 from democratiza.programs.schema import Condition, LimitRule
+from democratiza.rules.caps import fixed_cap
 from democratiza.tables.acceptances import COLUMNS
 from democratiza.vocabulary import NATURAL_CATEGORIES
 
@@ -234,9 +235,11 @@ def _rule_limit(
     """(shares allowed or NO_LIMIT, rows the rule applies to but whose figure is missing)."""
     applies = _condition_mask(rule.applies_when, flags, categories)
     none = np.zeros(figures.n, dtype=np.bool_)
-    if rule.cap_shares is not None:
-        return np.where(applies, rule.cap_shares, NO_LIMIT).astype(np.int64), none
-    assert rule.base is not None
+    if rule.cap_financed is not None:  # no generated row pays in instalments
+        return np.full(figures.n, NO_LIMIT, dtype=np.int64), none
+    if rule.base is None:  # a cap the file fixes: the same for every row it applies to
+        cap = fixed_cap(rule, offer).shares
+        return np.where(applies, cap, NO_LIMIT).astype(np.int64), none
     sources = [_source(s, figures) for s in rule.base.sources]
     amount = np.zeros(figures.n, dtype=np.int64)
     found = np.zeros(figures.n, dtype=np.bool_)

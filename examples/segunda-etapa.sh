@@ -2,7 +2,9 @@
 # After the Primera Fase of examples/primera-etapa.sh (same database): the brokers' payments,
 # the settlement (unpaid awards are resolved and return), and a Segunda Fase by Dutch auction
 # over the shares left: two brokers' order books (some orders refused with their reason, one
-# batch resent), the clearing with a pro-rata at the margin, and the stage's files; then a
+# batch resent), the clearing with a pro-rata at the margin, its payments and settlement
+# (one order unpaid and one half paid: their shares are resolved and return; only paid
+# shares go to the registry), and the stage's files; then a
 # sale within the two years (a fine case whose base is the Segunda Fase price), an
 # ineffective acquisition, and a fine statement as CSV and PDF.
 set -euo pipefail
@@ -28,12 +30,16 @@ $D etapa cerrar $E
 $D etapa libro $E
 $D etapa adjudicar $E
 $D etapa publicar $E
+echo "--- Pagos de la Segunda Fase y liquidación: lo no pagado se resuelve y vuelve"
+$D etapa pago importar $E $S/pagos.csv --lote PAGOS-E1
+$D etapa pago liquidar $E --fecha-enajenacion 2018-04-27
 $D etapa exportar $E --salida "$OUT"
 $D etapa ver $E
 echo "--- Después de la venta: un adjudicatario vende antes de dos años (caso de multa; la base"
 echo "    toma el precio de la Segunda Fase) y otra adquisición resulta ineficaz"
-# Central cuenta los tramos desde la adjudicación, que en este ejemplo ocurre hoy.
-SOON=$(date -d "+40 days" +%F)
+# Central cuenta los tramos desde la fecha de la adjudicación (2018-03-01 en este ejemplo):
+# una venta 40 días después cae en el tramo del 100 %.
+SOON=2018-04-10
 $D tenencia evento $C 000001-000002 --tipo venta --fecha "$SOON" --acciones 1000 \
     --contraprestacion 1050 --detalle "venta en bolsa informada por el depósito"
 $D tenencia ineficaz $C 000001-000003 --fecha "$SOON" \

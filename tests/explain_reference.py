@@ -13,7 +13,7 @@ from typing import Any
 
 import polars as pl
 
-from democratiza.money import dollars, group, pesos
+from democratiza.money import decimal_percent, dollars, group, pesos
 from democratiza.programs.schema import Citation, LimitRule
 from democratiza.rules.checks import Check
 from democratiza.rules.engine import CompiledProgram, limit_column, source_column
@@ -21,6 +21,13 @@ from democratiza.rules.explain import Explanation
 from democratiza.words import count, word
 
 PERSON = {"natural": "personas naturales", "juridica": "personas jurídicas"}
+
+
+def where_cap(rule: LimitRule, where: str) -> str:
+    """After a cap's shares: how a percentage was rounded, then the article."""
+    if rule.cap_offered is not None:
+        return f", {word('redondeo', rule.cap_offered.rounding)} ({where})"
+    return f" ({where})"
 
 
 def in_shares(n: int) -> str:
@@ -59,7 +66,9 @@ class ReferenceExplainer:
         where = self._cites[rule.id]
         if rule.cap_shares is not None:
             return f"{rule.name}: tope de {group(rule.cap_shares)} acciones ({where})"
-        assert rule.base is not None
+        if rule.base is None:
+            arithmetic = self._cap_arithmetic(rule)
+            return f"{rule.name}: {arithmetic} = {in_shares(shares)}{where_cap(rule, where)}"
         numerator = base.get(f"base__{rule.id}")
         source_index = row.get(source_column(rule))
         if numerator is None or shares is None or source_index is None:
@@ -77,6 +86,31 @@ class ReferenceExplainer:
             f"{self._price} = {in_shares(shares)} ({where})"
         )
 
+    def _cap_arithmetic(self, rule: LimitRule) -> str:
+        """What a cap is computed from, as a person writes it."""
+        price = self._price
+        if rule.cap_pesos is not None:
+            return f"{pesos(rule.cap_pesos * 100)} / {price}"
+        if rule.cap_smmlv is not None:
+            name = rule.cap_smmlv.parameter
+            salary = self.offer.money(name)
+            assert salary is not None
+            where = self._c(self.program.parameters[name].citation)
+            year = rule.cap_smmlv.year
+            return (
+                f"{rule.cap_smmlv.times} × {pesos(salary)} (salario mínimo mensual legal "
+                f"vigente de {year}, {where}) / {price}"
+            )
+        if rule.cap_offered is not None:
+            offered = self.offer.money("acciones_ofrecidas")
+            assert offered is not None
+            share = decimal_percent(rule.cap_offered.percent)
+            return f"{share} de {group(offered)} acciones ofrecidas"
+        plan = self.program.instalment_plan
+        assert plan is not None and plan.max_financed is not None
+        financed = decimal_percent(100 - plan.down_payment.value)
+        return f"{pesos(plan.max_financed.value * 100)} / ({financed} financiado × {price})"
+
     def binding_rules(self, row: Mapping[str, Any]) -> list[LimitRule]:
         """Every limit that gives the permitted quantity: the decree takes "el menor monto",
         and when two limits give the same number of shares both bind (the first listed is
@@ -90,10 +124,14 @@ class ReferenceExplainer:
     def binding_text(self, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
         """The binding limit with its arithmetic; several, when they tie."""
         texts = [self.limit_text(rule, row, base) for rule in self.binding_rules(row)]
+        lot = self.program.validity.lot
+        lots = (
+            "" if lot is None else f", en lotes de {in_shares(lot.value)} ({self._c(lot.citation)})"
+        )
         if len(texts) == 1:
-            return texts[0]
+            return texts[0] + lots
         listed = ", ".join(texts[:-1]) + " y " + texts[-1]
-        return f"{listed}, que dan la misma cantidad (se toma el menor monto)"
+        return f"{listed}, que dan la misma cantidad (se toma el menor monto){lots}"
 
     def by_binding(self, row: Mapping[str, Any], base: Mapping[str, Any]) -> str:
         """'el límite …' or, when limits tie, 'los límites … y …'."""
@@ -141,6 +179,14 @@ class ReferenceExplainer:
             )
         if kind == "cantidad":
             return f"La cantidad debe ser un número entero de acciones mayor que cero ({where})."
+        if kind == "cantidad_minima":
+            return (
+                f"La cantidad es inferior al mínimo de {in_shares(int(check.subject))} por "
+                f"aceptación ({where})."
+            )
+        if kind == "lote":
+            lot = in_shares(int(check.subject))
+            return f"La cantidad no es un múltiplo del lote de {lot} ({where})."
         if kind == "fuera_de_plazo":
             filed = row["fecha_radicacion"]
             return f"Radicada el {filed:%Y-%m-%d}, fuera del plazo de la oferta ({where})."

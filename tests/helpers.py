@@ -109,3 +109,22 @@ def evaluate_one(program_id: str, row: dict[str, Any], **params: object) -> Outc
     out = result.row(0, named=True)
     out["_codes"] = [c.code for i, c in enumerate(compiled.checks) if out["causas"] >> i & 1]
     return Outcome(out, explanation)
+
+
+# A credit line that opens Central's sample offer (examples/primera-etapa/oferta.yaml):
+# 10 % of 40.000.000 shares × $ 1.000, five years with one of grace, at the IBC of its
+# grant date (Ley 226 art. 11 num. 3), as typed after ``democratiza credito registrar CODE``.
+CENTRAL_CREDIT_LINE = (
+    "--entidad",
+    "Banco Ejemplo",
+    "--monto-disponible",
+    "4.000.000.000",
+    "--plazo-meses",
+    "60",
+    "--gracia-meses",
+    "12",
+    "--tasa-ea",
+    "22.33",
+    "--fecha-otorgamiento",
+    "2017-06-15",
+)

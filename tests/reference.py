@@ -8,7 +8,7 @@ the benchmark check the columnar engine against it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_FLOOR, Decimal, localcontext
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 from typing import Any
 
 from democratiza.programs.parameters import Offer
@@ -84,12 +84,40 @@ def _source(name: str, row: dict[str, Any], offer: Offer) -> Decimal | None:
     return _pesos(row[name])
 
 
+def _cap(rule: LimitRule, offer: Offer) -> int:
+    """A cap the file fixes, worked out in pesos the way the decree words it."""
+    price = Decimal(offer.price_centavos) / 100
+    if rule.cap_shares is not None:
+        return rule.cap_shares
+    if rule.cap_offered is not None:
+        offered = Decimal(offer.values["acciones_ofrecidas"])  # type: ignore[arg-type]
+        exact = offered * rule.cap_offered.percent / 100
+        mode = {"abajo": ROUND_FLOOR, "arriba": ROUND_CEILING, "cercano": ROUND_HALF_UP}
+        return int(exact.to_integral_value(rounding=mode[rule.cap_offered.rounding]))
+    if rule.cap_pesos is not None:
+        pesos = rule.cap_pesos
+    elif rule.cap_smmlv is not None:
+        salary = _pesos(offer.money(rule.cap_smmlv.parameter))
+        assert salary is not None
+        pesos = rule.cap_smmlv.times * salary
+    else:
+        plan = offer.program.instalment_plan
+        assert plan is not None and plan.max_financed is not None
+        financed = (100 - plan.down_payment.value) / 100
+        price = price * financed  # the part of each share's price that is financed
+        pesos = plan.max_financed.value
+    with localcontext() as ctx:
+        ctx.prec = 60
+        return int((pesos / price).to_integral_value(rounding=ROUND_FLOOR))
+
+
 def reference_limit(rule: LimitRule, row: dict[str, Any], offer: Offer) -> int | None:
     if not _holds(rule.applies_when, row, offer):
         return None
-    if rule.cap_shares is not None:
-        return rule.cap_shares
-    assert rule.base is not None
+    if rule.cap_financed is not None and row["forma_pago"] != rule.cap_financed:
+        return None
+    if rule.base is None:
+        return _cap(rule, offer)
     values = [_source(s, row, offer) for s in rule.base.sources]
     present = [v for v in values if v is not None]
     if not present:
@@ -114,5 +142,8 @@ def reference_evaluate(offer: Offer, row: dict[str, Any]) -> ReferenceResult:
     least = min((v for _, v in applicable), default=None)
     requested = row["cantidad"]
     permitted = max(0, requested if least is None else min(requested, least))
+    lot = offer.program.validity.lot
+    if lot is not None:  # in whole lots
+        permitted -= permitted % lot.value
     binding = next((rid for rid, v in applicable if v == least), None)
     return ReferenceResult(limits, permitted, binding)

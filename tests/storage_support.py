@@ -3,6 +3,7 @@ database that refuses some writes."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import polars as pl
@@ -15,6 +16,9 @@ from democratiza.offers.lifecycle import advance, create_offer, load_offer
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 REFUSAL = "disco lleno (simulado)"
+# The sample's adjudication, a business date after its close (2018-02-26): sales, payments
+# and Central's fine bands count from it.
+ADJUDICATED = date(2018, 3, 1)
 
 
 def refuse_acceptances_where(engine: Engine, condition: str) -> None:
@@ -54,4 +58,4 @@ def adjudicate_sample(
     import_batch(engine, code, SAMPLE / "lote-1-casa-de-bolsa.csv", "Casa de Bolsa", "L1", "x")
     with engine.begin() as conn:
         advance(conn, load_offer(conn, code), "cerrada", "oficina", "cierre")
-    return adjudicate(engine, code, "bolsa", "adjudicación").results.sort("radicado")
+    return adjudicate(engine, code, "bolsa", "adjudicación", ADJUDICATED).results.sort("radicado")

@@ -24,7 +24,7 @@ from democratiza.offers.lifecycle import advance, create_offer
 from democratiza.storage.schema import acceptances, batches
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.parse import parse
-from democratiza.tables.readers import read_table
+from democratiza.tables.readers import read_table, read_table_chunks
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 LINES = (SAMPLE / "lote-1-casa-de-bolsa.csv").read_text(encoding="utf-8").splitlines()
@@ -205,6 +205,42 @@ def import_or_read(path: Path, engine: Engine | None = None) -> None:
 def test_a_broken_file_is_refused_with_its_row_and_column(case: str, tmp_path: Path) -> None:
     make, expected = BAD_FILES[case]
     assert first_error(make(tmp_path)) == expected
+
+
+@pytest.mark.parametrize(
+    "case", [c for c, (make, e) in BAD_FILES.items() if e.file.endswith(".csv")]
+)
+def test_the_reader_in_pieces_refuses_a_broken_csv_as_the_whole_file_reader(
+    case: str, tmp_path: Path
+) -> None:
+    # ``democratiza evaluar`` reads a file in pieces of a few rows: the same answer.
+    make, expected = BAD_FILES[case]
+    with pytest.raises(InputRejected) as refused:
+        for piece in read_table_chunks(make(tmp_path), 1).pieces:
+            parse(piece)
+    error = refused.value.errors[0]
+    assert InputError(Path(error.file).name, error.row, error.column, error.message) == expected
+
+
+def test_a_ragged_row_far_after_the_first_piece_is_refused_before_any_piece(
+    tmp_path: Path,
+) -> None:
+    rows = [ROW.replace("AC-0000001", f"AC-{i}") for i in range(50)]
+    path = csv_file(tmp_path, *rows, ",".join(CELLS[:10]))
+    with pytest.raises(InputRejected) as refused:
+        read_table_chunks(path, 5)  # before the first piece is given to anyone
+    assert [(e.row, e.column) for e in refused.value.errors] == [(52, "obligado_declarar")]
+
+
+def test_a_quoted_line_break_counts_as_one_row_in_pieces_too(tmp_path: Path) -> None:
+    path = csv_file(tmp_path, spoiled("nombre", '"Ana\nPérez"'), ROW.replace("AC-0000001", "AC-2"))
+    chunks = read_table_chunks(path, 1)
+    rows = [
+        (n, name)
+        for piece in chunks.pieces
+        for n, name in piece.frame.select("fila", "nombre").iter_rows()
+    ]
+    assert rows == [(2, "Ana\nPérez"), (3, "Diana Salazar Rodríguez")]
 
 
 @pytest.fixture

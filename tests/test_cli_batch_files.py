@@ -17,6 +17,7 @@ from democratiza.cli import batch_files
 from democratiza.cli.main import app
 from democratiza.storage.database import make_engine
 from democratiza.storage.schema import acceptances, batches
+from tests.helpers import CENTRAL_CREDIT_LINE
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 BATCH = SAMPLE / "lote-1-casa-de-bolsa.csv"
@@ -42,7 +43,8 @@ def test_a_full_disk_after_the_commit_is_told_as_it_is_and_a_resend_writes_the_f
     db = f"sqlite:///{tmp_path / 'oferta.db'}"
     offer = SAMPLE / "oferta.yaml"
     run("oferta", "crear", "central", "-p", "central-seguros-vida", "--oferta", str(offer), db=db)
-    run("oferta", "abrir", "central", db=db)
+    run("credito", "registrar", "central", *CENTRAL_CREDIT_LINE, db=db)  # to open it
+    assert run("oferta", "abrir", "central", db=db)[0] == 0
     out = tmp_path / "salidas"
     rows = pl.read_csv(BATCH, infer_schema=False).height
 

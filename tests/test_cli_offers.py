@@ -8,6 +8,7 @@ import polars as pl
 from typer.testing import CliRunner
 
 from democratiza.cli.main import app
+from tests.helpers import CENTRAL_CREDIT_LINE
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 runner = CliRunner()
@@ -45,6 +46,11 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
         ok=False,
     )
     assert "está borrador; no recibe aceptaciones" in out
+    out = run("oferta", "abrir", code, db=db, ok=False)
+    assert "No hay líneas de crédito registradas" in " ".join(out.split())
+    run("credito", "registrar", code, *CENTRAL_CREDIT_LINE, db=db)
+    out = run("credito", "lineas", code, db=db)
+    assert "Las líneas de crédito permiten abrir la oferta." in out
     run("oferta", "abrir", code, db=db)
     out = run(
         "lote",
@@ -82,7 +88,7 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
         ok=False,
     )
     assert "El lote tiene 3 errores; no se guardó nada" in out
-    run(
+    out = run(
         "oferta",
         "interrumpir",
         code,
@@ -92,10 +98,15 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
         "1100.00",
         "--fundamento",
         "Ley 226 art. 11 num. 2",
+        "--aceptaciones-anteriores",
+        "conservan",
+        "--fundamento-anteriores",
+        "se respondieron al precio del aviso",
         db=db,
     )
+    assert "conservan el precio al que se evaluaron" in " ".join(out.split())
     run("oferta", "cerrar", code, db=db)
-    out = run("oferta", "adjudicar", code, db=db)
+    out = run("oferta", "adjudicar", code, "--fecha", "2018-03-01", db=db)
     assert "Huella del resultado" in out
     run("oferta", "publicar", code, db=db)
     out = run("oferta", "exportar", code, "--salida", str(tmp_path / "salidas"), db=db)

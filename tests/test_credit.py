@@ -482,6 +482,18 @@ def test_pdf_is_a_pdf_and_deterministic() -> None:
     assert len(re.findall(rb"/Type /Page\b", first)) == 2  # 36 rows, then 24 and the totals
 
 
-def test_a_program_without_the_credit_line_article_cannot_be_checked() -> None:
+@pytest.mark.parametrize("program_id", ["coltel-2018", "ebsa", "central-seguros-vida"])
+def test_a_program_whose_text_lacks_the_article_takes_ley_226_art_11_num_3(
+    program_id: str,
+) -> None:
+    # Our texts of these decrees do not carry their credit-line article; the law's own
+    # conditions apply (Ley 226 de 1995 art. 11 num. 3): 10 %, five years, one year of grace.
+    terms = CreditTerms.from_program(load_program(program_id))
+    assert [r.minimum for r in terms.rules] == [10, 60, 12, None, None]
+    assert {r.citation for r in terms.rules} == {"Ley 226/1995 art. 11 num. 3"}
+
+
+def test_a_program_file_without_credit_line_conditions_cannot_be_checked() -> None:
+    program = load_program("ebsa").model_copy(update={"credit_lines": None})
     with pytest.raises(CreditError, match="no trae las condiciones de sus líneas de crédito"):
-        CreditTerms.from_program(load_program("ebsa"))
+        CreditTerms.from_program(program)

@@ -96,6 +96,16 @@ def test_a_design_that_changes_only_the_method_changes_only_the_allocation(
     assert (
         equal.results["adjudicada"].sum() == proportional.results["adjudicada"].sum() == 2_000_000
     )
+    # The comparison names the methods and the remainder rule by their words, not their ids.
+    table = dict(comparison_rows([design_figures(equal), design_figures(proportional)]))
+    assert table["Método de adjudicación"] == [
+        "Igualitario con redistribución; remanente: al primero en radicar",
+        "Proporcional a lo permitido; remanente: al primero en radicar",
+    ]
+    assert table["Cambios frente al programa"][1] == (  # in the file's order (YAML sorted)
+        "adjudicacion.metodo = Proporcional a lo permitido; "
+        "parametros.acciones_ofrecidas.valor = 2000000"
+    )
 
 
 def test_doubling_a_multiple_reduces_fewer_acceptances(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ from democratiza.offers.lifecycle import OfferError, advance, create_offer, load
 from democratiza.reports.exports import registry_file
 from democratiza.storage import audit
 from democratiza.vocabulary import NATURAL_CATEGORIES
-from tests.storage_support import adjudicate_sample
+from tests.storage_support import ADJUDICATED, adjudicate_sample
 
 CODE = "central"
 PRICE = 100_000  # $ 1.000 in centavos (oferta.yaml)
@@ -105,9 +105,9 @@ def test_an_event_within_the_bands_opens_a_fine_case(
         "scb",
     )
     settle(engine, CODE, date(2018, 3, 20), "oficina")
-    # Central counts from the adjudication (today in this test): 7 months later is in the 75 %
+    # Central counts from the adjudication's business date: 7 months later is in the 75 %
     # band; the consideration obtained, $ 1.500 per share, is above the price, so it is the base.
-    day = add_months(date.today(), 7)
+    day = add_months(ADJUDICATED, 7)
     case = record_event(
         engine,
         CODE,
@@ -139,7 +139,7 @@ def test_an_event_within_the_bands_opens_a_fine_case(
         CODE,
         full["radicado"],
         "dacion_en_pago",
-        add_months(date.today(), 25),
+        add_months(ADJUDICATED, 25),
         10,
         None,
         "dación en pago",
@@ -242,7 +242,7 @@ def test_geb_cites_its_own_articles_and_the_cli_shows_the_flag(
     import_batch(engine, "geb", batch, "Casa de Bolsa", "L1", "x")
     with engine.begin() as conn:
         advance(conn, load_offer(conn, "geb"), "cerrada", "oficina", "cierre")
-    results = adjudicate(engine, "geb", "bolsa", "adjudicación").results
+    results = adjudicate(engine, "geb", "bolsa", "adjudicación", date(2018, 3, 1)).results
     award = results.filter(pl.col("adjudicada") > 0).sort("radicado").row(0, named=True)
     with engine.connect() as conn:
         price = load_offer(conn, "geb").offer.price_centavos

@@ -22,9 +22,10 @@ from democratiza.adjudication.record import adjudicate
 from democratiza.cli.main import app
 from democratiza.filing.batches import import_batch
 from democratiza.offers.lifecycle import OfferError, advance, create_offer, load_offer
-from democratiza.programs.loader import read_program
+from democratiza.programs.loader import load_program, read_program
 from democratiza.storage.database import MIGRATIONS, make_engine, migrate
 from democratiza.storage.schema import adjudications, offers
+from tests.helpers import CENTRAL_CREDIT_LINE
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 CENTRAL = Path(__file__).parents[1] / "src/democratiza/programs/data/central-seguros-vida.yaml"
@@ -58,11 +59,11 @@ def test_later_edits_to_the_file_never_change_an_offers_rules(
         stored = create_offer(conn, "propia", str(path), PARAMS, "oficina", "aviso")
     assert stored.program_sha256 == hashlib.sha256(CENTRAL.read_bytes()).hexdigest()
     edit(path, CAP, "tope_acciones: 1000")
-    edit(path, "version: 1", "version: 2")
+    edit(path, "version: 2", "version: 3")
     assert 367_800 in caps(engine, "propia") and 1000 not in caps(engine, "propia")
     with engine.connect() as conn:
         again = load_offer(conn, "propia")
-    assert again.program.version == 1  # version 1 still loads after the file became 2
+    assert again.program.version == 2  # version 2 still loads after the file became 3
     assert again.program_sha256 == stored.program_sha256
     path.unlink()  # the file is gone: the offer still has its program
     assert 367_800 in caps(engine, "propia")
@@ -115,6 +116,7 @@ def test_a_program_file_given_by_path_works_through_the_whole_flow(
         str(SAMPLE / "oferta.yaml"),
         db=db_url,
     )
+    cli("credito", "registrar", "propia", *CENTRAL_CREDIT_LINE, db=db_url)
     cli("oferta", "abrir", "propia", db=db_url)
     for name, broker in (
         ("lote-1-casa-de-bolsa", "Casa de Bolsa"),
@@ -164,10 +166,10 @@ def test_programa_comparar_shows_each_changed_value_by_its_key_path(
     out = cli("programa", "comparar", "propia", "--archivo", str(path), db=db_url)
     assert "Los valores son los mismos: el texto cambia solo en comentarios o formato." in out
     edit(path, CAP, "tope_acciones: 400000")
-    edit(path, "version: 1", "version: 2")
+    edit(path, "version: 2", "version: 3")
     out = cli("programa", "comparar", "propia", "--archivo", str(path), db=db_url)
     assert "3 valor(es) cambian (guardado → actual):" in out
-    assert "  version: 1 → 2" in out
+    assert "  version: 2 → 3" in out
     assert "  limites[3].tope_acciones: 367800 → 400000" in out
     assert "  limites[6].tope_acciones: 367800 → 400000" in out
     # Without --archivo: the bundled file of the same id (here identical to the copy kept).
@@ -208,15 +210,20 @@ def test_migration_0007_gives_older_offers_the_file_they_were_loaded_with(db_url
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "0006")
+    bundled = read_program("geb-2017")
+    now = load_program("geb-2017").version  # the installed file's version, and an older one
     with engine.begin() as conn:
-        rows = [offer_row("geb-2017", 2), offer_row("geb-2017", 1), offer_row("otro", 1)]
+        rows = [offer_row("geb-2017", now), offer_row("geb-2017", now - 1), offer_row("otro", 1)]
         for row in rows:
             conn.execute(insert(offers).values(**row))  # the columns 0006 has
     migrate(engine)
-    bundled = read_program("geb-2017")
     with engine.connect() as conn:
         kept = dict(conn.execute(select(offers.c.codigo, offers.c.programa_huella)).all())
-        assert kept == {"geb-2017-v2": bundled.sha256, "geb-2017-v1": None, "otro-v1": None}
+        assert kept == {
+            f"geb-2017-v{now}": bundled.sha256,
+            f"geb-2017-v{now - 1}": None,
+            "otro-v1": None,
+        }
         with pytest.raises(OfferError, match="antes de que las ofertas guardaran su archivo"):
-            load_offer(conn, "geb-2017-v1")
+            load_offer(conn, f"geb-2017-v{now - 1}")
     engine.dispose()

@@ -24,7 +24,9 @@ def filings() -> pl.DataFrame:
             "radicado": ["c", "a", "b", "d", "e"],
             "cantidad_permitida": [300, 500, 400, 100, 50],
             "limite_minimo": [1_000, 900, 1_200, None, None],
+            "regla_limite": ["r1", "r9", "r12", None, None],
             "decision": ["aceptada", "aceptada", "reducida", "rechazada", "aceptada"],
+            "regla_limitante": [None, None, "r12", None, None],
         }
     )
 
@@ -43,6 +45,19 @@ def test_the_limit_is_consumed_in_order_of_receipt_and_the_latest_is_reduced() -
 def test_a_reduced_acceptance_names_the_filings_that_used_the_limit() -> None:
     out = per_person(filings()).select("radicado", "consumido_por")
     assert out.rows() == [("c", "a, b"), ("a", None), ("b", None), ("d", None), ("e", None)]
+
+
+def test_an_acceptance_cut_by_the_persons_limit_is_reduced_by_the_rule_behind_it() -> None:
+    # c was accepted whole at intake; the person's limit of 900 (rule r9, carried by a)
+    # leaves it nothing, so it is reduced by r9. b keeps its own intake reduction.
+    out = per_person(filings()).select("radicado", "decision", "regla_limitante")
+    assert out.rows() == [
+        ("c", "reducida", "r9"),
+        ("a", "aceptada", None),
+        ("b", "reducida", "r12"),
+        ("d", "rechazada", None),
+        ("e", "aceptada", None),
+    ]
 
 
 Filing = tuple[int, int, int, int | None, bool]  # person, received, asked, limit, rejected
@@ -91,11 +106,18 @@ def test_per_person_agrees_with_a_plain_loop(drawn: list[Filing]) -> None:
             "radicado": f"R{i:04d}",
             "cantidad_permitida": asked,
             "limite_minimo": limit,
+            "regla_limite": None if limit is None else "r",
             "decision": "rechazada" if rejected else "aceptada",
+            "regla_limitante": None,
         }
         for i, (person, day, asked, limit, rejected) in enumerate(drawn)
     ]
-    schema = {"limite_minimo": pl.Int64, "cantidad_permitida": pl.Int64}
+    schema = {
+        "limite_minimo": pl.Int64,
+        "cantidad_permitida": pl.Int64,
+        "regla_limite": pl.String,
+        "regla_limitante": pl.String,
+    }
     out = per_person(pl.DataFrame(rows, schema_overrides=schema))
     found = dict(zip(out["radicado"], out["cantidad_persona"], strict=True))
     assert found == plain_per_person(drawn)

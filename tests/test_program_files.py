@@ -92,8 +92,8 @@ def test_unknown_amount_source(tmp_path: Path) -> None:
     assert messages(path) == [
         "limites[6].base.fuentes[0]: valor no admitido (se admite: 'patrimonio_liquido', "
         "'ingresos_declaracion', 'ingresos_certificado', 'ingresos_usd', 'remuneracion_anual', "
-        "'salario_mensual_anualizado', 'patrimonio_ajustado', 'ingresos_estados_financieros' "
-        "o 'limite_inversion')"
+        "'salario_mensual_anualizado', 'patrimonio_ajustado', 'ingresos_estados_financieros', "
+        "'limite_inversion' o 'salario_mensual')"
     ]
 
 
@@ -158,7 +158,7 @@ def test_the_decree_texts_and_the_sources_document_are_shipped() -> None:
         "fuentes.md",
         "geb-decreto-706-2017.txt",
     )
-    assert source_sections() == {"1", "2", "3", "4", "5", "6", "7"}
+    assert source_sections() == {"1", "2", "3", "4", "5", "6", "7", "8"}
     package_data = (Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8")
     assert '"programs/normas/*.txt"' in package_data
     assert '"programs/normas/*.md"' in package_data
@@ -208,9 +208,9 @@ def test_a_section_the_sources_document_lacks_is_refused(tmp_path: Path) -> None
         "ley226: {nombre: Ley 226 de 1995, corto: Ley 226/1995, fuente: fuentes.md §9}",
     )
     assert messages(path) == ["normas.ley226.fuente: fuentes.md no tiene la sección §9"]
-    path = edited(tmp_path, "{norma: fuentes, ref: §4}", "{norma: fuentes, ref: §8}")
+    path = edited(tmp_path, "{norma: fuentes, ref: §4}", "{norma: fuentes, ref: §10}")
     assert messages(path) == [
-        "etapas_siguientes.ajuste_ipc.cita.ref: fuentes.md no tiene la sección §8"
+        "etapas_siguientes.ajuste_ipc.cita.ref: fuentes.md no tiene la sección §10"
     ]
 
 
@@ -232,8 +232,8 @@ def test_every_problem_of_a_file_at_once_in_spanish(tmp_path: Path) -> None:
         "limites[1].multiplo: se espera un número entero sin decimales o un objeto con claves",
         "limites[6].base.fuentes[0]: valor no admitido (se admite: 'patrimonio_liquido', "
         "'ingresos_declaracion', 'ingresos_certificado', 'ingresos_usd', 'remuneracion_anual', "
-        "'salario_mensual_anualizado', 'patrimonio_ajustado', 'ingresos_estados_financieros' "
-        "o 'limite_inversion')",
+        "'salario_mensual_anualizado', 'patrimonio_ajustado', 'ingresos_estados_financieros', "
+        "'limite_inversion' o 'salario_mensual')",
         "limites[7].cita.norma: la norma 'd999' no está declarada en 'normas'",
     ]
 

@@ -9,7 +9,7 @@ import csv
 import functools
 import time
 from concurrent.futures import ThreadPoolExecutor
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from democratiza.adjudication.record import adjudicate
 from democratiza.cli.main import app
 from democratiza.compliance.holdings import record_event, settle
+from democratiza.compliance.ledger import stage_ledger
 from democratiza.compliance.payment_batches import record_payment
 from democratiza.filing.batches import import_batch
 from democratiza.offers.lifecycle import advance, create_offer, load_offer
@@ -162,7 +163,7 @@ def test_the_stage_waits_for_the_payments_to_be_settled(engine: Engine) -> None:
         create_stage(conn, "segunda", FIRST, terms(), "oficina", "aviso")
     with engine.begin() as conn:
         advance(conn, load_offer(conn, FIRST), "cerrada", "oficina", "cierre")
-    adjudicate(engine, FIRST, "bolsa", "adjudicación")
+    adjudicate(engine, FIRST, "bolsa", "adjudicación", date(2018, 3, 1))
     with engine.begin() as conn, pytest.raises(StageError, match="Liquide primero los pagos"):
         create_stage(conn, "segunda", FIRST, terms(), "oficina", "aviso")
 
@@ -433,6 +434,13 @@ def test_book_building_needs_the_sellers_cutoff(
     done = allocate_stage(engine, "segunda", "bolsa", "cierre", cutoff=100_000)
     assert done.header["precio"] == 100_000
     assert done.header["asignadas"] == 17_000  # undersubscribed: everyone at or above it
+    # Both orders pay in full; once settled, what they bought is sold and the rest passes on.
+    for radicado, shares in done.results.select("radicado", "asignada").iter_rows():
+        paid = shares * 100_000
+        record_payment(
+            engine, "segunda", radicado, date(2018, 4, 20), paid, "contado", "s", stage_ledger
+        )
+    settle(engine, "segunda", date(2018, 4, 30), "oficina", stage_ledger)
     new_stage(engine, "tercera")
     with engine.connect() as conn:
         third = load_stage(conn, "tercera")
@@ -455,9 +463,9 @@ def test_the_segunda_fase_price_becomes_a_base_of_the_fines(
             .where(sales.c.acciones_pagadas > 0)
         ).scalar_one()
     # A sale of 100 shares in the first six months (Central counts them from the adjudication,
-    # made today), for less than either price: the base is the greatest of the acquisition
-    # price ($ 1.000) and the Segunda Fase price ($ 1.250).
-    soon = date.today() + timedelta(days=30)
+    # dated 2018-03-01), for less than either price: the base is the greatest of the
+    # acquisition price ($ 1.000) and the Segunda Fase price ($ 1.250).
+    soon = date(2018, 3, 31)
     case = record_event(engine, FIRST, radicado, "venta", soon, 100, 90_000, "venta", "oficina")
     assert case.fine is not None
     assert case.fine.base.chosen.key == "precio_segunda_etapa"

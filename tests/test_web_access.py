@@ -16,7 +16,7 @@ from sqlalchemy import Engine, select
 
 from democratiza.storage.schema import acceptances
 from democratiza.web.app import api_routes, create_app
-from democratiza.web.security.access import ACCESS, CSRF_COOKIE
+from democratiza.web.security.access import ACCESS, CSRF_COOKIE, GatedRoute
 from democratiza.web.security.auth import AUDITOR, BROKER, OFFICE, PUBLIC, Principal
 from tests.test_web_support import (
     BROKER_A,
@@ -46,6 +46,8 @@ def test_every_route_is_in_the_table_and_gated(engine: Engine) -> None:
     for r in routes(client):
         gates = [getattr(d.call, "__qualname__", "") for d in r.dependant.dependencies]
         assert gates[:1] == ["gate.<locals>.check"], r.name
+        # ... and the gate runs before the body is read, not only as a dependency.
+        assert isinstance(r, GatedRoute), r.name
     assert client.get("/estaticos/estilo.css").status_code == 200
 
 
@@ -77,6 +79,7 @@ def test_each_role_and_no_one_get_exactly_what_the_table_allows(engine: Engine) 
         "token_id": "999",
         "formato": "html",
         "etapa": "segunda",
+        "simulacion": "0" * 32,
     }
     principals: dict[str, tuple[str, TestClient, dict[str, str]]] = {}
     nobody = TestClient(app)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import date, timedelta
+from datetime import date
 
 import polars as pl
 from fastapi.testclient import TestClient
@@ -60,7 +60,7 @@ def test_payments_settlement_and_a_segunda_fase_over_http(engine: Engine) -> Non
     open_offer(engine)
     file_samples(engine)
     move(engine, "cerrada")
-    awards = adjudicate(engine, CODE, "bolsa", "adjudicación").results
+    awards = adjudicate(engine, CODE, "bolsa", "adjudicación", date(2018, 3, 1)).results
     paid = awards.filter(pl.col("adjudicada") > 0).sort("radicado").row(0, named=True)
     app = create_app(engine)
     office, auditor = session(app, "oficina"), session(app, "auditor")
@@ -131,7 +131,7 @@ def test_payments_settlement_and_a_segunda_fase_over_http(engine: Engine) -> Non
     assert auditor.get("/api/etapas/segunda/informe.pdf").content.startswith(b"%PDF")
 
     # The Segunda Fase price is now a base of the fines (Central: inciso «El incumplimiento…»).
-    soon = (date.today() + timedelta(days=10)).isoformat()
+    soon = "2018-04-10"  # six weeks after the adjudication (2018-03-01)
     event = office.post(
         f"/api/ofertas/{CODE}/tenencias/{paid['radicado']}/eventos",
         json={"tipo": "venta", "fecha": soon, "acciones": 10, "detalle": "venta en bolsa"},
@@ -233,7 +233,7 @@ def test_the_office_runs_a_stage_and_a_broker_files_orders_from_their_pages(
     open_offer(engine)
     file_samples(engine)
     move(engine, "cerrada")
-    adjudicate(engine, CODE, "bolsa", "adjudicación")
+    adjudicate(engine, CODE, "bolsa", "adjudicación", date(2018, 3, 1))
     app = create_app(engine)
     office, broker = TestClient(app), TestClient(app)
     csrf, broker_csrf = log_in(office, "oficina"), log_in(broker, "comisionista_a")

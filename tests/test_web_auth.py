@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, select
 
 from democratiza.storage.schema import api_tokens, users
 from democratiza.web.app import create_app
@@ -65,28 +64,6 @@ def test_login_sends_each_role_home_and_logout_ends_the_session(app_client: Test
     # The old cookie no longer opens anything, even if replayed.
     replay = TestClient(app_client.app, cookies={SESSION_COOKIE: cookie})
     assert replay.get("/comisionista", follow_redirects=False).status_code == 303
-
-
-def test_five_failures_lock_the_account_for_fifteen_minutes(
-    engine: Engine, app_client: TestClient
-) -> None:
-    for _ in range(4):
-        assert attempt(app_client, "auditor", "no-es-la-clave")[0] == 401
-    status, page = attempt(app_client, "auditor", "no-es-la-clave")
-    assert status == 401 and "bloqueada 15 minutos" in page
-    # Even the right password is refused while locked, with the time it ends.
-    status, page = attempt(app_client, "auditor", PASSWORD)
-    assert status == 401 and "está bloqueada por intentos fallidos hasta las" in page
-    with engine.connect() as conn:
-        until = conn.execute(
-            select(users.c.bloqueado_hasta).where(users.c.login == "auditor")
-        ).scalar_one()
-    assert timedelta(minutes=14) < until - datetime.now() <= timedelta(minutes=15)
-    with engine.begin() as conn:  # fifteen minutes later
-        conn.execute(
-            update(users).where(users.c.login == "auditor").values(bloqueado_hasta=datetime.now())
-        )
-    assert attempt(app_client, "auditor", PASSWORD)[0] == 303
 
 
 def test_unknown_login_gets_the_same_answer_as_a_wrong_password(app_client: TestClient) -> None:

@@ -36,6 +36,24 @@ def test_a_primera_etapa_over_http(engine: Engine) -> None:
     assert created.json()["parametros"]["precio"] == "$ 1.000"
     refused = office.post(f"/api/ofertas/{CODE}/cerrar", json={"motivo": "antes de abrir"})
     assert refused.status_code == 409 and "no puede pasar a cerrada" in refused.json()["detalle"]
+    # The Primera Etapa opens only once credit lines finance 10 % of the shares' value
+    # (Ley 226 art. 11 num. 3): $ 3.600.000.000 of $ 40.000.000.000 is 9 %, refused.
+    line = {
+        "entidad": "Banco Ejemplo",
+        "monto_disponible": 3_600_000_000_00,
+        "plazo_meses": 60,
+        "gracia_meses": 12,
+        "tasa_ea": "22.33",
+        "fecha_otorgamiento": "2017-06-15",
+    }
+    registered = office.post(f"/api/ofertas/{CODE}/lineas-credito", json=line)
+    assert registered.status_code == 201 and registered.json()["permite_abrir"] is False
+    refused = office.post(f"/api/ofertas/{CODE}/abrir", json={"motivo": "inicio"})
+    assert refused.status_code == 409 and "$ 3.600.000.000 < 10 %" in refused.json()["detalle"]
+    second = {**line, "entidad": "Cooperativa Ejemplo", "monto_disponible": 400_000_000_00}
+    registered = office.post(f"/api/ofertas/{CODE}/lineas-credito", json=second)
+    assert registered.json()["permite_abrir"] is True
+    assert len(auditor.get(f"/api/ofertas/{CODE}/lineas-credito").json()["lineas"]) == 2
     assert office.post(f"/api/ofertas/{CODE}/abrir", json={"motivo": "inicio"}).status_code == 200
 
     token = office.post("/api/tokens", json={"comisionista": BROKER_A, "descripcion": "sistema"})

@@ -363,7 +363,7 @@ def test_broker_a_never_reaches_broker_b(engine: Engine) -> None:
     move(engine, "cerrada")
     from democratiza.adjudication.record import adjudicate, publish
 
-    adjudicate(engine, CODE, "bolsa", "adjudicación")
+    adjudicate(engine, CODE, "bolsa", "adjudicación", date(2018, 3, 1))
     publish(engine, CODE, "oficina", "publicación")
     for check in [*AFTER_ADJUDICATION.values(), *PUBLIC_WITH_DATA.values()]:
         check(s)
@@ -382,7 +382,7 @@ def test_broker_a_never_reaches_broker_b_in_a_later_stage(engine: Engine, tmp_pa
     from democratiza.adjudication.record import adjudicate
     from democratiza.compliance.holdings import settle
 
-    adjudicate(engine, CODE, "bolsa", "adjudicación")
+    adjudicate(engine, CODE, "bolsa", "adjudicación", date(2018, 3, 1))
     settle(engine, CODE, date(2018, 3, 20), "oficina")  # nothing paid: every share returns
     s = Brokers(engine)
     office = TestClient(s.app)

@@ -23,6 +23,8 @@ from democratiza.offers.lifecycle import load_offer
 from democratiza.reports.adjudication_figures import build_figures, report_input
 from democratiza.storage.database import make_engine, migrate
 from democratiza.storage.schema import acceptances
+from democratiza.verification.package import AWARDS
+from democratiza.verification.publish import offer_package
 from democratiza.web.app import create_app
 from tests.test_web_support import (
     CODE,
@@ -349,3 +351,32 @@ def test_the_public_finds_its_result_with_price_amount_and_deadline(sqlite: Engi
     to_pay = f"$ {shares * 1000:,}".replace(",", ".")
     assert f"{to_pay} valor a pagar" in shown
     assert "Plazo para pagar" in shown
+
+
+def test_the_public_sees_its_pseudonym_and_finds_its_row_in_the_package(sqlite: Engine) -> None:
+    file_samples(sqlite)
+    move(sqlite, "cerrada")
+    adjudicate(sqlite, CODE, "oficina", "adjudicación")
+    publish(sqlite, CODE, "oficina", "publicación de resultados")
+    done = stored_adjudication(sqlite, CODE).results
+    person = done.filter(done["adjudicada"] > 0).row(2, named=True)
+    query = {
+        "oferta": CODE,
+        "radicado": person["radicado"],
+        "tipo_identificacion": person["tipo_identificacion"],
+        "numero_identificacion": person["numero_identificacion"],
+    }
+    public = TestClient(create_app(sqlite))
+    # Looked up before anyone built the package: the key drawn now is the package's.
+    shown = re.search(
+        r'<code id="seudonimo">([0-9a-f]{32})</code>', post(public, "/resultados", query)
+    )
+    assert shown is not None
+    mine = shown.group(1)
+    assert public.post("/api/resultados/consulta", json=query).json()["seudonimo"] == mine
+    package = offer_package(sqlite, CODE, "oficina").files
+    rows = list(csv.DictReader(io.StringIO(package[AWARDS].decode())))
+    row = next(r for r in rows if r["seudonimo"] == mine)
+    assert int(row["adjudicada"]) == person["adjudicada"]
+    assert int(row["cantidad_permitida"]) == person["cantidad_persona"]
+    assert sum(r["seudonimo"] == mine for r in rows) == 1

@@ -24,6 +24,7 @@ from sqlalchemy import Engine, func, select
 from democratiza.filing.batches import import_batch
 from democratiza.offers.lifecycle import OfferState, advance, create_offer, load_offer
 from democratiza.web.security.auth import create_token, create_user
+from democratiza.web.server.processes import SERVER_OPTIONS
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 PARAMS: dict[str, object] = yaml.safe_load((SAMPLE / "oferta.yaml").read_text(encoding="utf-8"))
@@ -100,9 +101,10 @@ def free_port() -> int:
 
 @contextmanager
 def serving(app: FastAPI) -> Iterator[str]:
-    """The application served by uvicorn in a thread on a free loopback port."""
+    """The application served by uvicorn in a thread on a free loopback port, configured as
+    ``democratiza servir`` configures it."""
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **SERVER_OPTIONS)
     service = uvicorn.Server(config)
     thread = threading.Thread(target=service.run, daemon=True)
     thread.start()

@@ -64,6 +64,7 @@ AmountSource = Literal[
     "patrimonio_ajustado",
     "ingresos_estados_financieros",
     "limite_inversion",
+    "salario_mensual",
 ]
 
 Combine = Literal["primero", "mayor"]
@@ -78,8 +79,16 @@ Undertaking = Literal[
 ]
 UNDERTAKINGS: tuple[str, ...] = get_args(Undertaking)
 
-PaymentMethod = Literal["contado", "credito", "cesantias"]
+# ``cuotas``: a down payment and the rest in instalments (``formas_de_pago[].cuotas``).
+PaymentMethod = Literal["contado", "credito", "cesantias", "cuotas"]
 PAYMENT_METHODS: tuple[str, ...] = get_args(PaymentMethod)
+
+# How a figure that is a percentage of the shares offered becomes whole shares.
+Rounding = Literal["abajo", "arriba", "cercano"]
+
+# The SMMLV of a year is an offer parameter named by its year (``smmlv_2018``), cited where
+# the decree fixing it is; a cap in minimum salaries names the year (``tope_smmlv.año``).
+SMMLV_PARAMETER = "smmlv_{year}"
 
 EMPLOYER_STATUSES = ("activo", "pensionado", "extrabajador")
 

@@ -57,6 +57,7 @@ WORDS: dict[str, dict[str, str]] = {
         ),
         "ingresos_estados_financieros": "ingresos de los estados financieros",
         "limite_inversion": "límite de inversión certificado",
+        "salario_mensual": "salario mensual certificado por el empleador",
     },
     "combinar": {"primero": "el primero presentado de", "mayor": "el mayor de"},
     "metodo": {
@@ -72,7 +73,18 @@ WORDS: dict[str, dict[str, str]] = {
         "subasta_holandesa": "Subasta holandesa (precio uniforme)",
         "construccion_libro": "Construcción del libro (precio de corte del vendedor)",
     },
-    "forma_pago": {"contado": "De contado", "credito": "Con crédito", "cesantias": "Con cesantías"},
+    "forma_pago": {
+        "contado": "De contado",
+        "credito": "Con crédito",
+        "cesantias": "Con cesantías",
+        "cuotas": "En cuotas",
+    },
+    # How a percentage of the shares offered is taken to whole shares, inside a sentence.
+    "redondeo": {
+        "abajo": "redondeado hacia abajo",
+        "arriba": "redondeado hacia arriba",
+        "cercano": "redondeado al entero más cercano (media acción hacia arriba)",
+    },
     "persona": {"natural": "Persona natural", "juridica": "Persona jurídica"},
     "tipo_identificacion": {
         "CC": "Cédula de ciudadanía",
@@ -94,6 +106,7 @@ WORDS: dict[str, dict[str, str]] = {
         "cerrada": "cerrada",
         "adjudicada": "adjudicada",
         "publicada": "publicada",
+        "desierta": "declarada desierta",
     },
     "estado_etapa": {
         "borrador": "en borrador",
@@ -106,7 +119,12 @@ WORDS: dict[str, dict[str, str]] = {
     "decision": {"aceptada": "aceptada", "reducida": "reducida", "rechazada": "rechazada"},
     "decisiones": {"aceptada": "Aceptadas", "reducida": "Reducidas", "rechazada": "Rechazadas"},
     "decision_orden": {"valida": "válida", "rechazada": "rechazada"},
-    "estado_aceptacion": {"radicada": "radicada", "corregida": "corregida", "retirada": "retirada"},
+    "estado_aceptacion": {
+        "radicada": "radicada",
+        "corregida": "corregida",
+        "retirada": "retirada",
+        "reevaluada": "evaluada de nuevo al precio ajustado",
+    },
     "evento": {
         "creacion": "creación",
         "transicion": "cambio de estado",
@@ -117,8 +135,11 @@ WORDS: dict[str, dict[str, str]] = {
         "oferta.creacion": "Oferta creada",
         "oferta.transicion": "Oferta: cambio de estado",
         "oferta.interrupcion": "Oferta interrumpida",
+        "oferta.desierta": "Primera Etapa declarada desierta",
         "oferta.adjudicar": "Oferta adjudicada",
         "oferta.liquidar": "Periodo de pago liquidado",
+        "credito.registrar": "Línea de crédito registrada",
+        "oferta.reevaluar": "Aceptaciones evaluadas de nuevo al precio ajustado",
         "lote.recibir": "Lote de aceptaciones recibido",
         "aceptacion.retirar": "Aceptación retirada",
         "pagos.lote": "Lote de pagos recibido",

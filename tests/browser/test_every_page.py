@@ -67,6 +67,7 @@ WIDTHS = (1280, 375)
 TALLEST = 4000  # px of a page kept in its screenshot
 ROLES = ("publico", "comisionista_a", "oficina", "auditor")
 ORDERS = Path(__file__).parents[2] / "examples/segunda-etapa"
+DESIGNS = Path(__file__).parents[2] / "examples/simulacion"
 # English that must never reach a person (pydantic's, starlette's, click's).
 ENGLISH = re.compile(
     r"Input should|Field required|value is not|Not Found|Method Not Allowed|Internal Server|"
@@ -132,6 +133,34 @@ def _fine(page: Page) -> None:
     page.click("#multa button[value=pagina]")
 
 
+def _design(page: Page) -> None:
+    page.check("#fuente-ejemplo")
+    page.select_option("select[name=ejemplo]", "poblacion-geb")
+    page.set_input_files("input[name=disenos]", str(DESIGNS / "disenos-geb.yaml"))
+    page.click("#simular")
+    page.wait_for_selector("#tabla-disenos")
+
+
+def _verify(page: Page) -> None:
+    """Upload the published offer's package, as downloaded from its statistics page."""
+    package = page.request.get(f"/ofertas/{CODE}/paquete.zip").body()
+    page.set_input_files(
+        "input[name=paquete]",
+        {"name": "paquete.zip", "mimeType": "application/zip", "buffer": package},
+    )
+    page.click("#verificar-enviar")
+    page.wait_for_selector("#veredicto")
+
+
+def _verify_not_a_zip(page: Page) -> None:
+    page.set_input_files(
+        "input[name=paquete]",
+        {"name": "paquete.zip", "mimeType": "application/zip", "buffer": b"no es un ZIP"},
+    )
+    page.click("#verificar-enviar")
+    page.wait_for_selector("#error-paquete")
+
+
 @dataclass(frozen=True)
 class World:
     url: str
@@ -164,7 +193,7 @@ def _build(engine: Engine) -> tuple[str, str, str]:
     open_offer(engine)
     file_samples(engine)
     move(engine, "cerrada")
-    adjudicate(engine, CODE, "oficina", "adjudicación")
+    adjudicate(engine, CODE, "oficina", "adjudicación", date(2018, 3, 1))
     publish(engine, CODE, "oficina", "publicación de resultados")
     settle(engine, CODE, date(2018, 3, 20), "oficina")
     terms = StageTerms.model_validate(
@@ -234,6 +263,10 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         Visit("calculadora-errores", "/calculadora", _miscalculate),
         Visit("resultado", "/resultados"),
         Visit("resultado-consultado", "/resultados", lookup),
+        Visit("estadisticas", f"/ofertas/{CODE}/estadisticas"),
+        Visit("verificar", "/verificar"),
+        Visit("verificar-coincide", "/verificar", _verify),
+        Visit("verificar-no-es-zip", "/verificar", _verify_not_a_zip),
         Visit("no-existe", "/ofertas/no-existe"),
     ]
     office = [
@@ -258,7 +291,12 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             Visit("etapa", f"/comisionista/etapas/{STAGE}"),
             *public,
         ],
-        "oficina": [*office, Visit("adjudicacion", adjudication)],
+        "oficina": [
+            *office,
+            Visit("adjudicacion", adjudication),
+            Visit("disenador", "/oficina/disenador"),
+            Visit("disenador-comparacion", "/oficina/disenador", _design),
+        ],
         "auditor": [
             Visit("auditoria", "/auditoria"),
             Visit("auditoria-verificada", "/auditoria/verificacion"),

@@ -135,6 +135,7 @@ def test_the_office_closes_and_adjudicates_an_offer(page: Page) -> None:
     page.click("#boton-accion")
     expect(page.locator("#estado")).to_have_text("cerrada")
     expect(page.locator("#efecto")).to_contain_text("No se puede deshacer.")
+    page.fill("#campo-fecha", "2018-03-01")  # the adjudication's business date, after the close
     page.check("#confirmo")
     page.click("#boton-accion")
     expect(page.locator("#hecho")).to_contain_text(f"Oferta '{CODE}' adjudicada.")
@@ -174,7 +175,7 @@ def test_the_office_runs_a_segunda_fase_and_a_broker_files_orders(
             advance(conn, stored, "cerrada", "oficina", "cierre")
     with engine_on_disk.connect() as conn:
         if load_offer(conn, CODE).state == "cerrada":
-            adjudicate(engine_on_disk, CODE, "bolsa", "adjudicación")
+            adjudicate(engine_on_disk, CODE, "bolsa", "adjudicación", date(2018, 3, 1))
     settle(engine_on_disk, CODE, date(2018, 3, 20), "oficina")  # nothing paid: all return
     log_in(page, "oficina")
     page.goto("/oficina/etapas")

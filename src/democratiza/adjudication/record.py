@@ -12,16 +12,20 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 import numpy as np
 import polars as pl
 from sqlalchemy import Connection, Engine, insert, select
 
-from democratiza.adjudication.adjudicate import allocate_program
+from democratiza.adjudication.joint import allocate_with_caps, cap_notes
+from democratiza.offers.dates import adjudication_day, publication_days, record_dates
 from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_offer
+from democratiza.programs.schema import Program
+from democratiza.rules.explain import cite
 from democratiza.rules.person import ORDER, per_person
 from democratiza.storage import audit
+from democratiza.storage.bulk import write_rows
 from democratiza.storage.database import new_id, read_frame
 from democratiza.storage.receipts import receipt_rank
 from democratiza.storage.records import digest, verified
@@ -74,6 +78,7 @@ def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
         "limite_minimo": whole,
         "decision": text,
         "regla_limitante": text,
+        "regla_limite": text,
     }
     columns = [acceptances.c[name] for name in schema]
     statement = select(*columns).where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente)
@@ -89,7 +94,8 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
         raise OfferError("La oferta no tiene el parámetro acciones_ofrecidas.")
     people = per_person(current).sort(ORDER)
     demand = people["cantidad_persona"].to_numpy().astype(np.int64)
-    result = allocate_program(demand, supply, program.allocation)
+    categories = people["categoria"].cast(pl.String).to_list()
+    result, caps = allocate_with_caps(demand, categories, supply, program)
     results = people.with_columns(pl.Series("adjudicada", result.awards)).select(RESULT_COLUMNS)
     header: dict[str, object] = {
         "oferta": stored.code,
@@ -106,19 +112,54 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
         "adjudicadas": int(result.awards.sum()),
         "sobredemanda": bool(result.oversubscribed),
         "nivel": result.level,
-        "notas": list(result.notes),
+        "notas": [*_person_notes(program, people), *result.notes],
         "huella_entradas": digest(people.select(INPUT_COLUMNS), DATETIMES),
         "huella_resultado": digest(results, DATETIMES),
     }
+    if caps:  # only where the file has them: the records of other programs are unchanged
+        header["topes_conjuntos"] = [
+            {
+                "id": cap.id,
+                "categorias": list(cap.categories),
+                "tope_acciones": outcome.cap,
+                "demanda_grupo": outcome.demand,
+                "notas": cap_notes(program, cap, outcome),
+            }
+            for cap, outcome in caps
+        ]
     return Adjudication(stored.code, header, results)
 
 
-def adjudicate(engine: Engine, offer_code: str, who: str, why: str) -> Adjudication:
-    """Adjudicate a closed offer once, store the record and move the offer to adjudicada."""
+def _person_notes(program: Program, people: pl.DataFrame) -> list[str]:
+    """One note per rule that reduced acceptances across a person's filings, with its
+    article and the radicados; none when no person's filings added up past a limit."""
+    reduced = people.filter(pl.col("consumido_por").is_not_null())
+    notes = []
+    for (rule,), rows in reduced.group_by("regla_limitante", maintain_order=True):
+        limit = program.limit(str(rule)) if rule else None
+        named = (
+            f"el límite «{limit.name}» ({cite(program, limit.citation)})" if limit else "su límite"
+        )
+        notes.append(
+            f"Reducidas en la adjudicación porque las radicaciones anteriores de la misma "
+            f"persona usaron {named}: {', '.join(rows['radicado'])}."
+        )
+    return notes
+
+
+def adjudicate(
+    engine: Engine, offer_code: str, who: str, why: str, day: date | None = None
+) -> Adjudication:
+    """Adjudicate a closed offer once, store the record and move the offer to adjudicada.
+
+    ``day`` is the adjudication's business date (today if not given; ``offers.dates``)."""
     with engine.begin() as conn:
         stored = load_offer(conn, offer_code)
         if stored.state != "cerrada":
             raise OfferError(f"La oferta '{offer_code}' está {stored.state}; se adjudica cerrada.")
+        record_dates(
+            conn, stored.id, fecha_adjudicacion=adjudication_day(stored, day, date.today())
+        )
         current = current_acceptances(conn, stored)
         done = compute(stored, current)
         record_id = new_id(
@@ -138,20 +179,18 @@ def adjudicate(engine: Engine, offer_code: str, who: str, why: str) -> Adjudicat
                 )
             )
         )
-        ids = dict(zip(current["radicado"], current["id"], strict=True))
-        rows = [
-            {
-                "adjudicacion_id": record_id,
-                "aceptacion_id": ids[r],
-                "cantidad_persona": p,
-                "adjudicada": a,
-            }
-            for r, p, a in done.results.select(
-                "radicado", "cantidad_persona", "adjudicada"
-            ).iter_rows()
-        ]
-        for start in range(0, len(rows), 20_000):
-            conn.execute(insert(awards), rows[start : start + 20_000])
+        ids = current.select("radicado", pl.col("id").alias("aceptacion_id"))
+        rows = (
+            done.results.select("radicado", "cantidad_persona", "adjudicada")
+            .join(ids, on="radicado", how="left", validate="1:1", maintain_order="left")
+            .select(
+                pl.lit(record_id, pl.Int64).alias("adjudicacion_id"),
+                "aceptacion_id",
+                "cantidad_persona",
+                "adjudicada",
+            )
+        )
+        write_rows(conn, awards, rows)  # COPY on PostgreSQL: a million awards in seconds
         audit.append(
             conn,
             who,
@@ -193,6 +232,19 @@ def stored_adjudication(engine: Engine, offer_code: str) -> Adjudication:
     return Adjudication(offer_code, header, again.results)
 
 
-def publish(engine: Engine, offer_code: str, who: str, why: str) -> None:
+def publish(
+    engine: Engine,
+    offer_code: str,
+    who: str,
+    why: str,
+    day: date | None = None,
+    payment_deadline: date | None = None,
+) -> None:
+    """Publish the results on ``day`` (today if not given), with the payment deadline the
+    results notice sets, if given (``offers.dates``)."""
     with engine.begin() as conn:
-        advance(conn, load_offer(conn, offer_code), "publicada", who, why)
+        stored = load_offer(conn, offer_code)
+        if stored.state == "adjudicada":
+            days = publication_days(conn, stored, day, payment_deadline, date.today())
+            record_dates(conn, stored.id, **days)
+        advance(conn, stored, "publicada", who, why)

@@ -6,14 +6,13 @@ art. 14 inciso 2) and ``tenencia ver`` shows an award's sale, events and ineffec
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from democratiza.cli.common import centavos_option, refuse, refuse_file
+from democratiza.cli.common import centavos_option, day_option, refuse, refuse_file
 from democratiza.cli.offers import Code, Db, Who, engine_for
 from democratiza.compliance.fines.terms import FineError
 from democratiza.compliance.holdings import (
@@ -23,7 +22,8 @@ from democratiza.compliance.holdings import (
     record_event,
     settle,
 )
-from democratiza.compliance.payment_batches import import_payments, record_payment
+from democratiza.compliance.ledger import offer_ledger
+from democratiza.compliance.payment_batches import LedgerOf, import_payments, record_payment
 from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import OfferError
 from democratiza.tables.errors import InputRejected
@@ -41,11 +41,60 @@ holding_app = typer.Typer(
 console = Console()
 
 
-def _day(text: str, option: str) -> date:
+def register_payment(
+    code: str,
+    radicado: str,
+    amount: str,
+    day: str,
+    method: str,
+    who: str,
+    db: str | None,
+    ledger_of: LedgerOf = offer_ledger,
+) -> None:
+    """``pago registrar`` and ``etapa pago registrar``: one payment of an award."""
     try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise refuse(f"{option}: '{text}' debe ser una fecha AAAA-MM-DD.") from None
+        record_payment(
+            engine_for(db),
+            code,
+            radicado,
+            day_option(day, "--fecha"),
+            centavos_option(amount, "--monto"),
+            method,
+            who,
+            ledger_of,
+        )
+    except OfferError as exc:
+        raise refuse(str(exc)) from None
+    console.print(f"Pago registrado para {radicado}.")
+
+
+def receive_payments(
+    code: str, path: Path, batch: str, who: str, db: str | None, ledger_of: LedgerOf = offer_ledger
+) -> None:
+    """``pago importar`` and ``etapa pago importar``: a payment file, all or nothing, once."""
+    try:
+        result = import_payments(engine_for(db), code, path, batch, who, ledger_of)
+    except InputRejected as exc:
+        raise refuse_file(exc, "El archivo") from None
+    except OfferError as exc:
+        raise refuse(str(exc)) from None
+    console.print(result.message, highlight=False)
+
+
+def close_payments(
+    code: str, sale_day: str, who: str, db: str | None, ledger_of: LedgerOf = offer_ledger
+) -> None:
+    """``pago liquidar`` and ``etapa pago liquidar``: the sale of what was paid."""
+    try:
+        done = settle(
+            engine_for(db), code, day_option(sale_day, "--fecha-enajenacion"), who, ledger_of
+        )
+    except OfferError as exc:
+        raise refuse(str(exc)) from None
+    console.print(
+        f"Vendidas (pagadas): {group(done.paid_shares)} acciones; resueltas por falta "
+        f"de pago, de vuelta para la etapa siguiente: {group(done.resolved_shares)}."
+    )
 
 
 @payment_app.command("registrar")
@@ -54,24 +103,12 @@ def pay_command(
     radicado: Annotated[str, typer.Argument(help="Radicado de la aceptación adjudicada")],
     monto: Annotated[str, typer.Option(help="Pesos pagados")],
     fecha: Annotated[str, typer.Option(help="AAAA-MM-DD")],
-    forma: Annotated[str, typer.Option(help="contado, credito o cesantias")] = "contado",
+    forma: Annotated[str, typer.Option(help="contado, credito, cesantias o cuotas")] = "contado",
     quien: Who = "comisionista",
     db: Db = None,
 ) -> None:
     """Registra un pago de una adjudicación."""
-    try:
-        record_payment(
-            engine_for(db),
-            codigo,
-            radicado,
-            _day(fecha, "--fecha"),
-            centavos_option(monto, "--monto"),
-            forma,
-            quien,
-        )
-    except OfferError as exc:
-        raise refuse(str(exc)) from None
-    console.print(f"Pago registrado para {radicado}.")
+    register_payment(codigo, radicado, monto, fecha, forma, quien, db)
 
 
 @payment_app.command("importar")
@@ -83,13 +120,7 @@ def import_command(
     db: Db = None,
 ) -> None:
     """Registra un archivo de pagos (radicado, fecha, monto, forma): todo o nada, una vez."""
-    try:
-        result = import_payments(engine_for(db), codigo, archivo, lote, quien)
-    except InputRejected as exc:
-        raise refuse_file(exc, "El archivo") from None
-    except OfferError as exc:
-        raise refuse(str(exc)) from None
-    console.print(result.message, highlight=False)
+    receive_payments(codigo, archivo, lote, quien, db)
 
 
 @payment_app.command("liquidar")
@@ -100,14 +131,7 @@ def settle_command(
     db: Db = None,
 ) -> None:
     """Cierra el periodo de pago: lo pagado se vende; lo no pagado se resuelve (GEB art. 5)."""
-    try:
-        done = settle(engine_for(db), codigo, _day(fecha_enajenacion, "--fecha-enajenacion"), quien)
-    except OfferError as exc:
-        raise refuse(str(exc)) from None
-    console.print(
-        f"Vendidas (pagadas): {group(done.paid_shares)} acciones; resueltas por falta "
-        f"de pago, de vuelta para la etapa siguiente: {group(done.resolved_shares)}."
-    )
+    close_payments(codigo, fecha_enajenacion, quien, db)
 
 
 @holding_app.command("evento")
@@ -132,7 +156,7 @@ def event_command(
             codigo,
             radicado,
             tipo,
-            _day(fecha, "--fecha"),
+            day_option(fecha, "--fecha"),
             acciones,
             centavos_option(contraprestacion, "--contraprestacion") if contraprestacion else None,
             detalle,
@@ -164,7 +188,7 @@ def ineffective_command(
     normas que cita el programa de la oferta)."""
     try:
         done = flag_ineffective(
-            engine_for(db), codigo, radicado, _day(fecha, "--fecha"), motivo, quien
+            engine_for(db), codigo, radicado, day_option(fecha, "--fecha"), motivo, quien
         )
     except OfferError as exc:
         raise refuse(str(exc)) from None

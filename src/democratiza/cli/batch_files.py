@@ -18,6 +18,7 @@ from democratiza.filing.batches import BatchResult
 from democratiza.reports.decisions import write_decisions
 from democratiza.reports.exports import slug
 from democratiza.rules.engine import CompiledProgram
+from democratiza.tables.cells import write_csv
 
 
 def write_batch_files(
@@ -33,7 +34,7 @@ def write_batch_files(
     try:
         paths = write_decisions(compiled, results, frame, folder, f"{stem}-decisiones")
         radicados = folder / f"{stem}-radicados.csv"
-        result.decisions.write_csv(radicados)
+        write_csv(result.decisions, radicados)
     except OSError as exc:
         raise not_written(batch, result.rows, folder, exc) from None
     return [*paths, radicados]

@@ -16,6 +16,7 @@ from rich.console import Console
 
 from democratiza.cli.common import centavos_option, fail
 from democratiza.cli.offer_options import offer_from
+from democratiza.compliance.instalments import instalment_schedule, schedule_lines
 from democratiza.money import AMOUNT_EXAMPLES
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.calculator import Question, ask
@@ -64,7 +65,9 @@ def calculator_command(
     superavit: Money = None,
     ingresos_estados_financieros: Money = None,
     limite_inversion: Money = None,
-    forma_pago: Annotated[str, typer.Option(help="contado, credito o cesantias")] = "contado",
+    forma_pago: Annotated[
+        str, typer.Option(help="contado, credito, cesantias o cuotas")
+    ] = "contado",
     parametro: Annotated[
         list[str] | None,
         typer.Option("--parametro", help="Parámetro de la oferta NOMBRE=VALOR; repetible"),
@@ -131,3 +134,9 @@ def calculator_command(
     console.print("Límites aplicables:")
     for line in explanation.limits:
         console.print(f"  • {line}", highlight=False)
+    plan = offer.program.instalment_plan
+    if forma_pago == "cuotas" and plan is not None and answer.permitted > 0:
+        schedule = instalment_schedule(answer.permitted, offer.price_centavos, plan)
+        console.print("Pago en cuotas de lo permitido:")
+        for line in schedule_lines(offer.program, schedule):
+            console.print(f"  • {line}", highlight=False)

@@ -4,8 +4,10 @@ tables whose identifiers are never cut, and a failing database told in Spanish."
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from decimal import Decimal
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -13,6 +15,7 @@ from rich.table import Table
 from typer import _click as click  # the click that typer runs on (its own copy)
 from typer.core import TyperGroup
 
+from democratiza.compliance.series import RateSeries, SeriesFileError, load_official_rates
 from democratiza.money import MoneyError, parse_percent, parse_pesos
 from democratiza.storage.faults import database_fault
 from democratiza.tables.errors import InputRejected
@@ -104,3 +107,32 @@ def table(
     for row in rows:
         shown.add_row(*row)
     return shown
+
+
+IbcFile = Annotated[
+    Path | None,
+    typer.Option("--serie-ibc", help="Serie oficial del interés bancario corriente (CSV)"),
+]
+
+
+def ibc_series(path: Path | None) -> RateSeries | None:
+    """The office's official IBC series, if given (otherwise the shipped points apply)."""
+    if path is None:
+        return None
+    try:
+        return load_official_rates(path, "interes_bancario_corriente")
+    except SeriesFileError as exc:
+        raise refuse(str(exc)) from None
+
+
+def day_option(text: str, option: str) -> date:
+    """A date typed as AAAA-MM-DD, or a refusal naming the option."""
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise refuse(f"{option}: '{text}' debe ser una fecha AAAA-MM-DD.") from None
+
+
+def optional_day(text: str | None, option: str) -> date | None:
+    """``day_option``, or None when the option was not given (the service takes today)."""
+    return None if text is None else day_option(text, option)

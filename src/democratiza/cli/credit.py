@@ -1,7 +1,9 @@
-"""``democratiza credito …``: check a proposed credit line, and a loan's amortisation schedule."""
+"""``democratiza credito …``: an offer's credit lines (registered, listed, checked), a proposed
+line checked against a program, and a loan's amortisation schedule."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Annotated
@@ -9,16 +11,23 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from democratiza.cli.common import centavos_option, percent_option, refuse
-from democratiza.compliance.credit.checks import check_offer_credit_line
+from democratiza.cli.common import (
+    IbcFile,
+    centavos_option,
+    ibc_series,
+    percent_option,
+    refuse,
+    table,
+)
+from democratiza.cli.offers import Code, Db, Who, engine_for
+from democratiza.compliance.credit.checks import Finding, check_offer_credit_line
 from democratiza.compliance.credit.collateral import collateral_coverage
+from democratiza.compliance.credit.gate import credit_verdict, refusal, register_line
 from democratiza.compliance.credit.lines import CreditError, CreditLine, ShareCollateral
 from democratiza.compliance.credit.schedule import amortization_schedule
-from democratiza.compliance.series import (
-    MissingSeriesValue,
-    SeriesFileError,
-    load_official_rates,
-)
+from democratiza.compliance.series import MissingSeriesValue
+from democratiza.money import decimal_percent, pesos
+from democratiza.offers.lifecycle import OfferError, load_offer
 from democratiza.programs.loader import ProgramFileError, load_program
 from democratiza.programs.parameters import OfferParameterError
 
@@ -30,61 +39,174 @@ credit_app = typer.Typer(
 console = Console()
 
 
-@credit_app.command("verificar")
-def check_command(
-    programa: Annotated[str, typer.Option("--programa", "-p", help="Id del programa")],
-    entidad: Annotated[str, typer.Option(help="Entidad que otorga la línea")],
-    monto_disponible: Annotated[str, typer.Option(help="Financiación disponible, en pesos")],
-    plazo_meses: Annotated[int, typer.Option(help="Plazo total, incluida la gracia")],
-    gracia_meses: Annotated[int, typer.Option(help="Periodo de gracia a capital")],
-    tasa_ea: Annotated[str, typer.Option(help="Tasa efectiva anual en %, p. ej. 18.5")],
-    fecha_otorgamiento: Annotated[str, typer.Option(help="AAAA-MM-DD")],
-    garantia: Annotated[
-        str, typer.Option(help="precio_fijo, otro_valor o no_admitidas (acciones como garantía)")
-    ] = "precio_fijo",
-    capitalizar_gracia: Annotated[
-        bool, typer.Option(help="Los intereses de la gracia se capitalizan")
-    ] = True,
-    parametro: Annotated[
-        list[str] | None,
-        typer.Option("--parametro", help="Parámetro de la oferta NOMBRE=VALOR; repetible"),
-    ] = None,
-    serie_ibc: Annotated[
-        Path | None, typer.Option(help="Serie oficial del interés bancario corriente (CSV)")
-    ] = None,
-) -> None:
-    """Verifica una línea de crédito contra la Ley 226 art. 11 y el programa."""
+Lender = Annotated[str, typer.Option("--entidad", help="Entidad que otorga la línea")]
+Available = Annotated[
+    str, typer.Option("--monto-disponible", help="Financiación disponible, en pesos")
+]
+Term = Annotated[int, typer.Option("--plazo-meses", help="Plazo total, incluida la gracia")]
+Grace = Annotated[int, typer.Option("--gracia-meses", help="Periodo de gracia a capital")]
+Rate = Annotated[str, typer.Option("--tasa-ea", help="Tasa efectiva anual en %, p. ej. 18.5")]
+Granted = Annotated[str, typer.Option("--fecha-otorgamiento", help="AAAA-MM-DD")]
+Collateral = Annotated[
+    str,
+    typer.Option(
+        "--garantia", help="precio_fijo, otro_valor o no_admitidas (acciones como garantía)"
+    ),
+]
+Capitalise = Annotated[bool, typer.Option(help="Los intereses de la gracia se capitalizan")]
+
+
+def _line(
+    entidad: str,
+    monto_disponible: str,
+    plazo_meses: int,
+    gracia_meses: int,
+    tasa_ea: str,
+    fecha_otorgamiento: str,
+    garantia: str,
+    capitalizar_gracia: bool,
+) -> CreditLine:
+    """The line as typed, or a refusal naming the option."""
     if garantia not in ("precio_fijo", "otro_valor", "no_admitidas"):
         raise refuse("--garantia debe ser precio_fijo, otro_valor o no_admitidas.")
     collateral: ShareCollateral = garantia  # type: ignore[assignment]
     try:
-        program = load_program(programa)
-        overrides = {k: v for k, v in (p.split("=", 1) for p in parametro or [])}
-        line = CreditLine(
+        granted = date.fromisoformat(fecha_otorgamiento)
+    except ValueError:
+        raise refuse(f"--fecha-otorgamiento: '{fecha_otorgamiento}' no es AAAA-MM-DD.") from None
+    try:
+        return CreditLine(
             entidad,
             centavos_option(monto_disponible, "--monto-disponible"),
             plazo_meses,
             gracia_meses,
             percent_option(tasa_ea, "--tasa-ea"),
-            date.fromisoformat(fecha_otorgamiento),
+            granted,
             capitalizar_gracia,
             collateral,
         )
-        ibc = load_official_rates(serie_ibc, "interes_bancario_corriente") if serie_ibc else None
+    except CreditError as exc:
+        raise refuse(str(exc)) from None
+
+
+def _print(findings: Sequence[Finding]) -> None:
+    for finding in findings:
+        mark = "✓" if finding.ok else "✗"
+        console.print(f"{mark} {finding}", highlight=False, markup=False)
+
+
+@credit_app.command("verificar")
+def check_command(
+    programa: Annotated[str, typer.Option("--programa", "-p", help="Id del programa")],
+    entidad: Lender,
+    monto_disponible: Available,
+    plazo_meses: Term,
+    gracia_meses: Grace,
+    tasa_ea: Rate,
+    fecha_otorgamiento: Granted,
+    garantia: Collateral = "precio_fijo",
+    capitalizar_gracia: Capitalise = True,
+    parametro: Annotated[
+        list[str] | None,
+        typer.Option("--parametro", help="Parámetro de la oferta NOMBRE=VALOR; repetible"),
+    ] = None,
+    serie_ibc: IbcFile = None,
+) -> None:
+    """Verifica una línea de crédito contra la Ley 226 art. 11 y el programa."""
+    line = _line(
+        entidad,
+        monto_disponible,
+        plazo_meses,
+        gracia_meses,
+        tasa_ea,
+        fecha_otorgamiento,
+        garantia,
+        capitalizar_gracia,
+    )
+    ibc = ibc_series(serie_ibc)
+    try:
+        program = load_program(programa)
+        overrides = {k: v for k, v in (p.split("=", 1) for p in parametro or [])}
         findings = check_offer_credit_line(program, line, overrides, ibc)
     except (
         ProgramFileError,
         OfferParameterError,
         CreditError,
-        SeriesFileError,
         MissingSeriesValue,
         ValueError,
     ) as exc:
         raise refuse(str(exc)) from None
-    for finding in findings:
-        mark = "✓" if finding.ok else "✗"
-        console.print(f"{mark} {finding}", highlight=False, markup=False)
+    _print(findings)
     if not all(f.ok for f in findings):
+        raise typer.Exit(code=1)
+
+
+@credit_app.command("registrar")
+def register_command(
+    codigo: Code,
+    entidad: Lender,
+    monto_disponible: Available,
+    plazo_meses: Term,
+    gracia_meses: Grace,
+    tasa_ea: Rate,
+    fecha_otorgamiento: Granted,
+    garantia: Collateral = "precio_fijo",
+    capitalizar_gracia: Capitalise = True,
+    quien: Who = "oficina del programa",
+    db: Db = None,
+) -> None:
+    """Registra una línea de crédito de la oferta; sus condiciones se verifican al abrirla."""
+    line = _line(
+        entidad,
+        monto_disponible,
+        plazo_meses,
+        gracia_meses,
+        tasa_ea,
+        fecha_otorgamiento,
+        garantia,
+        capitalizar_gracia,
+    )
+    try:
+        with engine_for(db).begin() as conn:
+            line_id = register_line(conn, load_offer(conn, codigo), line, quien)
+    except (OfferError, CreditError) as exc:
+        raise refuse(str(exc)) from None
+    console.print(
+        f"Línea de crédito {line_id} de {line.lender} registrada en la oferta '{codigo}': "
+        f"{pesos(line.available_centavos)} disponibles.",
+        highlight=False,
+    )
+
+
+@credit_app.command("lineas")
+def lines_command(codigo: Code, serie_ibc: IbcFile = None, db: Db = None) -> None:
+    """Las líneas de crédito de la oferta y si permiten abrirla (Ley 226 art. 11 num. 3)."""
+    ibc = ibc_series(serie_ibc)
+    try:
+        with engine_for(db).connect() as conn:
+            stored = load_offer(conn, codigo)
+            verdict = credit_verdict(conn, stored, ibc)
+    except OfferError as exc:
+        raise refuse(str(exc)) from None
+    rows = [
+        [
+            r.line.lender,
+            pesos(r.line.available_centavos),
+            f"{r.line.term_months} meses",
+            f"{r.line.grace_months} meses",
+            f"{decimal_percent(r.line.rate_ea.scaleb(2))} EA",
+            f"{r.line.granted:%Y-%m-%d}",
+        ]
+        for r in verdict.lines
+    ]
+    headers = ("Entidad", "Disponible", "Plazo", "Gracia", "Tasa", "Otorgado")
+    title = f"Líneas de crédito de la oferta '{codigo}'"
+    console.print(table(title, headers, rows, keys=(5,), right=(1,)))
+    _print(verdict.findings)
+    if verdict.ok:
+        console.print("Las líneas de crédito permiten abrir la oferta.", highlight=False)
+    else:
+        console.print(refusal(stored, verdict), highlight=False, markup=False)
         raise typer.Exit(code=1)
 
 

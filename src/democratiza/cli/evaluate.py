@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -16,12 +17,12 @@ from democratiza.cli.offer_options import OfferFileOpt, ParamOpt, ProgramOpt, of
 from democratiza.labels import label
 from democratiza.money import group
 from democratiza.programs.parameters import Offer, OfferParameterError
-from democratiza.reports.decisions import iter_chunks, summarize, write_decisions
+from democratiza.reports.decisions import CHUNK, DecisionFiles, summarize
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import cite
-from democratiza.tables.errors import InputRejected
+from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.parse import parse
-from democratiza.tables.readers import read_table
+from democratiza.tables.readers import TableChunks, read_table_chunks
 from democratiza.words import count
 
 console = Console()
@@ -40,45 +41,78 @@ def evaluate_command(
     """Evalúa un archivo de aceptaciones y escribe las decisiones (CSV y JSON)."""
     offer = offer_from(programa, parametro, oferta)
     compiled = CompiledProgram(offer)
-    try:
-        frame = parse(read_table(archivo))
-    except InputRejected as exc:
-        shown = [str(e) for e in exc.errors[:200]]
-        if len(exc.errors) > 200:
-            shown.append(f"… y {count(len(exc.errors) - 200, 'error', 'errores')} más")
-        raise fail(
-            shown,
-            f"El archivo tiene {count(len(exc.errors), 'error', 'errores')}; no se escribió nada:",
-        ) from None
-    try:
-        compiled.required_parameters(frame)
-    except OfferParameterError as exc:
-        raise fail(exc.messages, "No se puede evaluar con esta oferta:") from None
     columns = [
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     ]
-    with Progress(*columns, console=err, transient=True) as progress:
-        task = progress.add_task("Evaluando", total=frame.height)
-        parts = []
-        for chunk in iter_chunks(frame):
-            parts.append(compiled.evaluate(chunk))
-            progress.advance(task, chunk.height)
-        results = pl.concat(parts)
-        task = progress.add_task("Explicando y escribiendo", total=frame.height)
-        paths = write_decisions(
-            compiled,
-            results,
-            frame,
-            salida,
-            f"decisiones-{archivo.stem}",
-            lambda n: progress.advance(task, n),
-        )
+    try:
+        chunks = read_table_chunks(archivo, CHUNK)
+        with (
+            Progress(*columns, console=err, transient=True) as progress,
+            DecisionFiles(compiled, salida, f"decisiones-{archivo.stem}") as files,
+        ):
+            task = progress.add_task("Evaluando, explicando y escribiendo", total=chunks.rows)
+            results = _evaluate(chunks, compiled, files, lambda n: progress.advance(task, n))
+    except InputRejected as exc:
+        raise _refused(exc.errors, len(exc.errors)) from None
+    except _FileRefused as exc:
+        raise _refused(exc.shown, exc.total) from None
+    except OfferParameterError as exc:
+        raise fail(exc.messages, "No se puede evaluar con esta oferta:") from None
     print_summary(results, offer)
-    for path in paths:
+    for path in files.paths:
         console.print(f"Decisiones escritas en: {path}", highlight=False)
+
+
+SHOWN = 200  # errors listed; the rest are counted
+SUMMARY_COLUMNS = ["decision", "categoria", "cantidad", "cantidad_permitida", "regla_limitante"]
+
+
+class _FileRefused(Exception):
+    def __init__(self, shown: list[InputError], total: int) -> None:
+        self.shown, self.total = shown, total
+
+
+def _evaluate(
+    chunks: TableChunks,
+    compiled: CompiledProgram,
+    files: DecisionFiles,
+    advance: Callable[[int], None],
+) -> pl.DataFrame:
+    """Each piece typed, evaluated, explained and written as it is read; what the summary
+    needs is kept. A file with errors is refused whole, with its errors from every piece
+    (the decision files are then never renamed into place)."""
+    kept: list[pl.DataFrame] = []
+    shown: list[InputError] = []
+    total = 0
+    for raw in chunks.pieces:
+        try:
+            frame = parse(raw)
+        except InputRejected as exc:
+            total += len(exc.errors)
+            shown += exc.errors[: max(0, SHOWN - len(shown))]
+            if any(e.row is None for e in exc.errors):
+                break  # the file's columns are wrong: every piece would say the same
+            advance(raw.frame.height)
+            continue
+        if total == 0:  # after an error, the pieces are only read for their own errors
+            compiled.required_parameters(frame)
+            results = compiled.evaluate(frame)
+            files.add(results, frame)
+            kept.append(results.select(SUMMARY_COLUMNS))
+        advance(frame.height)
+    if total:
+        raise _FileRefused(shown, total)
+    return pl.concat(kept)
+
+
+def _refused(shown: list[InputError], total: int) -> typer.Exit:
+    lines = [str(e) for e in shown[:SHOWN]]
+    if total > len(lines):
+        lines.append(f"… y {count(total - len(lines), 'error', 'errores')} más")
+    return fail(lines, f"El archivo tiene {count(total, 'error', 'errores')}; no se escribió nada:")
 
 
 def print_summary(results: pl.DataFrame, offer: Offer) -> None:

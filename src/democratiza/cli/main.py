@@ -12,10 +12,12 @@ from democratiza.cli.credit import credit_app
 from democratiza.cli.design import simulate_command
 from democratiza.cli.evaluate import evaluate_command
 from democratiza.cli.fines import fines_app
+from democratiza.cli.offer_steps import interrupt_command, void_command
 from democratiza.cli.offers import batch_app, offer_app
 from democratiza.cli.program_view import show_programs
 from democratiza.cli.programs import program_app
 from democratiza.cli.spanish import speak_spanish
+from democratiza.cli.stage_payments import stage_payment_app
 from democratiza.cli.stages import stage_app
 from democratiza.cli.verify import package_app, verify_command
 from democratiza.cli.web import audit_app, serve_command, token_app, user_app
@@ -50,6 +52,9 @@ app.command("simular")(simulate_command)
 app.command("verificar")(verify_command)
 app.add_typer(package_app, name="paquete")
 app.add_typer(program_app, name="programa")
+# The offer's legal steps beyond the plain transitions, in their own module.
+offer_app.command("interrumpir")(interrupt_command)
+offer_app.command("desierta")(void_command)
 app.add_typer(offer_app, name="oferta")
 app.add_typer(batch_app, name="lote")
 app.add_typer(fines_app, name="multa")
@@ -60,6 +65,7 @@ app.command("servir")(serve_command)
 app.add_typer(user_app, name="usuario")
 app.add_typer(token_app, name="token")
 app.add_typer(audit_app, name="auditoria")
+stage_app.add_typer(stage_payment_app, name="pago")
 app.add_typer(stage_app, name="etapa")
 
 

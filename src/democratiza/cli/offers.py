@@ -8,16 +8,20 @@ from typing import Annotated
 import typer
 import yaml
 from rich.console import Console
+from rich.text import Text
 from sqlalchemy import Engine, func, select
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
 from democratiza.cli.batch_files import write_batch_files
-from democratiza.cli.common import refuse, refuse_file, table
+from democratiza.cli.common import IbcFile, ibc_series, optional_day, refuse, refuse_file, table
+from democratiza.compliance.credit.gate import open_offer
 from democratiza.compliance.holdings import paid_shares
+from democratiza.compliance.instalments import instalment_payers
 from democratiza.filing.batches import import_batch, withdraw
 from democratiza.filing.resend import evaluated_again
 from democratiza.labels import label
-from democratiza.money import group
+from democratiza.money import group, pesos
+from democratiza.offers.dates import business_dates
 from democratiza.offers.lifecycle import (
     OfferError,
     OfferState,
@@ -25,16 +29,17 @@ from democratiza.offers.lifecycle import (
     create_offer,
     events,
     load_offer,
-    record_interruption,
 )
 from democratiza.reports.exports import broker_files, registry_file
+from democratiza.reports.instalment_plans import instalment_file
 from democratiza.storage.database import database_url, make_engine, migrate
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import acceptances
 from democratiza.tables.errors import InputRejected
 
 offer_app = typer.Typer(
-    help="Ofertas: crear, abrir, cerrar, adjudicar, publicar, exportar.",
+    help="Ofertas: crear, abrir, cerrar, interrumpir, declarar desierta, adjudicar, publicar, "
+    "exportar.",
     no_args_is_help=True,
     rich_markup_mode=None,
 )
@@ -97,10 +102,17 @@ def open_command(
     codigo: Code,
     quien: Who = "oficina del programa",
     motivo: Why = "inicio del plazo de la oferta",
+    serie_ibc: IbcFile = None,
     db: Db = None,
 ) -> None:
-    """Abre el plazo para recibir aceptaciones."""
-    _advance(codigo, "abierta", quien, motivo, db)
+    """Abre el plazo si las líneas de crédito registradas lo permiten (Ley 226 art. 11 num. 3)."""
+    ibc = ibc_series(serie_ibc)
+    try:
+        with engine_for(db).begin() as conn:
+            open_offer(conn, load_offer(conn, codigo), quien, motivo, ibc)
+    except OfferError as exc:
+        raise refuse(str(exc)) from None
+    console.print(f"Oferta '{codigo}': abierta.")
 
 
 @offer_app.command("cerrar")
@@ -114,24 +126,10 @@ def close_command(
     _advance(codigo, "cerrada", quien, motivo, db)
 
 
-@offer_app.command("interrumpir")
-def interrupt_command(
-    codigo: Code,
-    motivo: Why,
-    quien: Who = "oficina del programa",
-    precio_nuevo: Annotated[str | None, typer.Option(help="Precio ajustado, si lo hay")] = None,
-    fundamento: Annotated[str | None, typer.Option(help="Fundamento legal del ajuste")] = None,
-    db: Db = None,
-) -> None:
-    """Registra una interrupción (Ley 226 art. 11) y el ajuste de precio si lo hubo."""
-    try:
-        with engine_for(db).begin() as conn:
-            record_interruption(
-                conn, load_offer(conn, codigo), quien, motivo, precio_nuevo, fundamento
-            )
-    except OfferError as exc:
-        raise refuse(str(exc)) from None
-    console.print(f"Interrupción registrada en la oferta '{codigo}'.")
+Day = Annotated[
+    str | None,
+    typer.Option("--fecha", help="Fecha de negocio, AAAA-MM-DD (hoy si no se da)"),
+]
 
 
 @offer_app.command("adjudicar")
@@ -139,11 +137,12 @@ def adjudicate_command(
     codigo: Code,
     quien: Who = "Bolsa de Valores de Colombia",
     motivo: Why = "adjudicación al vencimiento del plazo",
+    fecha: Day = None,
     db: Db = None,
 ) -> None:
     """Adjudica una oferta cerrada y guarda el registro reproducible."""
     try:
-        done = adjudicate(engine_for(db), codigo, quien, motivo)
+        done = adjudicate(engine_for(db), codigo, quien, motivo, optional_day(fecha, "--fecha"))
     except OfferError as exc:
         raise refuse(str(exc)) from None
     h = done.header
@@ -157,6 +156,10 @@ def adjudicate_command(
         f"{group(int(str(h['adjudicadas'])))}.",
         highlight=False,
     )
+    caps = h.get("topes_conjuntos", [])
+    for cap in caps if isinstance(caps, list) else []:  # what each joint cap did
+        for note in cap["notas"]:
+            console.print(Text(f"  {note}"))
     console.print(f"  Huella del programa:    {h['huella_programa']}", highlight=False)
     console.print(f"  Huella de las entradas: {h['huella_entradas']}", highlight=False)
     console.print(f"  Huella del resultado:   {h['huella_resultado']}", highlight=False)
@@ -167,11 +170,16 @@ def publish_command(
     codigo: Code,
     quien: Who = "oficina del programa",
     motivo: Why = "publicación de resultados",
+    fecha: Day = None,
+    plazo_pago: Annotated[
+        str | None, typer.Option(help="Último día para pagar que fija el aviso, AAAA-MM-DD")
+    ] = None,
     db: Db = None,
 ) -> None:
     """Publica los resultados de una oferta adjudicada."""
+    day, deadline = optional_day(fecha, "--fecha"), optional_day(plazo_pago, "--plazo-pago")
     try:
-        publish(engine_for(db), codigo, quien, motivo)
+        publish(engine_for(db), codigo, quien, motivo, day, deadline)
     except OfferError as exc:
         raise refuse(str(exc)) from None
     console.print(f"Oferta '{codigo}': publicada.")
@@ -200,6 +208,11 @@ def export_command(
     with engine.connect() as conn:
         paid = paid_shares(conn, stored)
     paths.append(registry_file(done, out, paid))
+    if stored.program.instalment_plan is not None:
+        with engine.connect() as conn:
+            payers = instalment_payers(conn, stored)
+        plans = instalment_file(done, stored.offer, payers, out)
+        paths += [plans] if plans is not None else []
     report = report_input(stored, done)
     figures = build_figures(report)
     html = out / "informe-adjudicacion.html"
@@ -225,6 +238,7 @@ def show_command(codigo: Code, db: Db = None) -> None:
                 .order_by(acceptances.c.decision)
             ).all()
             log = events(conn, stored)
+            dates = business_dates(conn, stored.id, stored.offer.day("fecha_cierre"))
     except OfferError as exc:
         raise refuse(str(exc)) from None
     state = label("estado_oferta", stored.state)
@@ -233,6 +247,24 @@ def show_command(codigo: Code, db: Db = None) -> None:
         f"  Programa: versión {stored.program.version}, huella {stored.program_sha256}",
         highlight=False,
     )
+    shown = {
+        "aviso": stored.offer.day("fecha_aviso"),
+        "cierre": dates.closing,
+        "adjudicación": dates.adjudication,
+        "publicación": dates.publication,
+        "plazo de pago": dates.payment_deadline,
+    }
+    console.print(
+        "  Fechas: " + "; ".join(f"{k} {v:%Y-%m-%d}" for k, v in shown.items() if v),
+        highlight=False,
+    )
+    if stored.adjustments:
+        last = stored.adjustments[-1]
+        console.print(
+            f"  Precio: {pesos(last.price)} desde el {last.effective:%Y-%m-%d} (inicial "
+            f"{pesos(stored.offer.price_centavos)})",
+            highlight=False,
+        )
     for decision, n in counts:
         console.print(f"  {label('decisiones', decision)}: {group(n)}", highlight=False)
     rows = [

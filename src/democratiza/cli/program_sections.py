@@ -107,6 +107,14 @@ def show_later_sections(console: Console, p: Program) -> None:
         say(f"Ineficacia de la adquisición contraria al programa (ineficacia): {cites}")
     else:
         say("Ineficacia (ineficacia): el archivo no la cita (no se declara ineficaz).")
+    void = p.void_first_stage
+    if void is not None:
+        say(f"Primera Etapa desierta (primera_etapa_desierta): {void.value} ({c(void.citation)})")
+    else:
+        say(
+            "Primera Etapa desierta (primera_etapa_desierta): nuestro texto no trae la regla "
+            "(no se puede declarar desierta)."
+        )
     later = p.later_stages
     if later is not None:
         title = (

@@ -15,6 +15,12 @@ from rich.text import Text
 
 from democratiza.cli.common import table as people_table
 from democratiza.cli.program_sections import row, show_later_sections, table
+from democratiza.cli.program_variations import (
+    cap_words,
+    joint_cap_lines,
+    payment_lines,
+    validity_lines,
+)
 from democratiza.labels import label
 from democratiza.money import group, pesos
 from democratiza.programs.loader import bundled_program_ids, load_program
@@ -75,9 +81,11 @@ def _value(program: Program, name: str) -> str:
     return str(value)
 
 
-def _limit(rule: LimitRule) -> str:
+def _limit(rule: LimitRule, p: Program) -> str:
     if rule.cap_shares is not None:
         return f"{group(rule.cap_shares)} acciones"
+    if rule.base is None:
+        return cap_words(rule, p)
     assert rule.base is not None
     frac = rule.fraction
     mult = str(frac.numerator) + (f"/{frac.denominator}" if frac.denominator > 1 else "")
@@ -137,8 +145,12 @@ def show_program(console: Console, p: Program) -> None:
     t.add_column("Cita", overflow="fold")
     for rule in p.limits:
         combined = c(rule.base.citation) if rule.base and rule.base.citation else ""
-        limit = _limit(rule) + (f" ({combined})" if combined else "")
-        row(t, f"{rule.id}: {rule.name}", limit, describe(rule.applies_when), c(rule.citation))
+        limit = _limit(rule, p) + (f" ({combined})" if combined else "")
+        when = describe(rule.applies_when)
+        if rule.cap_financed is not None:  # the engine adds it: it concerns who finances
+            paying = f"forma de pago: {label('forma_pago', rule.cap_financed)}"
+            when = paying if when == "siempre" else f"{when}; {paying}"
+        row(t, f"{rule.id}: {rule.name}", limit, when, c(rule.citation))
     console.print(t)
     t = table("Manifestaciones (compromisos, declaracion_juramentada)", "Id", "Manifestación")
     t.add_column("Exigible si", overflow="fold")
@@ -153,6 +165,8 @@ def show_program(console: Console, p: Program) -> None:
         for m in p.payment_methods
     )
     say(console, f"Formas de pago (formas_de_pago): {pay}")
+    for line in payment_lines(p):
+        say(console, line)
     w = p.window
     say(
         console,
@@ -168,6 +182,8 @@ def show_program(console: Console, p: Program) -> None:
             "Directivos nuevos (validez.directivos_nuevos): vinculados el día hábil anterior "
             f"al vencimiento del plazo ({c(v.new_managers.citation)})",
         )
+    for line in validity_lines(p):
+        say(console, line)
     a = p.allocation
     linear = f", tramo lineal {a.linear_percent} %" if a.linear_percent else ""
     say(
@@ -177,4 +193,6 @@ def show_program(console: Console, p: Program) -> None:
         f"{'acción' if a.unit_shares == 1 else 'acciones'}{linear} ({c(a.citation)}). "
         f"{a.note or ''}",
     )
+    for line in joint_cap_lines(p):
+        say(console, line)
     show_later_sections(console, p)

@@ -14,10 +14,10 @@ from rich.table import Table
 from democratiza.cli.batch_files import not_written
 from democratiza.cli.common import centavos_option, refuse, refuse_file
 from democratiza.cli.offers import Db, Who, Why, engine_for
+from democratiza.compliance.ledger import stage_ledger, stage_paid_shares
 from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.exports import slug
-from democratiza.reports.stage_report import broker_files, registry_file, write_report
 from democratiza.stages.allocate import allocate_stage, current_orders, stored_allocation
 from democratiza.stages.clearing import demand_curve
 from democratiza.stages.lifecycle import (
@@ -30,6 +30,7 @@ from democratiza.stages.lifecycle import (
 from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.stages.terms import StageError, StageState, StageTerms
 from democratiza.storage.receipts import StorageError
+from democratiza.tables.cells import write_csv
 from democratiza.tables.errors import InputRejected
 from democratiza.validation_messages import validation_message
 
@@ -156,7 +157,7 @@ def orders_command(
     path = folder / f"{slug(comisionista)}-{slug(lote)}-radicados.csv"
     try:  # the orders are stored: a failing disk loses only this file, written again on resend
         folder.mkdir(parents=True, exist_ok=True)
-        result.decisions.write_csv(path)
+        write_csv(result.decisions, path)
     except OSError as exc:
         raise not_written(lote, result.rows, folder, exc, "órdenes radicadas") from None
     console.print(f"Escrito: {path}", highlight=False)
@@ -260,12 +261,17 @@ def export_command(
         done = stored_allocation(engine, codigo)
         with engine.connect() as conn:
             stage = load_stage(conn, codigo)
+            paid = stage_paid_shares(conn, codigo)
     except StageError as exc:
         raise refuse(str(exc)) from None
     folder = salida / codigo
+    # Imported here: the report draws with matplotlib, which every other command would pay
+    # for at start (a third of a second).
+    from democratiza.reports.stage_report import broker_files, registry_file, write_report
+
     paths = [
         *broker_files(done, folder),
-        registry_file(done, folder),
+        registry_file(done, folder, paid),
         *write_report(stage, done, folder),
     ]
     for path in paths:
@@ -279,10 +285,19 @@ def show_command(codigo: Code, db: Db = None) -> None:
         with engine_for(db).connect() as conn:
             stage = load_stage(conn, codigo)
             history = stage_history(conn, stage)
+            ledger = stage_ledger(conn, codigo)
+            payments = None if ledger.waiting else ledger.summary(conn)
     except StageError as exc:
         raise refuse(str(exc)) from None
     console.print(f"{stage.name} '{stage.code}': {stage.state}")
     _describe(stage.origin, stage.shares, stage.minimum_price)
+    if payments is not None and payments["liquidada"]:
+        console.print(
+            f"  Pagos liquidados: {group(int(payments['acciones_pagadas']))} acciones vendidas; "
+            f"{group(int(payments['acciones_resueltas']))} resueltas por falta de pago."
+        )
+    elif payments is not None:
+        console.print(f"  Pagos recibidos: {pesos(int(payments['pagado']))}; sin liquidar.")
     for event in history:
         console.print(
             f"  {event['cuando']:%Y-%m-%d %H:%M} {event['de_estado'] or '-'} → "

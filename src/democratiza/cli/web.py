@@ -25,6 +25,11 @@ from democratiza.web.security.auth import (
     create_user,
     revoke_token,
 )
+from democratiza.web.security.clients import (
+    PROXIES_VARIABLE,
+    ProxyError,
+    proxies_from_environment,
+)
 from democratiza.web.server.scratch import remove_leftovers
 
 console = Console()
@@ -47,12 +52,25 @@ def serve_command(
         str, typer.Option("--anfitrion", help="Dirección donde escuchar")
     ] = "127.0.0.1",
     procesos: Annotated[int, typer.Option("--procesos", help="Procesos de uvicorn")] = 1,
+    proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--proxy",
+            help="Proxy de confianza (dirección o red) cuyo X-Forwarded-For se cree; repetible",
+        ),
+    ] = None,
 ) -> None:
     """Inicia el servicio web (API, páginas y documentación en /api/docs)."""
     import uvicorn
 
     from democratiza.web.server import processes
 
+    if proxy is not None:
+        os.environ[PROXIES_VARIABLE] = ",".join(proxy)
+    try:
+        proxies_from_environment()  # a bad address is refused now, not in every process
+    except ProxyError as exc:
+        raise refuse(str(exc)) from None
     url = database_url(db)
     engine_for(url).dispose()  # migrate once, before any worker starts
     remove_leftovers()  # uploads of a service killed outright (kill -9) before it removed them
@@ -67,6 +85,7 @@ def serve_command(
         port=puerto,
         workers=procesos,
         log_level="warning",
+        **processes.SERVER_OPTIONS,
     )
 
 

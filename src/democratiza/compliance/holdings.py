@@ -22,13 +22,16 @@ from datetime import date, datetime
 from typing import Any
 
 import polars as pl
-from sqlalchemy import Connection, Engine, Row, case, func, insert, select
+from sqlalchemy import Connection, Engine, Row, case, insert, select
 
 from democratiza.compliance.fines.amount import FineAmount, fine_for
 from democratiza.compliance.fines.bands import BandMatch
 from democratiza.compliance.fines.terms import FineTerms
+from democratiza.compliance.ledger import acceptance_price, offer_ledger
+from democratiza.compliance.payment_batches import LedgerOf
 from democratiza.money import group
-from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
+from democratiza.offers.dates import business_dates
+from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.schema import FineBaseKey, Program
 from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import second_stage_price
@@ -36,10 +39,8 @@ from democratiza.storage import audit
 from democratiza.storage.database import new_id, read_frame
 from democratiza.storage.schema import (
     acceptances,
-    adjudications,
     awards,
     holding_events,
-    payments,
     sales,
 )
 
@@ -81,63 +82,56 @@ class Settlement:
     awards: int
 
 
-def settle(engine: Engine, offer_code: str, sale_date: date, who: str) -> Settlement:
-    """Close the payment period: what was paid is sold on ``sale_date``; the rest resolved."""
+def settle(
+    engine: Engine,
+    code: str,
+    sale_date: date,
+    who: str,
+    ledger_of: LedgerOf = offer_ledger,
+) -> Settlement:
+    """Close the payment period: what was paid is sold on ``sale_date``; the rest resolved.
+
+    The same for the Primera Etapa (``offer_ledger``) and a later stage (``stage_ledger``):
+    whole shares paid for at the stage's price, an award never paid beyond its shares.
+    """
     with engine.begin() as conn:
-        stored = load_offer(conn, offer_code)
-        if stored.state not in ADJUDICATED:
-            raise OfferError(f"La oferta '{offer_code}' está {stored.state}; no hay qué liquidar.")
-        record = conn.execute(
-            select(adjudications.c.id).where(adjudications.c.oferta_id == stored.id)
-        ).scalar_one()
-        awarded = read_frame(
-            conn,
-            select(awards.c.aceptacion_id, awards.c.adjudicada).where(
-                awards.c.adjudicacion_id == record, awards.c.adjudicada > 0
-            ),
-            {"aceptacion_id": pl.Int64(), "adjudicada": pl.Int64()},
-        )
-        paid = read_frame(
-            conn,
-            select(payments.c.aceptacion_id, func.sum(payments.c.monto))
-            .join(acceptances, acceptances.c.id == payments.c.aceptacion_id)
-            .where(acceptances.c.oferta_id == stored.id)
-            .group_by(payments.c.aceptacion_id),
-            {"aceptacion_id": pl.Int64(), "pagado": pl.Int64()},
-        )
-        price = stored.offer.price_centavos
-        # Whole shares paid for at the price; an award is never paid beyond its shares.
-        rows = (
-            awarded.join(paid, on="aceptacion_id", how="left")
-            .with_columns(
-                pl.min_horizontal("adjudicada", pl.col("pagado").fill_null(0) // price).alias(
-                    "acciones_pagadas"
-                ),
+        ledger = ledger_of(conn, code)
+        if ledger.waiting is not None:
+            raise OfferError(f"{ledger.waiting}; no hay qué liquidar.")
+        if ledger.settled(conn):
+            raise OfferError(f"El periodo de pago de '{code}' ya se liquidó.")
+        awarded = ledger.awarded(conn)
+        if awarded.height == 0:
+            # Nothing was awarded, so nothing was sold nor resolved: there is no period to
+            # close (and an empty insert would record a sale of nothing, with no date).
+            raise OfferError(
+                f"{ledger.title} no tiene acciones adjudicadas; no hay nada que liquidar."
             )
+        problems = ledger.sale_day_problems(conn, sale_date)
+        if problems:
+            raise OfferError("\n".join(problems))
+        key = ledger.key
+        # Whole shares paid for at the award's own price (an acceptance's adjusted price
+        # after an interruption, Ley 226 art. 11 num. 2); never paid beyond its shares.
+        paid_for = pl.col("pagado").fill_null(0) // pl.col("precio")
+        rows = (
+            awarded.select(key, "adjudicada", "precio")
+            .join(ledger.paid(conn), on=key, how="left")
+            .with_columns(pl.min_horizontal("adjudicada", paid_for).alias("acciones_pagadas"))
             .with_columns(
                 (pl.col("adjudicada") - pl.col("acciones_pagadas")).alias("acciones_resueltas")
             )
         )
-        if rows.height == 0:
-            # Nothing was awarded, so nothing was sold nor resolved: there is no period to close.
-            raise OfferError(
-                f"La oferta '{offer_code}' no tiene acciones adjudicadas; no hay nada que liquidar."
-            )
-        if conn.execute(
-            select(sales.c.aceptacion_id).where(
-                sales.c.aceptacion_id.in_(rows["aceptacion_id"].head(1).to_list())
-            )
-        ).first():
-            raise OfferError(f"El periodo de pago de '{offer_code}' ya se liquidó.")
-        values = rows.select("aceptacion_id", "acciones_pagadas", "acciones_resueltas")
+        values = rows.select(key, "acciones_pagadas", "acciones_resueltas")
         conn.execute(
-            insert(sales), [{**r, "fecha_enajenacion": sale_date} for r in values.to_dicts()]
+            insert(ledger.sales),
+            [{**r, "fecha_enajenacion": sale_date} for r in values.to_dicts()],
         )
         audit.append(
             conn,
             who,
-            "oferta.liquidar",
-            f"ofertas/{stored.id}",
+            ledger.actions[2],
+            ledger.entity,
             None,
             {
                 "fecha_enajenacion": sale_date,
@@ -180,6 +174,9 @@ def record_event(
         stored = load_offer(conn, offer_code)
         terms = FineTerms.from_program(stored.program)
         acceptance_id, _, _ = _award(conn, stored, radicado)
+        acquisition_price = conn.execute(
+            select(acceptance_price(stored)).where(acceptances.c.id == acceptance_id)
+        ).scalar_one()
         second_stage = second_stage_price(conn, stored.id)
         sale = _sale(conn, acceptance_id)
         if sale is None or sale.acciones_pagadas == 0:
@@ -187,10 +184,11 @@ def record_event(
         if not 0 < shares <= sale.acciones_pagadas:
             raise OfferError(f"El evento debe afectar entre 1 y {sale.acciones_pagadas} acciones.")
         if terms.reference_label.endswith("adjudicación"):
-            created = conn.execute(
-                select(adjudications.c.creada_en).where(adjudications.c.oferta_id == stored.id)
-            ).scalar_one()
-            reference = created.date()
+            # The adjudication's business date, not when it was recorded (offers.dates).
+            closing = stored.offer.day("fecha_cierre")
+            adjudicated = business_dates(conn, stored.id, closing).adjudication
+            assert adjudicated is not None, "an award exists only once adjudicated"
+            reference = adjudicated
         else:
             reference = sale.fecha_enajenacion
         event_id = _insert_event(
@@ -213,7 +211,7 @@ def record_event(
             },
         )
     values: dict[FineBaseKey, int | None] = {
-        "precio_adquisicion": stored.offer.price_centavos,
+        "precio_adquisicion": acquisition_price,
         "contraprestacion": consideration_centavos,
         "precio_segunda_etapa": second_stage,  # None until it is adjudicated
     }

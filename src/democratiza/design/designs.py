@@ -30,10 +30,17 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from democratiza.programs.loader import DATA_PACKAGE, ProgramError, ProgramFileError, parse_program
+from democratiza.programs.loader import (
+    DATA_PACKAGE,
+    ProgramError,
+    ProgramFileError,
+    bundled_program_ids,
+    parse_program,
+)
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
+from democratiza.validation_messages import validation_message
 
 OFFER = "oferta"  # the first key of a change to an offer parameter
 
@@ -66,11 +73,20 @@ class Design:
     offer: Offer
 
 
-def _program_text(program: str, base: Path) -> tuple[str, str]:
-    """(YAML text, source name) of a bundled program id or of a program file's path."""
-    path = (base / program) if not Path(program).is_absolute() else Path(program)
+def _program_text(program: str, base: Path | None) -> tuple[str, str]:
+    """(YAML text, source name) of a bundled program id or of a program file's path, read
+    from ``base``; without a ``base`` (a file uploaded to a page) only a bundled program."""
     if program.endswith((".yaml", ".yml")):
-        return path.read_text(encoding="utf-8"), str(path)
+        if base is None:
+            raise DesignError(
+                f"programa: '{program}' es la ruta de un archivo; aquí el programa es uno de "
+                f"los incluidos ({', '.join(bundled_program_ids())})"
+            )
+        path = (base / program) if not Path(program).is_absolute() else Path(program)
+        try:
+            return path.read_text(encoding="utf-8"), str(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DesignError(f"programa: no se pudo leer {path} ({exc})") from None
     file = resources.files(DATA_PACKAGE) / f"{program}.yaml"
     if not file.is_file():
         raise DesignError(f"programa: no existe el programa '{program}'")
@@ -122,22 +138,51 @@ def changed(data: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
 def load_designs(path: Path) -> list[Design]:
     """Every design of a designs file, its program validated and its offer resolved."""
     try:
-        spec = DesignsFile.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-    except (OSError, yaml.YAMLError, ValueError) as exc:
-        raise DesignError(f"{path}: {exc}") from None
-    text, source = _program_text(spec.programa, path.parent)
-    base = yaml.safe_load(text)
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DesignError(f"{path}: no se pudo leer ({exc})") from None
+    return parse_designs(text, str(path), path.parent)
+
+
+def _spec(text: str, name: str) -> DesignsFile:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (línea {mark.line + 1})" if mark is not None else ""
+        raise DesignError(f"{name}: no es un archivo YAML válido{where}") from None
+    try:
+        return DesignsFile.model_validate(data)
+    except ValidationError as exc:
+        problems = [
+            f"{'.'.join(str(part) for part in e['loc']) or 'el archivo'}: {validation_message(e)}"
+            for e in exc.errors()
+        ]
+        raise DesignError(f"{name}: " + "; ".join(problems)) from None
+
+
+def parse_designs(text: str, name: str, base: Path | None, most: int | None = None) -> list[Design]:
+    """The designs of a designs file's text; a program given by path is read from ``base``
+    (``None``: only a bundled program, for a file uploaded to a page); more than ``most``
+    designs are refused before any is built."""
+    spec = _spec(text, name)
+    if most is not None and len(spec.disenos) > most:
+        raise DesignError(
+            f"{name}: tiene {len(spec.disenos)} diseños; aquí se comparan a lo sumo {most}"
+        )
+    program_text, source = _program_text(spec.programa, base)
+    original = yaml.safe_load(program_text)
     designs = []
     for entry in spec.disenos:
-        data, params = base, dict(spec.oferta)
+        data, params = original, dict(spec.oferta)
         for key, value in entry.cambios.items():
-            name = key.removeprefix(f"{OFFER}.")
-            fixed = base.get("parametros", {}).get(name, {})
+            param = key.removeprefix(f"{OFFER}.")
+            fixed = original.get("parametros", {}).get(param, {})
             if key.startswith(f"{OFFER}.") and isinstance(fixed, dict) and "valor" in fixed:
                 # A value the decree fixes (GEB's price): the design changes the decree's.
-                data = changed(data, f"parametros.{name}.valor", value)
+                data = changed(data, f"parametros.{param}.valor", value)
             elif key.startswith(f"{OFFER}."):
-                params[name] = value
+                params[param] = value
             else:
                 data = changed(data, key, value)
         try:

@@ -2,7 +2,8 @@
 
 Each design's acceptances are decided by ``rules.engine.CompiledProgram`` (the intake's
 engine), summed per person by ``rules.person.per_person`` and shared out by
-``adjudication.adjudicate.allocate_program`` (the adjudication's), in the order of receipt
+``adjudication.joint.allocate_offer`` (the adjudication's: joint caps, then the method), in
+the order of receipt
 (``storage.receipts.receipt_rank``). Nothing here decides anything a real offer would decide
 otherwise: the base design on an offer's own acceptances gives its stored adjudication.
 
@@ -18,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from democratiza.adjudication.adjudicate import AllocationResult, allocate_program
+from democratiza.adjudication.adjudicate import AllocationResult
+from democratiza.adjudication.joint import allocate_offer
 from democratiza.design.designs import Design
 from democratiza.programs.parameters import Offer
 from democratiza.rules.engine import CompiledProgram
@@ -96,7 +98,9 @@ def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOut
             # Only what the adjudication reads and its results show: per_person sorts the
             # frame, and sorting the engine's many limit columns would cost more than all.
             current = decided.select(
-                *(c for c in RESULT_COLUMNS if c in decided.columns), "limite_minimo"
+                *(c for c in RESULT_COLUMNS if c in decided.columns),
+                "limite_minimo",
+                "regla_limite",
             ).with_columns(rows["radicado"], rows["recepcion"])
             people_of[key] = per_person(current).sort(ORDER)
         people = people_of[key]
@@ -104,7 +108,8 @@ def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOut
         if not isinstance(offered, int):
             raise ValueError(f"el diseño «{design.name}» no tiene acciones_ofrecidas")
         demand = people["cantidad_persona"].to_numpy().astype(np.int64)
-        allocation = allocate_program(demand, offered, design.offer.program.allocation)
+        categories = people["categoria"].cast(pl.String).to_list()
+        allocation = allocate_offer(demand, categories, offered, design.offer.program)
         results = people.with_columns(pl.Series("adjudicada", allocation.awards)).select(
             RESULT_COLUMNS
         )

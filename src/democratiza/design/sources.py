@@ -5,7 +5,11 @@
 - a file in the acceptance format (``docs/formato-aceptaciones.md``), read and typed as a
   broker's batch is; its rows are received in the order they are written;
 - a synthetic population (``population``), each acceptant asking for a share of the limit
-  the base design leaves them.
+  the base design leaves them; the parameter files shipped in ``examples/simulacion/`` are
+  offered by name (``example_populations``).
+
+``offer_size`` and ``spec_size`` count a population before it is built, so that a caller
+that bounds its work (the designer's page) refuses one too large without building it.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
-from sqlalchemy import Engine, select
+from sqlalchemy import ColumnElement, Engine, and_, func, select
 
 from democratiza.design.designs import Design
 from democratiza.design.population import load_population_spec, population
@@ -25,6 +29,33 @@ from democratiza.tables.acceptances import typed_schema
 from democratiza.tables.parse import parse
 from democratiza.tables.readers import read_table
 
+# The parameter files shipped with the project (in its checkout, next to ``src``).
+EXAMPLES = Path(__file__).parents[3] / "examples" / "simulacion"
+
+
+def example_populations() -> dict[str, Path]:
+    """The shipped population parameter files, by name ('poblacion-geb'); none if the
+    project's examples are not installed with it."""
+    return {path.stem: path for path in sorted(EXAMPLES.glob("poblacion-*.yaml"))}
+
+
+def spec_size(path: Path) -> int:
+    """How many acceptants a population parameter file describes."""
+    return sum(load_population_spec(path).counts.values())
+
+
+def _current(offer_id: int) -> ColumnElement[bool]:
+    a = acceptances.c
+    return and_(a.oferta_id == offer_id, a.vigente, a.estado != "retirada")
+
+
+def offer_size(engine: Engine, code: str) -> int:
+    """How many current acceptances an offer has (withdrawn ones left out)."""
+    with engine.connect() as conn:
+        stored = load_offer(conn, code)
+        found = conn.execute(select(func.count()).where(_current(stored.id))).scalar_one()
+    return int(found)
+
 
 def from_offer(engine: Engine, code: str) -> pl.DataFrame:
     """The offer's current acceptances, typed as the engine reads them, with radicados."""
@@ -33,11 +64,7 @@ def from_offer(engine: Engine, code: str) -> pl.DataFrame:
     schema.pop("cantidad_fraccionaria")
     with engine.connect() as conn:
         stored = load_offer(conn, code)
-        statement = select(*(acceptances.c[name] for name in schema)).where(
-            acceptances.c.oferta_id == stored.id,
-            acceptances.c.vigente,
-            acceptances.c.estado != "retirada",
-        )
+        statement = select(*(acceptances.c[name] for name in schema)).where(_current(stored.id))
         frame = read_frame(conn, statement, schema)
     return frame.with_columns(
         pl.int_range(1, pl.len() + 1).alias("fila"),

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -88,12 +89,13 @@ def compiled_program(stored: StoredOffer) -> CompiledProgram:
     which gives a new key here. Programs are immutable, and one text gives one program object
     (``programs.loader``).
     """
-    key = (stored.id, id(stored.program), tuple(sorted(stored.offer.values.items())))
+    offer = stored.filing_offer  # at the price in force (Ley 226 art. 11 num. 2)
+    key = (stored.id, id(stored.program), tuple(sorted(offer.values.items())))
     compiled = _COMPILED.get(key)
     if compiled is None or compiled.offer.program is not stored.program:
         if len(_COMPILED) >= _COMPILED_MAX:
             _COMPILED.clear()
-        compiled = _COMPILED[key] = CompiledProgram(stored.offer)
+        compiled = _COMPILED[key] = CompiledProgram(offer)
     return compiled
 
 
@@ -135,8 +137,14 @@ def import_batch(
     batch: str,
     who: str,
     before_commit: Callable[[], None] | None = None,
+    exclusive: Callable[[], AbstractContextManager[object]] = nullcontext,
 ) -> BatchResult:
-    """Receive one broker batch. ``before_commit`` lets tests interrupt a transaction."""
+    """Receive one broker batch. ``before_commit`` lets tests interrupt a transaction.
+
+    ``exclusive`` is held while the batch is evaluated and stored, not while its file is
+    read: a service that files one batch at a time lets the next broker's batch go on
+    while one broker's slow workbook is still being read.
+    """
     stored, digest, done = look_up(
         engine,
         path,
@@ -148,21 +156,22 @@ def import_batch(
     if stored.state != "abierta":
         raise OfferError(f"La oferta '{offer_code}' está {stored.state}; no recibe aceptaciones.")
     frame = read_broker_file(path, ACCEPTANCES, broker, datetime.now())
-    compiled = compiled_program(stored)
-    try:
-        results = compiled.evaluate(frame)
-    except OfferParameterError as exc:
-        raise OfferError("\n".join(exc.messages)) from None
-    received = Decided(broker, batch, path.name, digest, who, frame, results)
+    with exclusive():
+        compiled = compiled_program(stored)
+        try:
+            results = compiled.evaluate(frame)
+        except OfferParameterError as exc:
+            raise OfferError("\n".join(exc.messages)) from None
+        received = Decided(broker, batch, path.name, digest, who, frame, results)
 
-    def store(conn: Connection) -> BatchResult:
-        stored_batch = store_batches(conn, stored, [received], before_commit)[0]
-        return replace(stored_batch, evaluated=(compiled, results, frame))
+        def store(conn: Connection) -> BatchResult:
+            stored_batch = store_batches(conn, stored, [received], before_commit)[0]
+            return replace(stored_batch, evaluated=(compiled, results, frame))
 
-    def resent(conn: Connection) -> BatchResult | None:
-        return already_received(conn, stored.id, broker, batch, digest, path)
+        def resent(conn: Connection) -> BatchResult | None:
+            return already_received(conn, stored.id, broker, batch, digest, path)
 
-    return store_once(engine, store, resent)
+        return store_once(engine, store, resent)
 
 
 @dataclass(frozen=True)
@@ -231,6 +240,9 @@ def store_batches(
         pl.col("decision").cast(pl.String),
         "regla_limitante",
         pl.col("causas").cast(pl.Int64),
+        "regla_limite",
+        # The price each was evaluated at and will pay: the one in force on receipt.
+        pl.lit(stored.price_in_force, dtype=pl.Int64).alias("precio"),
     )
     rows = (
         pl.concat([frame.drop("fila"), decided_columns], how="horizontal")

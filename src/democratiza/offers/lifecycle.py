@@ -19,6 +19,12 @@ from typing import Any, Literal, cast, get_args
 from sqlalchemy import Connection, insert, select
 
 from democratiza.calendar import add_months
+from democratiza.offers.prices import (
+    AdjustmentRequest,
+    PriceAdjustment,
+    checked_adjustment,
+    price_adjustments,
+)
 from democratiza.programs.loader import (
     ProgramFileError,
     digest,
@@ -28,12 +34,14 @@ from democratiza.programs.loader import (
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
 from democratiza.programs.schema import Program
 from democratiza.storage.database import new_id
-from democratiza.storage.lifecycle import Life, Row, canonical_json, record_event
+from democratiza.storage.lifecycle import Life, Row, canonical_json, move, record_event
 from democratiza.storage.lifecycle import advance as advance_row
 from democratiza.storage.schema import offer_events, offers
 
-OfferState = Literal["borrador", "abierta", "cerrada", "adjudicada", "publicada"]
+OfferState = Literal["borrador", "abierta", "cerrada", "adjudicada", "publicada", "desierta"]
 STATES: tuple[OfferState, ...] = get_args(OfferState)
+# The offer's steps in order; desierta is reached only by ``declare_void``.
+STEPS: tuple[OfferState, ...] = ("borrador", "abierta", "cerrada", "adjudicada", "publicada")
 ADJUDICATED = ("adjudicada", "publicada")  # the awards exist: payments, holdings, next stage
 
 
@@ -47,7 +55,7 @@ LIFE = Life(
     "oferta_id",
     "oferta",
     "ofertas/{id}",
-    dict(pairwise(STATES)),
+    dict(pairwise(STEPS)),
     OfferError,
     True,
 )
@@ -58,12 +66,25 @@ class StoredOffer:
     id: int
     code: str
     state: OfferState
-    offer: Offer
+    offer: Offer  # with the program's fixed price (the initial one)
     program_sha256: str  # of the program file's text the offer keeps
+    adjustments: tuple[PriceAdjustment, ...] = ()  # after interruptions, in order
 
     @property
     def program(self) -> Program:
         return self.offer.program
+
+    @property
+    def price_in_force(self) -> int:
+        """The price a filing received now is evaluated at and will pay (centavos)."""
+        return self.adjustments[-1].price if self.adjustments else self.offer.price_centavos
+
+    @property
+    def filing_offer(self) -> Offer:
+        """The offer as a filing received now is evaluated: at the price in force."""
+        if not self.adjustments:
+            return self.offer
+        return replace(self.offer, values={**self.offer.values, "precio": self.price_in_force})
 
 
 def window_problem(program: Program, announced: date, closing: date) -> str | None:
@@ -140,7 +161,8 @@ def load_offer(conn: Connection, code: str) -> StoredOffer:
         )
     offer = make_offer(program, json.loads(row["parametros"]))
     state = cast(OfferState, row["estado"])
-    return StoredOffer(row["id"], code, state, offer, row["programa_huella"])
+    prices = price_adjustments(conn, row["id"])
+    return StoredOffer(row["id"], code, state, offer, row["programa_huella"], prices)
 
 
 def kept_program_text(conn: Connection, stored: StoredOffer) -> str:
@@ -165,10 +187,20 @@ def stored_program(code: str, text: str | None, sha256: str | None) -> Program |
 
 
 def advance(
-    conn: Connection, stored: StoredOffer, target: OfferState, who: str, why: str
+    conn: Connection,
+    stored: StoredOffer,
+    target: OfferState,
+    who: str,
+    why: str,
+    detail: dict[str, Any] | None = None,
 ) -> StoredOffer:
-    """Move the offer to the next state; any other move is refused and nothing changes."""
-    advance_row(conn, LIFE, Row(stored.id, stored.code), (stored.state, target), who, why)
+    """Move the offer to the next state; any other move is refused and nothing changes.
+
+    The opening as people ask for it is ``compliance.credit.gate.open_offer``, which checks
+    the credit lines first (Ley 226 art. 11 num. 3) and records its verdict in ``detail``.
+    """
+    row, states = Row(stored.id, stored.code), (stored.state, target)
+    advance_row(conn, LIFE, row, states, who, why, detail)
     return replace(stored, state=target)
 
 
@@ -177,17 +209,33 @@ def record_interruption(
     stored: StoredOffer,
     who: str,
     why: str,
-    new_price: str | None = None,
-    legal_basis: str | None = None,
-) -> None:
-    """An interruption (Ley 226 art. 11), with any price adjustment and its legal basis."""
-    detail: dict[str, Any] = {}
-    if new_price is not None:
-        if not legal_basis:
-            raise OfferError("Un ajuste del precio debe citar su fundamento legal.")
-        detail = {"precio_nuevo": new_price, "fundamento": legal_basis}
+    adjustment: AdjustmentRequest | None = None,
+) -> StoredOffer:
+    """An interruption (Ley 226 art. 11), with any price adjustment, its legal basis and
+    what it does to the acceptances filed before (``offers.prices``).
+
+    The offer returned carries the adjustment: filings received from now on are evaluated
+    at the adjusted price. Evaluating the earlier ones again, when the office so decides, is
+    ``filing.reevaluation``'s.
+    """
+    adjusted = None
+    if adjustment is not None:
+        try:
+            adjusted = checked_adjustment(
+                adjustment,
+                (stored.code, stored.state),
+                stored.offer.day("fecha_aviso"),
+                stored.adjustments,
+                date.today(),
+            )
+        except ValueError as exc:
+            raise OfferError(str(exc)) from None
     row, states = Row(stored.id, stored.code), (stored.state, stored.state)
-    record_event(conn, LIFE, row, "interrupcion", states, who, why, detail or None)
+    detail = adjusted.detail() if adjusted else None
+    record_event(conn, LIFE, row, "interrupcion", states, who, why, detail)
+    if adjusted is None:
+        return stored
+    return replace(stored, adjustments=(*stored.adjustments, adjusted))
 
 
 def events(conn: Connection, stored: StoredOffer) -> list[dict[str, Any]]:
@@ -197,3 +245,23 @@ def events(conn: Connection, stored: StoredOffer) -> list[dict[str, Any]]:
         .order_by(offer_events.c.id)
     ).mappings()
     return [dict(r) for r in rows]
+
+
+def declare_void(conn: Connection, stored: StoredOffer, who: str, why: str) -> StoredOffer:
+    """Declare the Primera Etapa void (desierta), open or closed, with its cause (GEB art.
+    3.1); nothing is adjudicated and all its shares pass to the next stage."""
+    rule = stored.program.void_first_stage
+    if rule is None:
+        raise OfferError(
+            f"El programa {stored.program.id} no trae en nuestro texto la regla para declarar "
+            "desierta la Primera Etapa (primera_etapa_desierta)."
+        )
+    if stored.state not in ("abierta", "cerrada"):
+        raise OfferError(
+            f"La oferta '{stored.code}' está {stored.state}: solo se declara desierta abierta o "
+            "cerrada, antes de adjudicar."
+        )
+    cite = f"{stored.program.norms[rule.citation.norm].short} {rule.citation.ref}"
+    row, states = Row(stored.id, stored.code), (stored.state, "desierta")
+    move(conn, LIFE, row, states, who, f"{why} ({cite})", "desierta")
+    return replace(stored, state="desierta")

@@ -123,6 +123,11 @@ def program_problems(program: Program) -> list[Problem]:
             err(f"limites[{i}].base.fuentes", "usa ingresos en dólares sin el parámetro 'trm'")
         if rule.applies_when.new_manager and "fecha_corte_directivos" not in program.parameters:
             err(f"limites[{i}].aplica_si", "directivo_nuevo exige 'fecha_corte_directivos'")
+        if rule.cap_smmlv and rule.cap_smmlv.parameter not in program.parameters:
+            name = rule.cap_smmlv.parameter
+            err(f"limites[{i}].tope_smmlv", f"exige el parámetro '{name}' (con su cita)")
+    problems += _instalment_problems(program)
+    problems += _joint_cap_problems(program)
     if program.validity.new_managers and "fecha_corte_directivos" not in program.parameters:
         # Otherwise no one would ever be a new manager and the rule would never be checked.
         err("validez.directivos_nuevos", "exige el parámetro 'fecha_corte_directivos'")
@@ -141,3 +146,46 @@ def program_problems(program: Program) -> list[Problem]:
                 f"el archivo modela '{entry.section}': la cobertura no puede decir que no",
             )
     return problems
+
+
+def _instalment_problems(program: Program) -> list[Problem]:
+    """A maximum financed amount and the limit that applies it go together: without the
+    limit the maximum would never be checked; without the maximum the limit has no figure."""
+    plan = program.instalment_plan
+    has_max = plan is not None and plan.max_financed is not None
+    capped = [i for i, r in enumerate(program.limits) if r.cap_financed is not None]
+    if capped and not has_max:
+        return [
+            (
+                f"limites[{capped[0]}].tope_financiado",
+                "no hay forma de pago 'cuotas' con 'monto_maximo_financiado'",
+            )
+        ]
+    if has_max and not capped:
+        where = next(i for i, m in enumerate(program.payment_methods) if m.instalments)
+        return [
+            (
+                f"formas_de_pago[{where}].cuotas.monto_maximo_financiado",
+                "ningún límite lo aplica: falta un límite con 'tope_financiado: cuotas'",
+            )
+        ]
+    return []
+
+
+def _joint_cap_problems(program: Program) -> list[Problem]:
+    listed = {c.id for c in program.categories}
+    found: list[Problem] = []
+    caps = program.allocation.joint_caps
+    ids = [cap.id for cap in caps]
+    for i, cap in enumerate(caps):
+        if ids.count(cap.id) > 1:
+            found.append((f"adjudicacion.topes_conjuntos[{i}].id", f"id repetido '{cap.id}'"))
+        for category in cap.categories:
+            if category not in listed:
+                found.append(
+                    (
+                        f"adjudicacion.topes_conjuntos[{i}].categorias",
+                        f"la categoría '{category}' no está en el programa",
+                    )
+                )
+    return found

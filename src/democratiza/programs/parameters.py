@@ -8,13 +8,15 @@ silent override).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
 from democratiza.money import MoneyError, parse_pesos
 from democratiza.programs.schema import Program
+from democratiza.vocabulary import SMMLV_PARAMETER
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,7 @@ class ParameterSpec:
         return isinstance(value, (int, Decimal)) and not isinstance(value, bool) and value > 0
 
 
-PARAMETERS: dict[str, ParameterSpec] = {
+_NAMED: dict[str, ParameterSpec] = {
     "acciones_ofrecidas": ParameterSpec("entero", "acciones ofrecidas"),
     "precio": ParameterSpec("dinero", "precio fijo por acción"),
     "trm": ParameterSpec("dinero", "tasa representativa del mercado (pesos por dólar)"),
@@ -38,6 +40,32 @@ PARAMETERS: dict[str, ParameterSpec] = {
     "fecha_cierre": ParameterSpec("fecha", "último día del plazo de la oferta"),
     "fecha_corte_directivos": ParameterSpec("fecha", "fecha de corte de los directivos nuevos"),
 }
+_SMMLV = re.compile(SMMLV_PARAMETER.format(year=r"(\d{4})"))
+
+
+class _Parameters(Mapping[str, ParameterSpec]):
+    """The parameters a program may have: the named ones, and the SMMLV of any year
+    (``smmlv_2018``: «salario mínimo mensual legal vigente de 2018»)."""
+
+    def __getitem__(self, name: str) -> ParameterSpec:
+        if name in _NAMED:
+            return _NAMED[name]
+        found = _SMMLV.fullmatch(name)
+        if found is None:
+            raise KeyError(name)
+        return ParameterSpec("dinero", f"salario mínimo mensual legal vigente de {found[1]}")
+
+    def __contains__(self, name: object) -> bool:
+        return name in _NAMED or (isinstance(name, str) and _SMMLV.fullmatch(name) is not None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_NAMED)
+
+    def __len__(self) -> int:
+        return len(_NAMED)
+
+
+PARAMETERS: Mapping[str, ParameterSpec] = _Parameters()
 REQUIRED_PARAMETERS = ("acciones_ofrecidas", "precio")
 
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
+from math import ceil, floor
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from democratiza.calendar import next_business_day, previous_business_day
 from democratiza.vocabulary import (
+    SMMLV_PARAMETER,
     AmountSource,
     Category,
     Combine,
@@ -23,6 +26,7 @@ from democratiza.vocabulary import (
     PaymentMethod,
     PersonKind,
     Remainder,
+    Rounding,
     Undertaking,
 )
 
@@ -112,8 +116,52 @@ class AmountBase(Model):
     citation: Citation | None = Field(default=None, alias="cita_combinacion")
 
 
+class SmmlvCap(Model):
+    """A cap of ``veces`` × the salario mínimo mensual legal vigente of year ``año``; the
+    salary itself is the offer parameter ``smmlv_<año>``, cited where the decree fixing it is."""
+
+    times: int = Field(alias="veces", ge=1)
+    year: int = Field(alias="año", ge=1990, le=2100)
+
+    @property
+    def parameter(self) -> str:
+        return SMMLV_PARAMETER.format(year=self.year)
+
+
+class OfferedShare(Model):
+    """A cap of ``porcentaje`` % of the shares offered, taken to whole shares as ``redondeo``
+    says (``abajo``, ``arriba`` or ``cercano``)."""
+
+    percent: Decimal = Field(alias="porcentaje", gt=0, le=100)
+    rounding: Rounding = Field(alias="redondeo")
+
+
+def offered_part(offered: int, percent: Decimal, rounding: Rounding) -> int:
+    """``percent`` % of ``offered`` shares in whole shares, rounded as the file says (exact)."""
+    value = Fraction(offered) * Fraction(percent) / 100
+    if rounding == "abajo":
+        return floor(value)
+    if rounding == "arriba":
+        return ceil(value)
+    return floor(value + Fraction(1, 2))
+
+
+# The kinds of a limit: an amount of the acceptant's (``multiplo`` × ``base``), or a cap the
+# file fixes for everyone it applies to.
+LIMIT_KINDS = (
+    "tope_acciones",
+    "tope_pesos",
+    "tope_smmlv",
+    "tope_porcentaje_oferta",
+    "tope_financiado",
+)
+
+
 class LimitRule(Model):
-    """One per-acceptant limit: either ``multiplo`` × an amount, or a cap in shares."""
+    """One per-acceptant limit: ``multiplo`` × an amount the acceptant files, or one cap: in
+    shares, in pesos, in minimum salaries of a year, in a percentage of the shares offered,
+    or the most an acceptant paying in instalments may finance (``tope_financiado: cuotas``,
+    the amount being the payment rule's ``monto_maximo_financiado``)."""
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-()]*$")
     name: str = Field(alias="nombre", min_length=1)
@@ -121,14 +169,27 @@ class LimitRule(Model):
     multiple: int | Multiple | None = Field(default=None, alias="multiplo")
     base: AmountBase | None = None
     cap_shares: int | None = Field(default=None, alias="tope_acciones", ge=1)
+    cap_pesos: Decimal | None = Field(default=None, alias="tope_pesos", gt=0, decimal_places=2)
+    cap_smmlv: SmmlvCap | None = Field(default=None, alias="tope_smmlv")
+    cap_offered: OfferedShare | None = Field(default=None, alias="tope_porcentaje_oferta")
+    cap_financed: Literal["cuotas"] | None = Field(default=None, alias="tope_financiado")
     citation: Citation = Field(alias="cita")
 
     @model_validator(mode="after")
     def _one_kind(self) -> LimitRule:
         amount = self.multiple is not None and self.base is not None
-        cap = self.cap_shares is not None
-        if amount == cap or (self.multiple is None) != (self.base is None):
-            raise ValueError("un límite lleva 'multiplo' y 'base', o solo 'tope_acciones'")
+        caps = [
+            self.cap_shares,
+            self.cap_pesos,
+            self.cap_smmlv,
+            self.cap_offered,
+            self.cap_financed,
+        ]
+        kinds = int(amount) + sum(c is not None for c in caps)
+        if kinds != 1 or (self.multiple is None) != (self.base is None):
+            raise ValueError(
+                "un límite lleva 'multiplo' y 'base', o solo uno de: " + ", ".join(LIMIT_KINDS)
+            )
         return self
 
     @property
@@ -146,10 +207,49 @@ class UndertakingRule(Model):
     citation: Citation = Field(alias="cita")
 
 
+class CitedFigure(Model):
+    value: int = Field(alias="valor", ge=1)
+    citation: Citation = Field(alias="cita")
+
+
+class CitedPercent(Model):
+    value: Decimal = Field(alias="valor", ge=0, lt=100)
+    citation: Citation = Field(alias="cita")
+
+
+class CitedPesos(Model):
+    value: Decimal = Field(alias="valor", gt=0, decimal_places=2)
+    citation: Citation = Field(alias="cita")
+
+
+class InstalmentPlan(Model):
+    """Payment in instalments: at least ``cuota_inicial_porcentaje`` % of the price of the
+    shares awarded as a down payment, the rest in ``numero_cuotas`` equal instalments; an
+    acceptant may finance at most ``monto_maximo_financiado`` (a limit of the file,
+    ``tope_financiado: cuotas``, turns it into shares)."""
+
+    down_payment: CitedPercent = Field(alias="cuota_inicial_porcentaje")
+    instalments: CitedFigure = Field(alias="numero_cuotas")
+    max_financed: CitedPesos | None = Field(default=None, alias="monto_maximo_financiado")
+    note: str | None = Field(default=None, alias="nota")
+
+    @property
+    def financed_part(self) -> Fraction:
+        """The part of the price that is financed: 1 − the down payment."""
+        return 1 - Fraction(self.down_payment.value) / 100
+
+
 class PaymentRule(Model):
     id: PaymentMethod
     only_for: PersonKind | None = Field(default=None, alias="solo_para")
     citation: Citation = Field(alias="cita")
+    instalments: InstalmentPlan | None = Field(default=None, alias="cuotas")
+
+    @model_validator(mode="after")
+    def _plan_with_instalments(self) -> PaymentRule:
+        if (self.id == "cuotas") != (self.instalments is not None):
+            raise ValueError("la forma de pago 'cuotas', y solo ella, lleva 'cuotas' (su plan)")
+        return self
 
 
 class RemunerationDefinition(Model):
@@ -188,6 +288,20 @@ class OfferWindow(Model):
         return next_business_day(announced)
 
 
+class JointCap(Model):
+    """A cap on what a group of categories gets together, as a percentage of the shares
+    offered (e.g. all pension and severance funds at most 10 %): applied at adjudication."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-()]*$")
+    name: str = Field(alias="nombre", min_length=1)
+    categories: tuple[Category, ...] = Field(alias="categorias", min_length=1)
+    share: OfferedShare = Field(alias="tope")
+    citation: Citation = Field(alias="cita")
+
+    def shares(self, offered: int) -> int:
+        return offered_part(offered, self.share.percent, self.share.rounding)
+
+
 class Allocation(Model):
     method: Method = Field(alias="metodo")
     remainder: Remainder = Field(alias="residuo")
@@ -195,6 +309,7 @@ class Allocation(Model):
     linear_percent: int | None = Field(default=None, alias="porcentaje_lineal", ge=1, le=100)
     citation: Citation = Field(alias="cita")
     note: str | None = Field(default=None, alias="nota")
+    joint_caps: tuple[JointCap, ...] = Field(default=(), alias="topes_conjuntos")
 
 
 class FineBand(Model):
@@ -245,11 +360,6 @@ class Fines(Model):
         return self
 
 
-class CitedFigure(Model):
-    value: int = Field(alias="valor", ge=1)
-    citation: Citation = Field(alias="cita")
-
-
 class CreditLines(Model):
     """The conditions the credit lines must meet before the offer opens (Ley 226 art. 11.3)."""
 
@@ -298,6 +408,9 @@ Section = Literal[
     "etapas_siguientes.ajuste_ipc",
     "ineficacia",
     "validez.directivos_nuevos",
+    "validez.cantidad_minima",
+    "validez.lote",
+    "adjudicacion.topes_conjuntos",
     "multas.intereses_mora",
     "multas.pagos_parciales",
     "multas.metodo_ajuste",
@@ -325,11 +438,21 @@ class NewManagers(Model):
 
 
 class Validity(Model):
-    """Citations for the checks every acceptance passes, whatever its limits."""
+    """Citations for the checks every acceptance passes, whatever its limits.
+
+    ``cantidad_minima``: an acceptance for fewer shares is rejected (the minimum is of what is
+    accepted: the limits may leave less). ``lote``: an acceptance must be a whole number of
+    lots, and what the limits permit is taken down to whole lots."""
 
     eligibility: Citation = Field(alias="destinatarios")
     quantity: Citation = Field(alias="cantidad")
     new_managers: NewManagers | None = Field(default=None, alias="directivos_nuevos")
+    minimum: CitedFigure | None = Field(default=None, alias="cantidad_minima")
+    lot: CitedFigure | None = Field(default=None, alias="lote")
+
+    @property
+    def lot_shares(self) -> int:
+        return 1 if self.lot is None else self.lot.value
 
 
 class Program(Model):
@@ -350,6 +473,9 @@ class Program(Model):
     window: OfferWindow = Field(alias="ventana")
     credit_lines: CreditLines | None = Field(default=None, alias="lineas_credito")
     later_stages: LaterStages | None = Field(default=None, alias="etapas_siguientes")
+    # Who may declare the Primera Etapa void (desierta) and on what grounds (GEB art. 3.1);
+    # without it, a program's Primera Etapa cannot be declared void.
+    void_first_stage: CitedText | None = Field(default=None, alias="primera_etapa_desierta")
     # An acquisition contrary to the real-beneficiary rules is ineffective: Ley 226 art. 14
     # inciso 2, and the program's own articles where its text repeats the rule.
     ineffectiveness: tuple[Citation, ...] = Field(default=(), alias="ineficacia")
@@ -363,3 +489,8 @@ class Program(Model):
 
     def limit(self, rule_id: str) -> LimitRule:
         return next(r for r in self.limits if r.id == rule_id)
+
+    @property
+    def instalment_plan(self) -> InstalmentPlan | None:
+        """The plan of payment in instalments, where the program offers it."""
+        return next((m.instalments for m in self.payment_methods if m.instalments), None)

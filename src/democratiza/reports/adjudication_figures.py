@@ -35,7 +35,12 @@ AWARD_COLUMNS: dict[str, type[pl.DataType]] = {
     "regla_limitante": pl.String,
     "adjudicada": pl.Int64,
 }
-OPTIONAL_COLUMNS: dict[str, type[pl.DataType]] = {"tipo_identificacion": pl.String}
+OPTIONAL_COLUMNS: dict[str, type[pl.DataType]] = {
+    "tipo_identificacion": pl.String,
+    "cantidad_persona": pl.Int64,
+    "consumido_por": pl.String,  # set for an acceptance the person's earlier filings reduced
+}
+NULLABLE = frozenset({"regla_limitante", "consumido_por"})
 DECISION_VALUES = ("aceptada", "reducida", "rechazada")
 LORENZ_POINTS = 400  # the curve is drawn through at most this many exact points
 
@@ -69,6 +74,7 @@ class ReportInput:
     nombres_categorias: Mapping[str, str] = field(default_factory=dict)
     nombres_reglas: Mapping[str, str] = field(default_factory=dict)
     citas_reglas: Mapping[str, str] = field(default_factory=dict)  # each limit's article
+    topes_conjuntos: tuple[str, ...] = ()  # what each joint cap did (the record's notes)
 
     def __post_init__(self) -> None:
         if self.acciones_ofrecidas <= 0 or self.precio_centavos <= 0:
@@ -88,7 +94,7 @@ def checked_awards(awards: pl.DataFrame, offered: int) -> pl.DataFrame:
         **{c: t for c, t in OPTIONAL_COLUMNS.items() if c in awards.columns},
     }
     typed = awards.select(pl.col(c).cast(t) for c, t in types.items())
-    nulls = [c for c in types if c != "regla_limitante" and typed[c].null_count() > 0]
+    nulls = [c for c in types if c not in NULLABLE and typed[c].null_count() > 0]
     if nulls:
         raise ReportInputError(f"columnas con valores vacíos: {nulls}")
     unknown = set(typed["decision"].unique().to_list()) - set(DECISION_VALUES)
@@ -132,7 +138,13 @@ def report_input(stored: StoredOffer, done: Adjudication) -> ReportInput:
         nombres_categorias={c.id: c.name for c in program.categories},
         nombres_reglas={r.id: r.name for r in program.limits},
         citas_reglas={r.id: cite(program, r.citation) for r in program.limits},
+        topes_conjuntos=_joint_cap_notes(done),
     )
+
+
+def _joint_cap_notes(done: Adjudication) -> tuple[str, ...]:
+    caps = done.header.get("topes_conjuntos", [])
+    return tuple(str(n) for cap in (caps if isinstance(caps, list) else []) for n in cap["notas"])
 
 
 @dataclass(frozen=True)

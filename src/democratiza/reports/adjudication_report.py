@@ -30,6 +30,7 @@ from democratiza.reports.adjudication_charts import (
     people,
 )
 from democratiza.reports.adjudication_figures import ReportFigures, ReportInput
+from democratiza.reports.person_reductions import person_reductions
 from democratiza.reports.render.charts import SVG_STYLE, chart_style, svg
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.html import PAGES
@@ -90,7 +91,7 @@ def _result_rows(f: ReportFigures) -> list[tuple[str, str]]:
     ]
 
 
-def _svg(chart: AdjudicationChart) -> str:
+def chart_svg(chart: AdjudicationChart) -> str:
     """The chart as inline SVG, text drawn as paths so that it looks the same everywhere."""
     with matplotlib.rc_context(SVG_STYLE):
         fig = Figure(figsize=chart.size, layout="constrained")
@@ -144,12 +145,27 @@ figcaption { font-size: 0.92rem; color: #333; margin-top: 0.4rem; }
 <h2>Resultados de la adjudicación</h2>
 <table class="kv">
 {% for label, value in results %}<tr><th scope="row">{{ label }}</th><td>{{ value }}</td></tr>
-{% endfor %}</table>
+{% endfor %}</table>{% if caps %}
+<h2>Topes conjuntos</h2>
+{% for note in caps %}<p>{{ note }}</p>
+{% endfor %}{% endif %}
 <p class="nota">Nuevos accionistas: números de identificación distintos con al menos una acción
 adjudicada. Coeficiente de Gini de las acciones adjudicadas por adjudicatario, calculado en
 forma exacta: G = 2·Σ i·x<sub>i</sub> / (n·Σ x) − (n + 1) / n, con x<sub>1</sub> ≤ … ≤
 x<sub>n</sub>. El 1 % con más acciones son los adjudicatarios que más recibieron, tantos como el
 1 % de n redondeado hacia arriba (al menos uno); el 10 %, igual.</p>
+{%- if reductions %}
+
+<h2 id="reducidas-por-persona">Reducidas por las radicaciones anteriores de la misma persona</h2>
+<p>{{ reductions.caption }}.</p>
+<table>
+<thead><tr>{% for h in reductions.header %}<th scope="col">{{ h }}</th>{% endfor %}</tr></thead>
+<tbody>
+{% for row in reductions.rows %}<tr>{% for cell in row %}<td
+{%- if reductions.numeric[loop.index0] %} class="n"{% endif %}>{{ cell }}</td>{% endfor %}</tr>
+{% endfor %}</tbody>
+</table>
+{%- endif %}
 
 <h2>Gráficos</h2>
 {% for chart in charts %}<figure id="grafico-{{ chart.key }}">
@@ -186,7 +202,7 @@ def render_html(inp: ReportInput, figures: ReportFigures) -> str:
             "key": c.key,
             "title": c.title,
             "caption": c.caption,
-            "svg": Markup(_svg(c)),  # our own matplotlib output, not user text
+            "svg": Markup(chart_svg(c)),  # our own matplotlib output, not user text
             "table": c.table,
         }
         for c in charts(inp, figures)
@@ -196,7 +212,9 @@ def render_html(inp: ReportInput, figures: ReportFigures) -> str:
         program=f"Programa {inp.programa_id} · Ley 226 de 1995",
         offer=_offer_rows(inp),
         results=_result_rows(figures),
+        reductions=person_reductions(inp),
         charts=shown,
+        caps=inp.topes_conjuntos,
     )
 
 
@@ -257,6 +275,17 @@ def _chart_page(chart: AdjudicationChart, page: int) -> Figure:
     return fig
 
 
+def _table_page(table: ChartTable, page: int) -> Figure:
+    """A page with one table under its caption (the reductions across a person's filings)."""
+    fig = Figure(figsize=A4)
+    fig.text(MARGIN, 0.96, wrap(table.caption, 90), fontsize=11, fontweight="bold", va="top")
+    cells = [[wrap(h, 18) for h in table.header], *([*r[:4], wrap(r[4], 24)] for r in table.rows)]
+    ax = fig.add_axes((MARGIN, 0.05, 1 - 2 * MARGIN, 0.85))
+    draw_table(ax, cells, column_widths(cells), table.numeric, 7.5, A4[1] * 0.85, True, False)
+    fig.text(1 - MARGIN, 0.02, f"Página {page}", fontsize=8, ha="right", color="#777777")
+    return fig
+
+
 def render_pdf(inp: ReportInput, figures: ReportFigures, path: Path) -> None:
     """The report as a PDF: the figures on the first page, then one chart and its table a page.
 
@@ -266,6 +295,10 @@ def render_pdf(inp: ReportInput, figures: ReportFigures, path: Path) -> None:
     out = io.BytesIO()
     with matplotlib.rc_context(chart_style()), PdfPages(out, metadata=info) as pdf:
         pdf.savefig(_first_page(inp, figures))
-        for page, chart in enumerate(charts(inp, figures), start=2):
+        drawn = charts(inp, figures)
+        for page, chart in enumerate(drawn, start=2):
             pdf.savefig(_chart_page(chart, page))
+        reductions = person_reductions(inp)
+        if reductions is not None:
+            pdf.savefig(_table_page(reductions, len(drawn) + 2))
     atomic_write(path, out.getvalue())

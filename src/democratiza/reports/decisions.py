@@ -9,14 +9,16 @@ from __future__ import annotations
 import io
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import polars as pl
 
 from democratiza.rules.engine import DECISIONS, IDENTITY_COLUMNS, CompiledProgram, limit_column
 from democratiza.rules.explain import Explainer
+from democratiza.tables.cells import write_csv
 
 CHUNK = 100_000
 
@@ -90,6 +92,84 @@ def export_columns(compiled: CompiledProgram) -> list[str]:
     ]
 
 
+class DecisionFiles:
+    """The decision files (CSV and JSON) of one evaluation, written as its pieces come.
+
+    Used as ``with DecisionFiles(...) as files: files.add(results, frame)`` once per piece:
+    each piece is explained and written at once, so a file larger than memory needs only a
+    piece of it at a time. The files are written under temporary names and renamed when the
+    ``with`` block ends without an error; on an error nothing is left, not even half a file.
+    The bytes do not depend on how the rows were cut into pieces.
+    """
+
+    def __init__(self, compiled: CompiledProgram, out_dir: Path, stem: str) -> None:
+        self.compiled = compiled
+        self.out_dir = out_dir
+        self.paths = [out_dir / f"{stem}.csv", out_dir / f"{stem}.json"]
+        self._tmp = [p.with_name(f".{p.name}.tmp") for p in self.paths]
+        self._explainer = Explainer(compiled)
+        self._written = 0
+        self._files: list[BinaryIO] = []
+        self._made_dir = False
+
+    def __enter__(self) -> DecisionFiles:
+        return self
+
+    def _open(self) -> None:
+        """The folder and the temporary files, when the first rows come (a file refused
+        before any row is written leaves no folder behind)."""
+        self._made_dir = not self.out_dir.exists()
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self._files = [p.open("wb") for p in self._tmp]
+        program = self.compiled.offer.program
+        header = {
+            "programa": program.id,
+            "version_programa": program.version,
+            "parametros_oferta": {k: str(v) for k, v in sorted(self.compiled.offer.values.items())},
+            "nota": "Montos en centavos en los parámetros de dinero; límites en acciones.",
+        }
+        self._files[1].write(
+            json.dumps(header, ensure_ascii=False)[:-1].encode() + b', "decisiones": ['
+        )
+
+    def add(
+        self,
+        results: pl.DataFrame,
+        frame: pl.DataFrame,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
+        """Explain and write these rows (``results`` of ``frame``), in pieces of ``CHUNK``."""
+        if not self._files:
+            self._open()
+        csv_fh, json_fh = self._files
+        for start in range(0, results.height, CHUNK):
+            part = explain_chunk(
+                self._explainer, results.slice(start, CHUNK), frame.slice(start, CHUNK)
+            )
+            write_csv(part, csv_fh, include_header=self._written == 0)
+            json_fh.write((b"," if self._written else b"") + _json_records(part))
+            self._written += part.height
+            if progress:
+                progress(part.height)
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if kind is None and not self._files:
+            self._open()  # no rows at all: the files still say so
+        try:
+            if self._files:
+                self._files[1].write(b"]}\n")
+            for fh in self._files:
+                fh.close()
+            if kind is None:
+                for tmp, path in zip(self._tmp, self.paths, strict=True):
+                    os.replace(tmp, path)
+        finally:
+            for tmp in self._tmp:
+                tmp.unlink(missing_ok=True)
+            if kind is not None and self._made_dir and not any(self.out_dir.iterdir()):
+                self.out_dir.rmdir()
+
+
 def write_decisions(
     compiled: CompiledProgram,
     results: pl.DataFrame,
@@ -99,37 +179,9 @@ def write_decisions(
     progress: Callable[[int], None] | None = None,
 ) -> list[Path]:
     """Decisions as CSV and JSON, explained and written chunk by chunk (bounded memory)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    csv_path, json_path = out_dir / f"{stem}.csv", out_dir / f"{stem}.json"
-    csv_tmp, json_tmp = (p.with_name(f".{p.name}.tmp") for p in (csv_path, json_path))
-    program = compiled.offer.program
-    header = {
-        "programa": program.id,
-        "version_programa": program.version,
-        "parametros_oferta": {k: str(v) for k, v in sorted(compiled.offer.values.items())},
-        "nota": "Montos en centavos en los parámetros de dinero; límites en acciones.",
-    }
-    explainer = Explainer(compiled)
-    try:
-        with csv_tmp.open("wb") as csv_fh, json_tmp.open("wb") as json_fh:
-            json_fh.write(
-                json.dumps(header, ensure_ascii=False)[:-1].encode() + b', "decisiones": ['
-            )
-            for n, start in enumerate(range(0, results.height, CHUNK)):
-                part = explain_chunk(
-                    explainer, results.slice(start, CHUNK), frame.slice(start, CHUNK)
-                )
-                part.write_csv(csv_fh, include_header=n == 0)
-                json_fh.write((b"," if n else b"") + _json_records(part))
-                if progress:
-                    progress(part.height)
-            json_fh.write(b"]}\n")
-        os.replace(csv_tmp, csv_path)
-        os.replace(json_tmp, json_path)
-    finally:
-        csv_tmp.unlink(missing_ok=True)
-        json_tmp.unlink(missing_ok=True)
-    return [csv_path, json_path]
+    with DecisionFiles(compiled, out_dir, stem) as files:
+        files.add(results, frame, progress)
+    return files.paths
 
 
 def _json_records(part: pl.DataFrame) -> bytes:
@@ -142,8 +194,3 @@ def _json_records(part: pl.DataFrame) -> bytes:
     rows = io.BytesIO()
     part.with_columns(pl.col("fecha_radicacion").dt.to_string()).write_ndjson(rows)
     return rows.getvalue()[:-1].replace(b"\n", b",")
-
-
-def iter_chunks(frame: pl.DataFrame, size: int = CHUNK) -> Iterable[pl.DataFrame]:
-    for start in range(0, frame.height, size):
-        yield frame.slice(start, size)

@@ -10,17 +10,18 @@ page and the PDF all show these very rows).
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from fractions import Fraction
 
 import polars as pl
 
 from democratiza.design.simulate import DesignOutcome
+from democratiza.labels import label
 from democratiza.money import fixed, group, share_percent
 from democratiza.programs.schema import Program
 from democratiza.reports.adjudication_figures import ReportFigures, checked_awards, figures
 from democratiza.reports.render.text import wrap
+from democratiza.tables.cells import csv_bytes
 
 GINI_PLACES = 4
 
@@ -32,8 +33,16 @@ class DesignFigures:
     figures: ReportFigures
     average_cut: Fraction | None  # of the prorated acceptances: (permitted − awarded) / permitted
     binding: dict[str, int]  # reduced acceptances by the name of the limit that bound them
-    method: str
+    method: str  # the allocation method's id
     program: Program
+
+    @property
+    def allocation_words(self) -> str:
+        """The method and its remainder rule as a person reads them."""
+        rule = self.program.allocation
+        return (
+            f"{label('metodo', rule.method)}; remanente: {label('residuo', rule.remainder).lower()}"
+        )
 
 
 def design_figures(outcome: DesignOutcome) -> DesignFigures:
@@ -58,9 +67,29 @@ def design_figures(outcome: DesignOutcome) -> DesignFigures:
         .sort(["len", "regla_limitante"], descending=[True, False])
         .iter_rows()
     }
-    changes = "; ".join(f"{k} = {v}" for k, v in design.changes.items()) or "ninguno (base)"
+    changes = "; ".join(change_text(k, v) for k, v in design.changes.items()) or NO_CHANGES
     method = program.allocation.method
     return DesignFigures(design.name, changes, found, average_cut, binding, method, program)
+
+
+# Changes whose value is an identifier of the family: shown by its word, the key as written.
+WORDED_CHANGES = {"adjudicacion.metodo": "metodo", "adjudicacion.residuo": "residuo"}
+
+
+NO_CHANGES = "ninguno (base)"
+CHANGES_ROW = "Cambios frente al programa"
+
+
+def change_value(key: str, value: object) -> str:
+    """A change's value, a method or a remainder rule by its word."""
+    kind = WORDED_CHANGES.get(key)
+    return label(kind, value) if kind else str(value)
+
+
+def change_text(key: str, value: object) -> str:
+    """A design's change as its file writes it, a method or a remainder rule by its word:
+    'adjudicacion.metodo = Proporcional a lo permitido'."""
+    return f"{key} = {change_value(key, value)}"
 
 
 def _percent(value: Fraction | None) -> str:
@@ -78,8 +107,8 @@ def comparison_rows(designs: list[DesignFigures]) -> list[tuple[str, list[str]]]
     categories = sorted({c.categoria for x in f for c in x.por_categoria})
     names: dict[str, str] = {c.id: c.name for d in designs for c in d.program.categories}
     rows = [
-        row("Cambios frente al programa", [d.changes for d in designs]),
-        row("Método de adjudicación", [d.method for d in designs]),
+        row(CHANGES_ROW, [d.changes for d in designs]),
+        row("Método de adjudicación", [d.allocation_words for d in designs]),
         row(
             "Acciones ofrecidas",
             [group(x.acciones_adjudicadas + x.acciones_no_adjudicadas) for x in f],
@@ -132,9 +161,7 @@ def comparison_csv(designs: list[DesignFigures]) -> bytes:
         {"cifra": [label for label, _ in rows]}
         | {d.name: [values[i] for _, values in rows] for i, d in enumerate(designs)}
     )
-    buffer = io.BytesIO()
-    frame.write_csv(buffer)
-    return buffer.getvalue()
+    return csv_bytes(frame)
 
 
 def short(name: str) -> str:

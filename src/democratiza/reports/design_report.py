@@ -95,7 +95,8 @@ CHARTS = (
 )
 
 
-def _svg(designs: list[DesignFigures]) -> list[tuple[str, str]]:
+def chart_svgs(designs: list[DesignFigures]) -> list[tuple[str, str]]:
+    """(title, inline SVG) of each chart: the report's, and the designer page's."""
     out = []
     with matplotlib.rc_context(SVG_STYLE):
         for key, title, draw, size in CHARTS:
@@ -150,7 +151,7 @@ def render_html(designs: list[DesignFigures], program: str) -> str:
         program=program,
         names=[d.name for d in designs],
         rows=comparison_rows(designs),
-        charts=[(title, Markup(chart)) for title, chart in _svg(designs)],  # our own SVG
+        charts=[(title, Markup(chart)) for title, chart in chart_svgs(designs)],  # our own SVG
     )
 
 

@@ -1,17 +1,21 @@
 """Files after adjudication: one per broker (CSV and XLSX), and the depository's registry.
 
 Written from the adjudication's results in their documented order, so the same record
-always gives the same bytes (CSV; XLSX carries a fixed creation date).
+always gives the same bytes, CSV and XLSX alike (the workbook's dates are fixed). Text
+cells go through ``tables.cells``, so a name can never come out as a formula.
 """
 
 from __future__ import annotations
 
+import io
 from datetime import datetime
 from pathlib import Path
+from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
 
 import polars as pl
 
 from democratiza.adjudication.record import RESULT_COLUMNS, Adjudication
+from democratiza.tables.cells import safe_text, write_csv
 
 # A broker's file: the adjudication's results for its own acceptants.
 BROKER_COLUMNS = [c for c in RESULT_COLUMNS if c != "comisionista"]
@@ -32,19 +36,42 @@ def slug(text: str) -> str:
 
 
 def write_workbook(frame: pl.DataFrame, path: Path, title: str) -> None:
-    """XLSX with a fixed creation date, so the same data gives the same workbook."""
+    """XLSX with a fixed creation date, so the same data gives the same workbook.
+
+    Every text cell is written as a string (never a formula), made safe as in a CSV.
+    """
     from openpyxl import Workbook
+    from openpyxl.cell.cell import Cell
+    from openpyxl.worksheet.worksheet import Worksheet
+    from openpyxl.writer.excel import ExcelWriter
 
     book = Workbook()
     sheet = book.active
-    assert sheet is not None
+    assert isinstance(sheet, Worksheet)
     sheet.title = title[:31]
-    sheet.append(frame.columns)
+
+    def cell(value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        text = Cell(sheet, value=safe_text(value))
+        text.data_type = "s"
+        return text
+
+    sheet.append([cell(c) for c in frame.columns])
     for row in frame.iter_rows():
-        sheet.append(list(row))
+        sheet.append([cell(v) for v in row])
     book.properties.created = FIXED_DATE
     book.properties.modified = FIXED_DATE
-    book.save(path)
+    # Not book.save: it stamps the save's time as the modified date, and every member of
+    # the zip gets the time it was written. Both fixed, the same data gives the same bytes.
+    written = io.BytesIO()
+    with ZipFile(written, "w", ZIP_DEFLATED) as archive:
+        ExcelWriter(book, archive).save()
+    with ZipFile(written) as source, ZipFile(path, "w", ZIP_DEFLATED) as fixed:
+        for member in source.infolist():
+            stamped = ZipInfo(member.filename, date_time=FIXED_DATE.timetuple()[:6])
+            stamped.compress_type = ZIP_DEFLATED
+            fixed.writestr(stamped, source.read(member))
 
 
 def per_broker_files(
@@ -60,7 +87,7 @@ def per_broker_files(
     for broker in sorted(frame["comisionista"].unique().to_list()):
         part = frame.filter(pl.col("comisionista") == broker).drop("comisionista")
         stem = out_dir / f"{prefix}-{slug(broker)}"
-        part.write_csv(stem.with_suffix(".csv"), datetime_format=datetime_format)
+        write_csv(part, stem.with_suffix(".csv"), datetime_format=datetime_format)
         write_workbook(
             part.with_columns(pl.col(pl.Datetime).dt.to_string(datetime_format)),
             stem.with_suffix(".xlsx"),
@@ -76,6 +103,17 @@ def broker_files(done: Adjudication, out_dir: Path) -> list[Path]:
     return per_broker_files(frame, out_dir, "adjudicacion", "Adjudicación")
 
 
+def paid_only(results: pl.DataFrame, column: str, paid: pl.DataFrame | None) -> pl.DataFrame:
+    """The awards as the depository registers them: once the payment period is settled
+    (``paid``: radicado → acciones_pagadas), only the shares paid for, in ``column``; before
+    that, the shares awarded. The same for every stage."""
+    if paid is None or not paid.height:
+        return results
+    return results.join(paid, on="radicado", how="left").with_columns(
+        pl.col("acciones_pagadas").fill_null(0).alias(column)
+    )
+
+
 def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None = None) -> Path:
     """For the depository: one line per awardee and broker, shares summed.
 
@@ -83,11 +121,7 @@ def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None =
     acciones_pagadas); before that, the shares awarded.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    results = done.results
-    if paid is not None and paid.height:
-        results = results.join(paid, on="radicado", how="left").with_columns(
-            pl.col("acciones_pagadas").fill_null(0).alias("adjudicada")
-        )
+    results = paid_only(done.results, "adjudicada", paid)
     registry = (
         results.filter(pl.col("adjudicada") > 0)
         .group_by("tipo_identificacion", "numero_identificacion", "nombre", "comisionista")
@@ -96,5 +130,5 @@ def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None =
         .select(REGISTRY_COLUMNS)
     )
     path = out_dir / "registro-adjudicatarios.csv"
-    registry.write_csv(path)
+    write_csv(registry, path)
     return path

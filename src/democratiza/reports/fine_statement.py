@@ -17,8 +17,6 @@ the project); the PDF writes them the Colombian way ($ 18.750.000, $ 2.075,31), 
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 
 from democratiza.compliance.fines.account import Statement
@@ -32,6 +30,7 @@ from democratiza.compliance.fines.text import (
 from democratiza.money import pesos_cell
 from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.reports.render.files import atomic_write
+from democratiza.tables.cells import csv_text
 
 FINE_CSV = "estado-cuenta-multa.csv"
 FINE_PDF = "estado-cuenta-multa.pdf"
@@ -132,12 +131,8 @@ def fine_statement_csv(statement: Statement, terms: FineTerms) -> str:
     )
     rows += [empty | {"tipo": "lectura", "concepto": note} for note in statement.notes]
     rows += [empty | {"tipo": "fuente", "concepto": source} for source in statement.sources]
-    out = io.StringIO()
-    writer = csv.DictWriter(out, FINE_CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for number, row_cells in enumerate(rows, start=1):
-        writer.writerow(row_cells | {"paso": str(number)})
-    return out.getvalue()
+    numbered = (cells | {"paso": str(n)} for n, cells in enumerate(rows, start=1))
+    return csv_text(FINE_CSV_COLUMNS, ([r.get(c, "") for c in FINE_CSV_COLUMNS] for r in numbered))
 
 
 def write_fine_statement(statement: Statement, terms: FineTerms, folder: Path) -> list[Path]:

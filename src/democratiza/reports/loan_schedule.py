@@ -10,7 +10,6 @@ decimals (machine-readable); the PDF writes them the Colombian way, centavos alw
 
 from __future__ import annotations
 
-import csv
 import io
 import textwrap
 from collections.abc import Sequence
@@ -26,6 +25,7 @@ from democratiza.compliance.credit.schedule import Schedule, ScheduleRow
 from democratiza.money import decimal_percent, pesos_cell, pesos_cents
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.pdf import A4, AMOUNTS_STYLE, metadata
+from democratiza.tables.cells import csv_text
 
 SCHEDULE_CSV = "cuadro-amortizacion.csv"
 SCHEDULE_PDF = "cuadro-amortizacion.pdf"
@@ -78,11 +78,7 @@ def _totals(schedule: Schedule) -> tuple[int, ...]:
 
 
 def _csv(rows: list[list[object]]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    writer.writerows(rows)
-    return out.getvalue()
+    return csv_text(CSV_COLUMNS, rows)
 
 
 def _month_cells(schedule: Schedule) -> list[list[object]]:

@@ -23,13 +23,14 @@ from matplotlib.ticker import MaxNLocator
 
 from democratiza.labels import label
 from democratiza.money import group, pesos
-from democratiza.reports.exports import per_broker_files, slug
+from democratiza.reports.exports import paid_only, per_broker_files, slug
 from democratiza.reports.render.amounts import in_pesos
 from democratiza.reports.render.charts import DARK, SVG_STYLE, svg
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.pdf import A4, metadata
 from democratiza.stages.allocate import StageAllocation
 from democratiza.stages.lifecycle import StoredStage
+from democratiza.tables.cells import write_csv
 
 BROKER_COLUMNS = [
     "radicado",
@@ -65,10 +66,12 @@ def allocation_frame(done: StageAllocation) -> pl.DataFrame:
     return in_pesos(_priced(done).select("comisionista", *BROKER_COLUMNS), AMOUNT_COLUMNS)
 
 
-def registry_frame(done: StageAllocation) -> pl.DataFrame:
-    """For the depository: one line per buyer and broker, shares summed."""
+def registry_frame(done: StageAllocation, paid: pl.DataFrame | None = None) -> pl.DataFrame:
+    """For the depository: one line per buyer and broker, shares summed; once the stage's
+    payments are settled, only the shares paid for (``exports.paid_only``)."""
     return (
-        done.results.filter(pl.col("asignada") > 0)
+        paid_only(done.results, "asignada", paid)
+        .filter(pl.col("asignada") > 0)
         .group_by("tipo_identificacion", "numero_identificacion", "nombre", "comisionista")
         .agg(pl.col("asignada").sum().alias("acciones"))
         .sort("tipo_identificacion", "numero_identificacion", "comisionista")
@@ -87,12 +90,13 @@ def broker_files(done: StageAllocation, out_dir: Path) -> list[Path]:
     )
 
 
-def registry_file(done: StageAllocation, out_dir: Path) -> Path:
-    """For the depository: one line per buyer and broker, shares summed."""
+def registry_file(done: StageAllocation, out_dir: Path, paid: pl.DataFrame | None = None) -> Path:
+    """For the depository: one line per buyer and broker, shares summed (paid ones only once
+    the payments are settled)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    registry = registry_frame(done)
+    registry = registry_frame(done, paid)
     path = out_dir / f"registro-{slug(done.stage_code)}.csv"
-    registry.write_csv(path)
+    write_csv(registry, path)
     return path
 
 

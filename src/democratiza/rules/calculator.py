@@ -73,6 +73,12 @@ class Answer:
         return self.explanation.summary
 
 
+def _most(offer: Offer) -> int:
+    """The largest quantity one may ask, in whole lots where the program has one."""
+    lot = offer.program.validity.lot_shares
+    return MAX_SHARES - MAX_SHARES % lot
+
+
 def ask(offer: Offer, question: Question) -> Answer:
     """Evaluate the question as one acceptance; raises ``OfferParameterError`` as a batch."""
     unknown = set(question.amounts) - set(MONEY_FIELDS)
@@ -86,7 +92,7 @@ def ask(offer: Offer, question: Question) -> Answer:
         "numero_identificacion": "-",
         "nombre": "-",
         "categoria": question.category,
-        "cantidad": question.quantity if question.quantity is not None else MAX_SHARES,
+        "cantidad": question.quantity if question.quantity is not None else _most(offer),
         "forma_pago": question.payment,
         "obligado_declarar": question.files_tax_return,
         "extranjero": question.foreigner,

@@ -11,7 +11,7 @@ import polars as pl
 
 from democratiza.programs.schema import Program
 from democratiza.rules.checks import Check
-from democratiza.words import word
+from democratiza.words import count, word
 
 PERSON = {"natural": "personas naturales", "juridica": "personas jurídicas"}
 
@@ -91,6 +91,12 @@ def fixed_sentence(check: Check, program: Program, where: str) -> str:
         return f"Falta la manifestación escrita: {text} ({where})."
     if kind == "cantidad":
         return f"La cantidad debe ser un número entero de acciones mayor que cero ({where})."
+    if kind == "cantidad_minima":
+        minimum = count(int(check.subject), "acción", "acciones")
+        return f"La cantidad es inferior al mínimo de {minimum} por aceptación ({where})."
+    if kind == "lote":
+        lot = count(int(check.subject), "acción", "acciones")
+        return f"La cantidad no es un múltiplo del lote de {lot} ({where})."
     if kind == "directivo_nuevo":
         return (
             f"Directivo nuevo no vinculado el día hábil anterior al cierre "

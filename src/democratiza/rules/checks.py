@@ -25,6 +25,8 @@ CheckKind = Literal[
     "compromiso",
     "forma_pago",
     "cantidad",
+    "cantidad_minima",
+    "lote",
     "fuera_de_plazo",
     "directivo_nuevo",
     "falta_valor",
@@ -202,8 +204,39 @@ def build_checks(offer: Offer) -> list[Check]:
         *_declaration_checks(offer),
         *_payment_checks(offer),
         quantity,
+        *_quantity_rules(offer),
         *_window_checks(offer),
     ]
+
+
+def _quantity_rules(offer: Offer) -> list[Check]:
+    """Fewer shares than the minimum per acceptance; a quantity not in whole lots."""
+    validity = offer.program.validity
+    asked = pl.col("cantidad")
+    checks = []
+    if validity.minimum is not None:
+        low = (asked > 0) & (asked < validity.minimum.value)
+        checks.append(
+            Check(
+                "cantidad_inferior_minima",
+                "cantidad_minima",
+                str(validity.minimum.value),
+                validity.minimum.citation,
+                low,
+            )
+        )
+    if validity.lot is not None:
+        broken = (asked > 0) & (asked % validity.lot.value != 0)
+        checks.append(
+            Check(
+                "cantidad_no_multiplo_lote",
+                "lote",
+                str(validity.lot.value),
+                validity.lot.citation,
+                broken,
+            )
+        )
+    return checks
 
 
 def missing_value_check(rule: LimitRule) -> Check:

@@ -8,8 +8,9 @@ Decision, per acceptance:
 1. every check of the program runs; each failure is one cause bit;
 2. every applicable limit gives a maximum in whole shares; a limit whose figure is missing
    is a cause ("never computed on a zero");
-3. permitted = min(requested, limits); the binding limit is the smallest, ties going to the
-   rule listed first in the program file;
+3. permitted = min(requested, limits), down to whole lots where the file has a lot
+   (``validez.lote``); the binding limit is the smallest, ties going to the rule listed
+   first in the program file;
 4. rejected if any cause (a permitted quantity of zero is one), reduced if permitted <
    requested, accepted otherwise.
 """
@@ -24,6 +25,7 @@ import polars as pl
 from democratiza.programs.parameters import Offer
 from democratiza.programs.schema import LimitRule
 from democratiza.rules.amounts import Base, base_amount, shares_within
+from democratiza.rules.caps import cap_parameters, fixed_cap
 from democratiza.rules.checks import Check, build_checks, missing_value_check, zero_permitted_check
 from democratiza.rules.conditions import condition
 from democratiza.tables.acceptances import typed_schema
@@ -80,13 +82,17 @@ class CompiledProgram:
         }
 
     def _applies(self, rule: LimitRule) -> pl.Expr:
-        return condition(rule.applies_when, self.offer)
+        applies = condition(rule.applies_when, self.offer)
+        if rule.cap_financed is not None:  # the financed amount concerns those who finance
+            return applies & (pl.col("forma_pago") == rule.cap_financed).fill_null(False)
+        return applies
 
     def _limit(self, rule: LimitRule) -> tuple[pl.Expr, pl.Expr | None]:
         """(shares allowed by the rule or null, index of the source used or None)."""
         applies = self._applies(rule)
-        if rule.cap_shares is not None:
-            return pl.when(applies).then(pl.lit(rule.cap_shares, dtype=pl.Int64)), None
+        if rule.base is None:
+            cap = fixed_cap(rule, self.offer).shares
+            return pl.when(applies).then(pl.lit(cap, dtype=pl.Int64)), None
         base = self._bases[rule.id]
         frac = rule.fraction
         shares = shares_within(
@@ -106,6 +112,10 @@ class CompiledProgram:
     def required_parameters(self, frame: pl.DataFrame) -> None:
         """Refuse the batch when a row needs an offer parameter the office has not set."""
         program, offer = self.offer.program, self.offer
+        for rule in program.limits:
+            needed = cap_parameters(rule)
+            if needed:
+                offer.require(needed, f"calcular el límite «{rule.name}»")
         uses_usd = any(r.base and "ingresos_usd" in r.base.sources for r in program.limits)
         if uses_usd and frame["ingresos_usd"].is_not_null().any():
             offer.require(["trm"], "convertir los ingresos en dólares de los extranjeros")
@@ -165,9 +175,16 @@ class CompiledProgram:
         permitted = pl.min_horizontal(pl.col("cantidad"), pl.col("_limite_minimo")).clip(
             lower_bound=0
         )
+        lot = self.offer.program.validity.lot_shares
+        if lot > 1:  # what the limits permit, in whole lots (``validez.lote``)
+            permitted = permitted // lot * lot
         stage3 = [permitted.alias("cantidad_permitida")]
         zero = f"_c{bit['cantidad_permitida_cero']}"
-        stage4 = [((pl.col("cantidad_permitida") == 0) & (pl.col("cantidad") > 0)).alias(zero)]
+        # An acceptance not in whole lots is rejected for that; its zero is not the limits'.
+        asked = pl.col("cantidad") > 0
+        if lot > 1:
+            asked = asked & (pl.col("cantidad") % lot == 0)
+        stage4 = [((pl.col("cantidad_permitida") == 0) & asked).alias(zero)]
         causes = pl.sum_horizontal(
             [
                 pl.col(f"_c{i}").cast(pl.UInt64) * pl.lit(1 << i, dtype=pl.UInt64)
@@ -210,6 +227,9 @@ class CompiledProgram:
             pl.col("_limite_minimo").alias("limite_minimo"),
             "decision",
             "regla_limitante",
+            # The rule behind limite_minimo, reduced or not: a person's later filings may be
+            # cut by it (``rules.person``).
+            pl.col("_limitante").alias("regla_limite"),
             "causas",
             *(limit_column(r) for r in rules),
             *(source_column(r) for r in rules if r.base),

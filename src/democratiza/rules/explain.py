@@ -20,6 +20,7 @@ from democratiza.programs.schema import Citation, LimitRule, Program
 from democratiza.rules.cause_texts import cause_sentence
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.limit_texts import SHARE_GROUPS, LimitTexts, shares_parts
+from democratiza.words import count
 
 SEPARATOR = " | "  # between the sentences of one row in a file's cell
 
@@ -110,10 +111,15 @@ class Explainer:
                 limits.append((rows, [text.alias(name)]))
                 pieces.setdefault(r.id, []).append(name)
         steps: list[Step] = []
-        binding, count = self._limits.binding({r.id: _sentence(r.id) for r in rules})
+        binding, tied = self._limits.binding({r.id: _sentence(r.id) for r in rules})
+        lot = self.program.validity.lot
+        if lot is not None:  # what the limits leave is taken down to whole lots
+            size = count(lot.value, "acción", "acciones")
+            lots = f", en lotes de {size} ({cite(self.program, lot.citation)})"
+            binding = pl.concat_str([binding, pl.lit(lots)])
         decision = pl.col("decision").cast(pl.String)
         steps.append(
-            (decision != "aceptada", [binding.alias("_limitantes"), count.alias("_cuantos")])
+            (decision != "aceptada", [binding.alias("_limitantes"), tied.alias("_cuantos")])
         )
         causes = [
             pl.when((pl.col("causas") // (1 << i)) % 2 == 1)

@@ -10,10 +10,20 @@ from __future__ import annotations
 
 import polars as pl
 
-from democratiza.money import Parts, dollars_parts, group, group_parts, joined, pesos, pesos_parts
+from democratiza.money import (
+    Parts,
+    decimal_percent,
+    dollars_parts,
+    group,
+    group_parts,
+    joined,
+    pesos,
+    pesos_parts,
+)
 from democratiza.programs.schema import LimitRule
+from democratiza.rules.caps import fixed_cap, plan_of
 from democratiza.rules.engine import CompiledProgram, limit_column, source_column
-from democratiza.words import word
+from democratiza.words import count, word
 
 SHARE_GROUPS = 5  # thousands groups of a quantity of shares (below 10¹⁵, beyond MAX_SHARES)
 TIED = ", que dan la misma cantidad (se toma el menor monto)"
@@ -47,9 +57,8 @@ class LimitTexts:
         shares = pl.col(limit_column(rule))
         applies = shares.is_not_null()
         where = self.cite[rule.id]
-        if rule.cap_shares is not None:
-            text = pl.lit(f"{rule.name}: tope de {group(rule.cap_shares)} acciones ({where})")
-            return [(applies, text)]
+        if rule.base is None:
+            return [(applies, pl.lit(self.cap_sentence(rule)))]
         assert rule.base is not None
         numerator = pl.col(base_column(rule))
         source = pl.col(source_column(rule))
@@ -73,6 +82,40 @@ class LimitTexts:
             used = applies & numerator.is_not_null() & (source == index)
             pairs.append((used, computed))
         return pairs
+
+    def cap_sentence(self, rule: LimitRule) -> str:
+        """A cap's sentence: the same for every row it applies to."""
+        where = self.cite[rule.id]
+        if rule.cap_shares is not None:
+            return f"{rule.name}: tope de {group(rule.cap_shares)} acciones ({where})"
+        cap = fixed_cap(rule, self.offer)
+        shares = count(cap.shares, "acción", "acciones")
+        if rule.cap_smmlv is not None:
+            assert cap.smmlv is not None
+            param = self.offer.program.parameters[rule.cap_smmlv.parameter].citation
+            salary = (
+                f"salario mínimo mensual legal vigente de {rule.cap_smmlv.year}, "
+                f"{self.offer.program.norms[param.norm].short} {param.ref}"
+            )
+            return (
+                f"{rule.name}: {rule.cap_smmlv.times} × {pesos(cap.smmlv)} ({salary}) / "
+                f"{self._price} = {shares} ({where})"
+            )
+        if rule.cap_offered is not None:
+            assert cap.offered is not None
+            share = rule.cap_offered
+            return (
+                f"{rule.name}: {decimal_percent(share.percent)} de {group(cap.offered)} "
+                f"acciones ofrecidas = {shares}, {word('redondeo', share.rounding)} ({where})"
+            )
+        assert cap.centavos is not None
+        if rule.cap_financed is not None:
+            financed = decimal_percent(100 - plan_of(self.offer).down_payment.value)
+            return (
+                f"{rule.name}: {pesos(cap.centavos)} / ({financed} financiado × "
+                f"{self._price}) = {shares} ({where})"
+            )
+        return f"{rule.name}: {pesos(cap.centavos)} / {self._price} = {shares} ({where})"
 
     def _in_dollars(self, name: str, numerator: pl.Expr, denominator: int) -> Parts:
         """For an amount converted from dollars: ' US$ 20.000 × TRM $ 2.984'; else nothing."""

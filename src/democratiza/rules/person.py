@@ -6,6 +6,10 @@ person's limits in the order they were received (``recepcion``: the system's ord
 broker's declared time); what exceeds the limit is reduced, latest received first. The
 person's limit is the smallest limit any of their valid acceptances carries: each acceptance
 brings its own documents, and the decree's rule is "se tomará en cuenta el menor monto".
+
+An acceptance cut this way is ``reducida`` from then on, whatever it was at intake: its
+binding rule is the one behind the person's smallest limit (the earliest received filing
+that carries it), and ``consumido_por`` names the filings that used that limit before it.
 """
 
 from __future__ import annotations
@@ -22,11 +26,14 @@ PERSON_HASH = pl.struct(PERSON).hash()  # one number per identification (collisi
 def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
     """Adds ``cantidad_persona`` (what the person's limits leave for each acceptance),
     ``limite_persona``, ``usado_antes`` (shares the person's earlier acceptances took) and,
-    for a reduced acceptance, ``consumido_por`` (the radicados that took them).
+    for a reduced acceptance, ``consumido_por`` (the radicados that took them); a reduced
+    acceptance's ``decision`` becomes ``reducida`` and its ``regla_limitante`` the rule
+    behind the person's limit.
 
     Input columns: the PERSON and ORDER columns, ``radicado``, ``cantidad_permitida``,
-    ``limite_minimo`` (null when no limit applies) and ``decision``. Rejected acceptances
-    keep 0 and use nothing. Output rows are in the order of the input.
+    ``limite_minimo`` (null when no limit applies), ``regla_limite`` (its rule),
+    ``decision`` and ``regla_limitante``. Rejected acceptances keep 0 and use nothing.
+    Output rows are in the order of the input.
     """
     valid = pl.col("decision") != "rechazada"
     # The work is done on the few columns it reads, each person's acceptances together in
@@ -39,6 +46,7 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
         "decision",
         pl.when(valid).then(pl.col("cantidad_permitida")).otherwise(0).alias("_pedida"),
         pl.when(valid).then(pl.col("limite_minimo")).alias("_limite"),
+        pl.col("regla_limite").alias("_regla"),
     )
     ranked = _people_together(slim)
     first = pl.col("_persona") != pl.col("_persona").shift(1).fill_null(-1)
@@ -66,9 +74,23 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
     found = (
         out.join(used, on="_fila", how="left", maintain_order="left")
         .sort("_fila")
-        .select("cantidad_persona", "limite_persona", "usado_antes", "consumido_por")
+        .select(
+            "cantidad_persona", "limite_persona", "usado_antes", "consumido_por", "_regla_persona"
+        )
     )
-    return acceptances.hstack(found)
+    reduced = found["consumido_por"].is_not_null()
+    decided = acceptances.with_columns(
+        pl.when(reduced)
+        .then(pl.lit("reducida"))
+        .otherwise(pl.col("decision"))
+        .cast(acceptances.schema["decision"])
+        .alias("decision"),
+        pl.when(reduced)
+        .then(pl.coalesce(found["_regla_persona"], pl.col("regla_limitante")))
+        .otherwise(pl.col("regla_limitante"))
+        .alias("regla_limitante"),
+    )
+    return decided.hstack(found.drop("_regla_persona"))
 
 
 def _people_together(slim: pl.DataFrame) -> pl.DataFrame:
@@ -90,7 +112,8 @@ def _people_together(slim: pl.DataFrame) -> pl.DataFrame:
 
 
 def _used_by(people: pl.DataFrame) -> pl.DataFrame:
-    """For each acceptance the person's limit reduced, the valid ones filed before it.
+    """For each acceptance the person's limit reduced, the valid ones filed before it, and
+    the rule of the person's limit (of the earliest received filing that carries it).
 
     Only the people with a reduction are looked at: usually a handful among a million.
     """
@@ -99,8 +122,13 @@ def _used_by(people: pl.DataFrame) -> pl.DataFrame:
     earlier = (
         pl.col("radicado").implode().over(PERSON).list.head(pl.int_range(pl.len()).over(PERSON))
     )
+    binding = (
+        pl.col("_regla").filter(pl.col("_limite") == pl.col("limite_persona")).first().over(PERSON)
+    )
     return (
-        valid.with_columns(earlier.list.join(", ").alias("consumido_por"))
+        valid.with_columns(
+            earlier.list.join(", ").alias("consumido_por"), binding.alias("_regla_persona")
+        )
         .filter(pl.col("_reducida"))
-        .select("_fila", "consumido_por")
+        .select("_fila", "consumido_por", "_regla_persona")
     )

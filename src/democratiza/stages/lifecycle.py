@@ -7,7 +7,9 @@ Where the shares come from (GEB art. 3.2-3.3):
   then is it known which awards were paid and which were resolved for non-payment and
   return. Available = offered − shares paid.
 - **Etapas Subsecuentes** (3, 4, …): what the previous stage left: its available shares
-  (including any held back by its tranche cap) − the shares it allocated.
+  (including any held back by its tranche cap) − the shares paid for. Its payments are
+  settled first (``democratiza etapa liquidar``), as the Primera Etapa's: an allocation not
+  paid is resolved and its shares return.
 
 States: borrador → abierta → cerrada → adjudicada → publicada; a stage can be declared void
 (desierta) while open or closed, with its cause, and it is void by itself when no order
@@ -36,9 +38,11 @@ from democratiza.storage.schema import (
     awards,
     offers,
     order_awards,
+    orders,
     sales,
     stage_allocations,
     stage_events,
+    stage_sales,
     stages,
 )
 
@@ -69,10 +73,11 @@ class StoredStage:
 
 
 def _first_stage_left(conn: Connection, first: StoredOffer) -> dict[str, Any]:
-    if first.state not in ADJUDICATED:
+    # A Primera Etapa declared desierta adjudicated nothing: all its shares pass on.
+    if first.state not in (*ADJUDICATED, "desierta"):
         raise StageError(
             f"La Primera Etapa '{first.code}' está {first.state}: la Segunda Etapa se crea "
-            "cuando la primera está adjudicada."
+            "cuando la primera está adjudicada o declarada desierta."
         )
     offered = first.offer.values["acciones_ofrecidas"]
     assert isinstance(offered, int)
@@ -108,6 +113,8 @@ def _first_stage_left(conn: Connection, first: StoredOffer) -> dict[str, Any]:
 
 
 def _previous_stage_left(conn: Connection, previous: StoredStage) -> dict[str, Any]:
+    """What a stage leaves: its available shares − the shares paid for (once its payments
+    are settled, the unpaid ones are resolved and come back, as in the Primera Etapa)."""
     if previous.state not in STAGE_DONE:
         raise StageError(
             f"La etapa '{previous.code}' está {previous.state}: la siguiente se crea cuando "
@@ -118,12 +125,30 @@ def _previous_stage_left(conn: Connection, previous: StoredStage) -> dict[str, A
         .join(stage_allocations, stage_allocations.c.id == order_awards.c.adjudicacion_id)
         .where(stage_allocations.c.etapa_id == previous.id)
     ).scalar_one()
+    settled = conn.execute(
+        select(
+            func.count(),
+            func.coalesce(func.sum(stage_sales.c.acciones_pagadas), 0),
+            func.coalesce(func.sum(stage_sales.c.acciones_resueltas), 0),
+        )
+        .select_from(stage_sales)
+        .join(orders, orders.c.id == stage_sales.c.orden_id)
+        .where(orders.c.etapa_id == previous.id)
+    ).one()
+    if int(allocated) > 0 and settled[0] == 0:
+        raise StageError(
+            f"Liquide primero los pagos de la etapa '{previous.code}' (democratiza etapa "
+            "liquidar): hasta entonces no se sabe qué acciones asignadas vuelven por falta "
+            "de pago."
+        )
     available = int(previous.origin["disponibles"])
     return {
         "de": f"{previous.name} {previous.code}",
         "disponibles_etapa_anterior": available,
         "asignadas_etapa_anterior": int(allocated),
-        "disponibles": available - int(allocated),
+        "pagadas": int(settled[1]),
+        "resueltas_por_no_pago": int(settled[2]),
+        "disponibles": available - int(settled[1]),
     }
 
 
@@ -152,7 +177,8 @@ def create_stage(
     announced = first.offer.day("fecha_aviso")
     if announced is None:
         raise StageError("La Primera Etapa no tiene fecha_aviso; hace falta para el precio.")
-    price = minimum_price(program, first.offer.price_centavos, announced, terms)
+    # The Primera Etapa's fixed price as it ended: the adjusted one after an interruption.
+    price = minimum_price(program, first.price_in_force, announced, terms)
     shares = capped(origin["disponibles"], terms)
     origin["precio_minimo_pasos"] = list(price.steps)
     if shares < origin["disponibles"]:

@@ -101,19 +101,26 @@ def move(
     who: str,
     why: str,
     kind: str = "transicion",
+    detail: Mapping[str, Any] | None = None,
 ) -> None:
     """Move the row from the state seen to ``target``, refused if it changed meanwhile."""
     seen, target = states
     if not move_state(conn, life.rows, row.id, seen, target):
         raise life.error(f"La {life.noun} '{row.code}' cambió de estado mientras tanto.")
-    record_event(conn, life, row, kind, (seen, target), who, why)
+    record_event(conn, life, row, kind, (seen, target), who, why, detail)
 
 
 def advance(
-    conn: Connection, life: Life, row: Row, states: tuple[str, str], who: str, why: str
+    conn: Connection,
+    life: Life,
+    row: Row,
+    states: tuple[str, str],
+    who: str,
+    why: str,
+    detail: Mapping[str, Any] | None = None,
 ) -> None:
     """Move the row to its next state; any other move is refused and nothing changes."""
     seen, target = states
     if life.next.get(seen) != target:
         raise life.error(f"La {life.noun} '{row.code}' está {seen}; no puede pasar a {target}.")
-    move(conn, life, row, states, who, why)
+    move(conn, life, row, states, who, why, detail=detail)

@@ -40,6 +40,12 @@ offers = Table(
     # becomes later (empty only for an offer older than migration 0007 that kept none).
     Column("programa_texto", Text),
     Column("programa_huella", String(64)),
+    # Business dates the office gives (migration 0011), apart from the audit timestamps: the
+    # adjudication's (Central's fine bands count from it), the publication's, and the
+    # payment deadline the results notice sets.
+    Column("fecha_adjudicacion", Date),
+    Column("fecha_publicacion", Date),
+    Column("fecha_limite_pago", Date),
 )
 
 offer_events = Table(
@@ -54,6 +60,26 @@ offer_events = Table(
     Column("cuando", DateTime, nullable=False),
     Column("por_que", Text, nullable=False),
     Column("detalle", Text),
+)
+
+# The credit lines registered for an offer (migration 0011): the Primera Etapa opens only once
+# they together meet Ley 226 art. 11 num. 3. The rate is kept as written (a fraction, "0.2048"),
+# never as a float.
+credit_lines = Table(
+    "lineas_credito",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("oferta_id", ForeignKey("ofertas.id"), nullable=False, index=True),
+    Column("entidad", String(200), nullable=False),
+    Column("monto_disponible", BigInteger, nullable=False),  # centavos
+    Column("plazo_meses", Integer, nullable=False),  # the capital grace included
+    Column("gracia_meses", Integer, nullable=False),
+    Column("tasa_ea", String(20), nullable=False),  # efectivo anual, as a fraction
+    Column("fecha_otorgamiento", Date, nullable=False),
+    Column("capitalizar_gracia", Boolean, nullable=False),
+    Column("garantia", String(20), nullable=False),  # precio_fijo, otro_valor, no_admitidas
+    Column("quien", String(200), nullable=False),
+    Column("registrada_en", DateTime, nullable=False),
 )
 
 batches = Table(
@@ -108,6 +134,11 @@ acceptances = Table(
     Column("decision", String(12), nullable=False),
     Column("regla_limitante", String(60)),
     Column("causas", BigInteger, nullable=False),
+    Column("regla_limite", String(60)),  # the rule behind limite_minimo (migration 0010)
+    # The price it was evaluated at and will pay, centavos per share (Ley 226 art. 11 num. 2:
+    # the adjusted price after an interruption); empty for rows older than migration 0011,
+    # which were all evaluated at the offer's initial price.
+    Column("precio", BigInteger),
     UniqueConstraint("oferta_id", "radicado", "version", name="uq_radicado_version"),
     Index("ix_aceptaciones_referencia", "oferta_id", "comisionista", "referencia"),
 )
@@ -138,25 +169,52 @@ awards = Table(
     Column("adjudicada", BigInteger, nullable=False),
 )
 
+# Payments and the sale are the same for every stage (``compliance.ledger``): the Primera
+# Etapa's are keyed by acceptance, a later stage's by order; the columns are these.
+
+
+def _payment_columns() -> list[Column[object]]:
+    return [
+        Column("fecha", Date, nullable=False),
+        Column("monto", BigInteger, nullable=False),  # centavos
+        Column("forma", String(20), nullable=False),  # contado, credito, cesantias, cuotas
+        Column("quien", String(120), nullable=False),
+        Column("registrado_en", DateTime, nullable=False),
+    ]
+
+
+def _sale_columns() -> list[Column[object]]:
+    return [
+        Column("fecha_enajenacion", Date, nullable=False),  # the two years count from here
+        Column("acciones_pagadas", BigInteger, nullable=False),
+        Column("acciones_resueltas", BigInteger, nullable=False),  # unpaid: back to the pool
+    ]
+
+
+def _payment_batch_columns() -> list[Column[object]]:
+    return [
+        Column("lote", String(120), nullable=False),
+        Column("archivo", String(400), nullable=False),
+        Column("huella", String(64), nullable=False),
+        Column("filas", Integer, nullable=False),
+        Column("recibido_en", DateTime, nullable=False),
+        Column("quien", String(120), nullable=False),
+    ]
+
+
 payments = Table(
     "pagos",
     metadata,
     Column("id", Integer, primary_key=True),
     Column("aceptacion_id", ForeignKey("aceptaciones.id"), nullable=False, index=True),
-    Column("fecha", Date, nullable=False),
-    Column("monto", BigInteger, nullable=False),  # centavos
-    Column("forma", String(20), nullable=False),  # contado, credito, cesantias
-    Column("quien", String(120), nullable=False),
-    Column("registrado_en", DateTime, nullable=False),
+    *_payment_columns(),
 )
 
 sales = Table(
     "enajenaciones",
     metadata,
     Column("aceptacion_id", ForeignKey("aceptaciones.id"), primary_key=True),
-    Column("fecha_enajenacion", Date, nullable=False),  # the two years count from here
-    Column("acciones_pagadas", BigInteger, nullable=False),
-    Column("acciones_resueltas", BigInteger, nullable=False),  # unpaid: back to the pool
+    *_sale_columns(),
 )
 
 holding_events = Table(
@@ -347,13 +405,34 @@ payment_batches = Table(
     metadata,
     Column("id", Integer, primary_key=True),
     Column("oferta_id", ForeignKey("ofertas.id"), nullable=False),
-    Column("lote", String(120), nullable=False),
-    Column("archivo", String(400), nullable=False),
-    Column("huella", String(64), nullable=False),
-    Column("filas", Integer, nullable=False),
-    Column("recibido_en", DateTime, nullable=False),
-    Column("quien", String(120), nullable=False),
+    *_payment_batch_columns(),
     UniqueConstraint("oferta_id", "lote", name="uq_lote_pagos"),
+)
+
+# A later stage's payments and sale (migration 0010): per order with shares allocated.
+
+stage_payment_batches = Table(
+    "lotes_pagos_etapa",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("etapa_id", ForeignKey("etapas.id"), nullable=False),
+    *_payment_batch_columns(),
+    UniqueConstraint("etapa_id", "lote", name="uq_lote_pagos_etapa"),
+)
+
+stage_payments = Table(
+    "pagos_etapa",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("orden_id", ForeignKey("ordenes.id"), nullable=False, index=True),
+    *_payment_columns(),
+)
+
+stage_sales = Table(
+    "enajenaciones_etapa",
+    metadata,
+    Column("orden_id", ForeignKey("ordenes.id"), primary_key=True),
+    *_sale_columns(),
 )
 
 pseudonym_keys = Table(

@@ -40,7 +40,7 @@ COLUMNS: tuple[Column, ...] = (
         "trabajador_activo",
     ),
     Column("cantidad", "cantidad", True, "Acciones que acepta comprar", "10000"),
-    Column("forma_pago", "texto", True, "contado, credito o cesantias", "contado"),
+    Column("forma_pago", "texto", True, "contado, credito, cesantias o cuotas", "contado"),
     Column("extranjero", "si_no", False, "Persona natural extranjera", "no"),
     Column(
         "obligado_declarar",

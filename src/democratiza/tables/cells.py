@@ -1,62 +1,86 @@
-"""What any cell may hold, whatever its column: printable text of a bounded length.
+"""Text cells made safe to open in a spreadsheet: the one place every exported file uses.
 
-A NUL byte or another control character is refused here, on every database alike (PostgreSQL
-refuses a NUL byte, SQLite stores it). No field of any file is longer than ``MAX_TEXT``
-characters.
+Why: a name filed as ``=HYPERLINK(...)`` would come out of an export as a live formula in
+the hands of whoever opens it (OWASP, "CSV Injection"). As OWASP recommends, a text cell
+that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a single quote
+in front, which spreadsheets show as text. A cell that is only a number (a sign, digits,
+separators, a percent sign: ``-1234.50``, ``-3,2 %``) is left as it is: it can call
+nothing, and an amount keeps reading as an amount. Numbers, dates and booleans are not
+text and are never touched; column names are text cells too.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import IO, Any
+
 import polars as pl
 
-from democratiza.tables.errors import InputError
-from democratiza.tables.format import MAX_TEXT
-
-# C0 control characters except tab, line feed and carriage return (a line break in a cell).
-CONTROL = r"[\x00-\x08\x0b\x0c\x0e-\x1f]"
-
-
-def cell_errors(source: str, frame: pl.DataFrame) -> list[InputError]:
-    """Every cell with a control character or longer than ``MAX_TEXT`` characters."""
-    columns = [c for c in frame.columns if c != "fila"]
-    # One pass over the bytes says whether any cell needs a closer look (a clean file, the
-    # usual case, pays only this); a character takes at least one byte.
-    suspect = frame.select(
-        pl.any_horizontal(
-            pl.col(c).str.contains(CONTROL) | (pl.col(c).str.len_bytes() > MAX_TEXT)
-            for c in columns
-        ).fill_null(False)
-    ).to_series()
-    if not suspect.any():
-        return []
-    errors = []
-    for row in frame.filter(suspect).iter_rows(named=True):
-        for column in columns:
-            errors += _cell_error(source, row["fila"], column, row[column])
-    return errors
+# Patterns shared by the cell-by-cell and the column-wise forms, so both decide alike.
+_STARTS_DANGEROUS = r"^[=+\-@\t\r]"
+_ONLY_A_NUMBER = r"^[-+]?[\d.,\s%]+$"
+_DANGEROUS = re.compile(_STARTS_DANGEROUS)
+_NUMBER = re.compile(_ONLY_A_NUMBER)
+QUOTE = "'"
 
 
-def _cell_error(source: str, row: int, column: str, text: str | None) -> list[InputError]:
-    if text is None:
-        return []
-    control = next((c for c in text if c < " " and c not in "\t\n\r"), None)
-    if control is not None:
-        return [
-            InputError(
-                source,
-                row,
-                column,
-                f"contiene un carácter de control (código {ord(control):#04x}) que no es "
-                "texto: quítelo del archivo",
-            )
-        ]
-    if len(text) > MAX_TEXT:
-        return [
-            InputError(
-                source,
-                row,
-                column,
-                f"el campo tiene {len(text)} caracteres; el máximo es {MAX_TEXT}",
-            )
-        ]
-    return []
+def safe_text(text: str) -> str:
+    """The text as a spreadsheet will show it and never run it."""
+    if _DANGEROUS.match(text) and not _NUMBER.match(text):
+        return QUOTE + text
+    return text
+
+
+def safe_cell(value: object) -> object:
+    """A cell of a row written by hand: text made safe, anything else as it is."""
+    return safe_text(value) if isinstance(value, str) else value
+
+
+def safe_row(values: Iterable[object]) -> list[object]:
+    return [safe_cell(v) for v in values]
+
+
+def safe_mapping(row: Mapping[str, object]) -> dict[str, object]:
+    return {k: safe_cell(v) for k, v in row.items()}
+
+
+def _safe(column: pl.Expr) -> pl.Expr:
+    text = column.cast(pl.String)
+    risky = text.str.contains(_STARTS_DANGEROUS) & ~text.str.contains(_ONLY_A_NUMBER)
+    return pl.when(risky).then(pl.lit(QUOTE) + text).otherwise(text)
+
+
+def safe_frame(frame: pl.DataFrame) -> pl.DataFrame:
+    """Every text column (and every column name) made safe; other columns unchanged."""
+    texts = [
+        name
+        for name, kind in frame.schema.items()
+        if kind == pl.String or isinstance(kind, (pl.Categorical, pl.Enum))
+    ]
+    if texts:
+        frame = frame.with_columns(_safe(pl.col(name)).alias(name) for name in texts)
+    return frame.rename({c: safe_text(c) for c in frame.columns if safe_text(c) != c})
+
+
+def write_csv(frame: pl.DataFrame, target: str | Path | IO[bytes], **options: Any) -> None:
+    """The frame as an exported CSV (Polars' writer, its options), text cells made safe."""
+    safe_frame(frame).write_csv(target, **options)
+
+
+def csv_bytes(frame: pl.DataFrame, **options: Any) -> bytes:
+    buffer = io.BytesIO()
+    write_csv(frame, buffer, **options)
+    return buffer.getvalue()
+
+
+def csv_text(header: Iterable[str], rows: Iterable[Iterable[object]]) -> str:
+    """Rows written by hand as an exported CSV (header first), text cells made safe."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(safe_row(header))
+    writer.writerows(safe_row(r) for r in rows)
+    return out.getvalue()

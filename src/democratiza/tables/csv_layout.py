@@ -4,58 +4,123 @@ A row with fewer fields than the header would be read with its last cells blank,
 with more would not read at all; either way the broker is told the row, the column and why,
 instead of a table that silently differs from the file. Rows are counted as ``readers`` counts
 them: the header is row 1 and each record (even a blank line) is the next row.
+
+The text is read in blocks, as it comes (the whole file is one block): the reader of a whole
+file and the reader in pieces check a file with this same pass.
 """
 
 from __future__ import annotations
 
 import csv
-import io
-import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import chain
 
 from democratiza.tables.errors import InputError
 
-BARE_CR = re.compile(rb"\r(?!\n)")
+BARE_CR = (
+    "la fila termina en un retorno de carro (CR) sin salto de línea: guarde el archivo "
+    "como «CSV UTF-8» (finales de línea LF o CRLF)"
+)
 
 
-def bare_carriage_return(source: str, body: bytes) -> InputError | None:
-    """A line that ends in a carriage return alone (old Mac files): the reader sees one line."""
-    found = BARE_CR.search(body)
-    if found is None:
-        return None
-    row = body.count(b"\n", 0, found.start()) + 1  # every CR before the first bare one is a CRLF
-    return InputError(
-        source,
-        row,
-        None,
-        "la fila termina en un retorno de carro (CR) sin salto de línea: guarde el archivo "
-        "como «CSV UTF-8» (finales de línea LF o CRLF)",
-    )
+@dataclass(frozen=True)
+class CsvShape:
+    separator: str  # the header's: ``;`` or ``,``
+    header: list[str]
+    lines: int  # physical lines, the header's included
+    blank: bool  # nothing but white space
+    bare_cr: InputError | None  # the first line ending in a carriage return alone
+    errors: list[InputError]  # rows whose number of fields differs from the header's, a quote
 
 
-def layout_errors(source: str, text: str, separator: str, header: list[str]) -> list[InputError]:
-    """Every row whose number of fields differs from the header's, and an unclosed quote."""
-    if '"' not in text:  # no quoting: each line is a record, counted without a CSV reader
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        counts = ((i, line.count(separator) + 1) for i, line in enumerate(lines, start=1))
-        return [
-            _wrong_count(source, row, n, header, separator)
-            for row, n in counts
-            if n != len(header) and lines[row - 1].strip("\r")
-        ]
-    errors = []
-    records = csv.reader(io.StringIO(text, newline=""), delimiter=separator, strict=True)
-    row, first_line = 0, 1  # the record being read, and the line it starts on
+class _Lines:
+    """The physical lines of the text in blocks (without their line feed), counted as they go,
+    noting the first one that ends in a carriage return alone (old Mac files: the reader
+    would see one line)."""
+
+    def __init__(self, source: str, blocks: Iterable[str]) -> None:
+        self.source, self.count, self.blank = source, 0, True
+        self.bare_cr: InputError | None = None
+        self.lines = self._read(blocks)
+
+    def _read(self, blocks: Iterable[str]) -> Iterator[str]:
+        pending = ""
+        for block in blocks:
+            parts = (pending + block).split("\n")
+            pending = parts.pop()
+            for part in parts:
+                self._note(part, part.find("\r") not in (-1, len(part) - 1))  # CRLF is no CR
+                yield part
+        if pending:
+            self._note(pending, "\r" in pending)
+            yield pending
+
+    def _note(self, line: str, bare_cr: bool) -> None:
+        self.count += 1
+        if self.blank and line.strip():
+            self.blank = False
+        if bare_cr and self.bare_cr is None:
+            self.bare_cr = InputError(self.source, self.count, None, BARE_CR)
+
+
+def csv_shape(source: str, blocks: Iterable[str]) -> CsvShape:
+    """The header (its separator the one it uses most) and every row's shape, reading the
+    text once to its end: a later bare carriage return, or a later encoding error raised by
+    ``blocks``, is found even after a quote that does not close."""
+    text = _Lines(source, blocks)
+    first = next(text.lines, "").removeprefix("\ufeff").rstrip("\r")
+    separator = ";" if first.count(";") > first.count(",") else ","
     try:
-        for fields in records:
-            row += 1
+        header = next(csv.reader([first], delimiter=separator), [])
+    except csv.Error:  # a carriage return inside the header's line: ``bare_cr`` tells it
+        header = []
+    errors = _row_errors(source, text.lines, separator, header) if header else []
+    for _ in text.lines:  # to the end, for what is told before the rows' shape
+        pass
+    return CsvShape(separator, header, text.count, text.blank, text.bare_cr, errors)
+
+
+def _row_errors(
+    source: str, lines: Iterator[str], separator: str, header: list[str]
+) -> list[InputError]:
+    """Every row whose number of fields differs from the header's, and an unclosed quote
+    (the reading stops there: after it, no row is where the file meant it)."""
+    errors: list[InputError] = []
+    row = 1  # the record being read: the header was the first
+    for line in lines:
+        row += 1
+        if '"' in line:  # from here on a record may go on over lines: the CSV reader reads
+            return errors + _quoted_rows(source, chain([line], lines), row, separator, header)
+        n = line.count(separator) + 1  # no quoting: the line is the record
+        if n != len(header) and line.strip("\r"):
+            errors.append(_wrong_count(source, row, n, header, separator))
+    return errors
+
+
+def _quoted_rows(
+    source: str, lines: Iterator[str], row: int, separator: str, header: list[str]
+) -> list[InputError]:
+    """The rows from ``row`` on, read by the CSV reader (``strict``: a misplaced quote is an
+    error), each record's first line kept for the message."""
+    first = [""]  # the first line of the record being read
+    starts = True
+
+    def marked() -> Iterator[str]:
+        nonlocal starts
+        for line in lines:
+            if starts:
+                first[0], starts = line, False
+            yield line
+
+    errors = []
+    try:
+        for fields in csv.reader(marked(), delimiter=separator, strict=True):
             if fields and len(fields) != len(header):
                 errors.append(_wrong_count(source, row, len(fields), header, separator))
-            first_line = records.line_num + 1
+            row, starts = row + 1, True
     except csv.Error:
-        line = text.split("\n")[first_line - 1]
-        errors.append(_misplaced_quote(source, row + 1, line, separator, header))
+        errors.append(_misplaced_quote(source, row, first[0], separator, header))
     return errors
 
 

@@ -28,7 +28,7 @@ DTYPES: dict[Kind, pl.DataType] = {
 # Plausible years of any date in a file (a person's, a company's, a filing's): outside them a
 # date is a typo, and a year 0 is one that SQLite and PostgreSQL cannot even store.
 MIN_YEAR, MAX_YEAR = 1800, 2199
-# The longest any cell may be, in characters (``tables.cells``): the longest razón social
+# The longest any cell may be, in characters (``tables.cell_checks``): the longest razón social
 # fits many times over; a longer cell is a pasted document, not a name.
 MAX_TEXT = 300
 

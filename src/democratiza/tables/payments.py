@@ -14,7 +14,7 @@ PAYMENTS = FileFormat(
         Column("radicado", "texto", True, "Radicado de la aceptación adjudicada", "000001-000002"),
         Column("fecha", "fecha", True, "Día del pago", "2018-03-15"),
         Column("monto", "pesos", True, "Pesos pagados", "8000000"),
-        Column("forma", "texto", True, "contado, credito o cesantias", "contado"),
+        Column("forma", "texto", True, "contado, credito, cesantias o cuotas", "contado"),
     ),
     {"forma": PAYMENT_METHODS},
     key=None,

@@ -6,9 +6,9 @@ cell is reported with its row and column instead of failing the whole read.
 
 from __future__ import annotations
 
-import csv
+import codecs
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -16,9 +16,10 @@ from pathlib import Path
 
 import polars as pl
 
-from democratiza.tables.cells import cell_errors
-from democratiza.tables.csv_layout import bare_carriage_return, layout_errors
+from democratiza.tables.cell_checks import cell_errors
+from democratiza.tables.csv_layout import CsvShape, csv_shape
 from democratiza.tables.errors import InputError, InputRejected
+from democratiza.tables.limits import LIMITS, ReadLimits, Watch, check_rows, check_workbook
 from democratiza.tables.xlsx_formulas import has_formulas, uncomputed_formulas
 
 # The readers' own messages are English; a broker reads these instead.
@@ -76,54 +77,107 @@ def _with_rows(source: str, frame: pl.DataFrame, first_row: int) -> RawTable:
     return RawTable(source, frame)
 
 
-def read_csv(path: Path) -> RawTable:
+def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     source = str(path)
     data = path.read_bytes()
-    if not data.strip():
-        raise InputRejected([InputError(source, None, None, "el archivo está vacío")])
     try:
-        text = data.decode("utf-8")  # Polars reads the bytes; the layout check, this text
+        text = data.decode("utf-8")  # Polars reads the bytes; the shape check, this text
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise InputRejected(
-            [
-                InputError(
-                    source,
-                    line,
-                    None,
-                    "codificación no válida: el archivo debe estar en UTF-8 (¿se guardó como "
-                    "ANSI/Latin-1 desde Excel? use «CSV UTF-8»)",
-                )
-            ]
-        ) from None
+        raise InputRejected([InputError(source, line, None, NOT_UTF8)]) from None
+    separator = _checked_shape(source, [text]).separator
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
-    text = text.removeprefix("\ufeff")
-    bare_cr = bare_carriage_return(source, body)
-    if bare_cr is not None:
-        raise InputRejected([bare_cr])
-    end = body.find(b"\n")
-    first_line = (body if end < 0 else body[:end]).decode("utf-8").rstrip("\r")
-    separator = ";" if first_line.count(";") > first_line.count(",") else ","
-    header = next(csv.reader([first_line], delimiter=separator))
-    errors = _header_errors(source, header)
-    if errors:
-        raise InputRejected(errors)
     try:
         # Polars reads the validated bytes directly (much faster than a Python str).
         frame = pl.read_csv(
             body, separator=separator, infer_schema=False, truncate_ragged_lines=False
         )
     except pl.exceptions.PolarsError:
-        # Why it did not read, by row and column; the general reason if nothing is found.
-        found = layout_errors(source, text, separator, header)
-        raise InputRejected(found or [InputError(source, None, None, CSV_UNREADABLE)]) from None
-    # Polars fills a row with too few fields with blanks: refused here instead.
-    errors = layout_errors(source, text, separator, header)
+        raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
+    if frame.height == 0:
+        raise InputRejected([InputError(source, None, None, NO_ROWS)])
+    check_rows(source, frame.height, limits)
+    return _with_rows(source, frame, first_row=2)
+
+
+NOT_UTF8 = (
+    "codificación no válida: el archivo debe estar en UTF-8 (¿se guardó como ANSI/Latin-1 "
+    "desde Excel? use «CSV UTF-8»)"
+)
+NO_ROWS = "el archivo no tiene filas de datos"
+
+
+def _checked_shape(source: str, blocks: Iterable[str]) -> CsvShape:
+    """The file's shape (``csv_layout``), once nothing in it is refused: a blank file, a
+    bare carriage return, the header's errors, then every row's (in this order)."""
+    shape = csv_shape(source, blocks)
+    if shape.blank:
+        raise InputRejected([InputError(source, None, None, "el archivo está vacío")])
+    if shape.bare_cr is not None:
+        raise InputRejected([shape.bare_cr])
+    errors = _header_errors(source, shape.header) or shape.errors
     if errors:
         raise InputRejected(errors)
-    if frame.height == 0:
-        raise InputRejected([InputError(source, None, None, "el archivo no tiene filas de datos")])
-    return _with_rows(source, frame, first_row=2)
+    return shape
+
+
+@dataclass(frozen=True)
+class TableChunks:
+    """A file in pieces (``RawTable``), and about how many rows it has (for a progress bar:
+    exact unless a quoted cell spans lines)."""
+
+    pieces: Iterator[RawTable]
+    rows: int
+
+
+def read_csv_chunks(path: Path, rows: int) -> TableChunks:
+    """A CSV file in pieces of about ``rows`` rows, each as ``read_csv`` gives the whole
+    (rows numbered as in the file), so a file larger than memory is read as it goes.
+
+    The file is first checked as ``read_csv`` checks it (its encoding and its shape),
+    reading it once in blocks; a piece Polars cannot read stops the reading with the same
+    error as ``read_csv``.
+    """
+    source = str(path)
+    shape = _checked_shape(source, _utf8_blocks(source, path))
+    lazy = pl.scan_csv(
+        path, separator=shape.separator, infer_schema=False, truncate_ragged_lines=False
+    )
+
+    def pieces() -> Iterator[RawTable]:
+        first = 2
+        try:
+            for batch in lazy.collect_batches(chunk_size=rows):
+                yield _with_rows(source, batch, first_row=first)
+                first += batch.height
+        except pl.exceptions.PolarsError:
+            raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
+        if first == 2:
+            raise InputRejected([InputError(source, None, None, NO_ROWS)])
+
+    return TableChunks(pieces(), max(shape.lines - 1, 0))
+
+
+def _utf8_blocks(source: str, path: Path) -> Iterator[str]:
+    """The file's text in blocks, refusing the first byte that is not UTF-8 (by its line)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    lines = 1
+    with path.open("rb") as fh:
+        while block := fh.read(BLOCK):
+            try:
+                text = decoder.decode(block)
+            except UnicodeDecodeError as exc:
+                line = lines + block.count(b"\n", 0, exc.start)
+                raise InputRejected([InputError(source, line, None, NOT_UTF8)]) from None
+            lines += block.count(b"\n")
+            yield text
+        try:
+            yield decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            raise InputRejected([InputError(source, lines, None, NOT_UTF8)]) from None
+
+
+BLOCK = 64 * 2**20
 
 
 def _cell_text(value: object) -> str | None:
@@ -141,18 +195,25 @@ def _cell_text(value: object) -> str | None:
     return str(value)
 
 
-def read_xlsx(path: Path) -> RawTable:
+def read_xlsx(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     from openpyxl import load_workbook
 
     source = str(path)
+    check_workbook(path, limits, XLSX_UNREADABLE)  # before parsing: what it expands to
     try:
         book = load_workbook(path, read_only=True, data_only=True)
     except Exception:  # openpyxl raises many types (in English) for a damaged file
         raise InputRejected([InputError(source, None, None, XLSX_UNREADABLE)]) from None
     sheet = book.worksheets[0]
-    rows = [[_cell_text(v) for v in row] for row in sheet.iter_rows(values_only=True)]
-    formulas = has_formulas(book, sheet)
-    book.close()
+    watch = Watch(source, limits)
+    rows = []
+    try:
+        for row in sheet.iter_rows(values_only=True):
+            watch.row()
+            rows.append([_cell_text(v) for v in row])
+        formulas = has_formulas(book, sheet)
+    finally:
+        book.close()
     while rows and all(v is None for v in rows[-1]):
         rows.pop()
     if not rows:
@@ -172,7 +233,7 @@ def read_xlsx(path: Path) -> RawTable:
     return _with_rows(source, frame, first_row=2)
 
 
-def read_json(path: Path) -> RawTable:
+def read_json(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     source = str(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
@@ -200,6 +261,7 @@ def read_json(path: Path) -> RawTable:
     ]
     if errors:
         raise InputRejected(errors)
+    check_rows(source, len(data), limits)
     return read_records(source, data)
 
 
@@ -239,6 +301,21 @@ READERS = {".csv": read_csv, ".xlsx": read_xlsx, ".json": read_json}
 
 
 def read_table(path: Path) -> RawTable:
+    _check_readable(path)
+    return READERS[path.suffix.lower()](path)
+
+
+def read_table_chunks(path: Path, rows: int) -> TableChunks:
+    """The file in pieces of about ``rows`` rows: a CSV as it is read; a workbook or a JSON
+    file, which are read whole anyway, as one piece."""
+    _check_readable(path)
+    if path.suffix.lower() == ".csv":
+        return read_csv_chunks(path, rows)
+    whole = READERS[path.suffix.lower()](path)
+    return TableChunks(iter([whole]), whole.frame.height)
+
+
+def _check_readable(path: Path) -> None:
     reader = READERS.get(path.suffix.lower())
     if reader is None:
         raise InputRejected(
@@ -246,4 +323,3 @@ def read_table(path: Path) -> RawTable:
         )
     if not path.exists():
         raise InputRejected([InputError(str(path), None, None, "el archivo no existe")])
-    return reader(path)

@@ -3,8 +3,9 @@
 One package per stage (``docs/verificacion.md`` describes the format, to check it with any
 tool). Its files:
 
-- ``parametros.json``: the stage, the program and the hash of its file, the method (or the
-  mechanism), its parameters and the shares offered: everything the allocation used;
+- ``parametros.json``: the stage, the program and the SHA-256 of the program file's text the
+  offer keeps, the method (or the mechanism), its parameters and the shares offered:
+  everything the allocation used;
 - ``adjudicacion.csv``: one row per filing, in the order of receipt (``orden``): its
   pseudonym, category, what the rules permitted it (after the person's limits) and what it
   was awarded; for a later stage, each order's price, quantity and whether it was valid;
@@ -86,9 +87,7 @@ def _package(parameters: dict[str, Any], awards: pl.DataFrame, what: str) -> Pac
     return Package(files)
 
 
-def first_stage_package(
-    stored: StoredOffer, done: Adjudication, pseudonym: pl.Series, program_digest: str
-) -> Package:
+def first_stage_package(stored: StoredOffer, done: Adjudication, pseudonym: pl.Series) -> Package:
     """The Primera Etapa's package: its adjudication record, by pseudonym."""
     rule = stored.program.allocation
     parameters = {
@@ -96,7 +95,7 @@ def first_stage_package(
         "oferta": stored.code,
         "programa": stored.program.id,
         "version_programa": stored.program.version,
-        "huella_programa": program_digest,
+        "huella_programa": stored.program_sha256,
         "metodo": rule.method,
         "residuo": rule.remainder,
         "lote_acciones": rule.unit_shares,
@@ -104,6 +103,13 @@ def first_stage_package(
         "acciones_ofrecidas": done.header["acciones_ofrecidas"],
         "orden": "orden de recepción (radicado): la columna orden",
     }
+    if rule.joint_caps:  # only where the program has them: other packages unchanged
+        offered = stored.offer.values["acciones_ofrecidas"]
+        assert isinstance(offered, int), "an adjudicated offer has its shares offered"
+        parameters["topes_conjuntos"] = [
+            {"categorias": list(cap.categories), "tope_acciones": cap.shares(offered)}
+            for cap in rule.joint_caps
+        ]
     awards = done.results.select(
         pl.int_range(1, pl.len() + 1).alias("orden"),
         pseudonym.alias("seudonimo"),
@@ -114,9 +120,7 @@ def first_stage_package(
     return _package(parameters, awards, f"Primera Etapa de la oferta {stored.code}")
 
 
-def stage_package(
-    stage: StoredStage, done: StageAllocation, pseudonym: pl.Series, program_digest: str
-) -> Package:
+def stage_package(stage: StoredStage, done: StageAllocation, pseudonym: pl.Series) -> Package:
     """A later stage's package: its book and allocation, by pseudonym."""
     header = done.header
     parameters = {
@@ -126,7 +130,7 @@ def stage_package(
         "nombre": stage.name,
         "programa": stage.program.id,
         "version_programa": stage.program.version,
-        "huella_programa": program_digest,
+        "huella_programa": stage.first.program_sha256,
         "mecanismo": header["mecanismo"],
         "acciones_ofrecidas": header["acciones_ofrecidas"],
         "precio_minimo_centavos": header["precio_minimo"],

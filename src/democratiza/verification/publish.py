@@ -3,29 +3,23 @@
 The package is built from the stored, verified record (``stored_adjudication``,
 ``stored_allocation``: recomputed and checked against their hashes), with each filing's
 pseudonym under the offer's key. Building it records the manifest's SHA-256 in the audit
-log, so that what was published can be told apart from anything changed afterwards.
+log, so that what was published can be told apart from anything changed afterwards. The
+package names the program by the SHA-256 of the program file's text the offer keeps (the
+hash the adjudication record names too), so anyone holding that file can check it is the one.
 """
 
 from __future__ import annotations
-
-import hashlib
 
 from sqlalchemy import Connection, Engine
 
 from democratiza.adjudication.record import stored_adjudication
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
-from democratiza.programs.schema import Program
 from democratiza.stages.allocate import stored_allocation
 from democratiza.stages.lifecycle import load_stage
 from democratiza.stages.terms import StageError
 from democratiza.storage import audit
 from democratiza.verification.package import Package, first_stage_package, stage_package
 from democratiza.verification.pseudonyms import offer_key, pseudonyms
-
-
-def program_digest(program: Program) -> str:
-    """SHA-256 of the program the stage ran under, in its canonical form."""
-    return hashlib.sha256(program.model_dump_json(by_alias=True).encode()).hexdigest()
 
 
 def _published(stored: StoredOffer) -> None:
@@ -43,7 +37,7 @@ def offer_package(engine: Engine, code: str, who: str) -> Package:
         stored = load_offer(conn, code)
         _published(stored)
         names = pseudonyms(offer_key(conn, stored.id), done.results)
-        package = first_stage_package(stored, done, names, program_digest(stored.program))
+        package = first_stage_package(stored, done, names)
         _record(conn, who, f"ofertas/{stored.id}/paquete", package)
     return package
 
@@ -59,7 +53,7 @@ def stage_package_of(engine: Engine, stage_code: str, who: str) -> Package:
                 "su adjudicación está publicada."
             )
         names = pseudonyms(offer_key(conn, stage.first.id), done.results)
-        package = stage_package(stage, done, names, program_digest(stage.program))
+        package = stage_package(stage, done, names)
         _record(conn, who, f"etapas/{stage.code}/paquete", package)
     return package
 

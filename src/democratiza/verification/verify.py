@@ -4,8 +4,10 @@
 manifest; then the allocation is computed again from ``parametros.json`` and the permitted
 quantities (or the book) of ``adjudicacion.csv``, by the same exact arithmetic the
 adjudication used (``allocation``, ``stages.clearing``), and the table it gives is written by
-the same writer and compared byte for byte with the published one. A difference names the
-first row that differs and what each side says.
+the same writer and compared byte for byte with the published one (``recompute``). A
+difference names the first row that differs and what each side says. A package that cannot
+be read or recomputed (``archive`` bounds what a ZIP may hold) gets its reason in words,
+never an exception: the command and the public page ``/verificar`` say the same.
 """
 
 from __future__ import annotations
@@ -16,20 +18,27 @@ import json
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import numpy as np
 import polars as pl
 
-from democratiza.adjudication.adjudicate import AdjudicationError, allocate
-from democratiza.stages.clearing import ClearingError, clear
+from democratiza.adjudication.adjudicate import AdjudicationError
+from democratiza.money import group
+from democratiza.stages.clearing import ClearingError
+from democratiza.verification.archive import (
+    LOCAL,
+    UPLOADED,
+    Unreadable,
+    path_files,
+    zip_bytes_problem,
+    zip_files,
+)
 from democratiza.verification.package import (
     AWARDS,
-    FIRST_STAGE,
     MANIFEST,
     PARAMETERS,
     table_bytes,
 )
+from democratiza.verification.recompute import UNFIT, first_difference, needs_problem, recomputed
 
 
 @dataclass(frozen=True)
@@ -39,19 +48,32 @@ class Verdict:
     matches: bool
     message: str
     manifest_digest: str | None = None
+    unread: bool = False  # the package could not even be read (so nothing was compared)
 
 
-def _files(path: Path) -> dict[str, bytes]:
-    if path.is_dir():
-        return {p.name: p.read_bytes() for p in path.iterdir() if p.is_file()}
-    with zipfile.ZipFile(path) as archive:
-        return {Path(n).name: archive.read(n) for n in archive.namelist() if not n.endswith("/")}
+def _unread(name: object, reason: str) -> Verdict:
+    return Verdict(False, f"No se pudo leer el paquete {name}: {reason}.", unread=True)
+
+
+def _listed(files: dict[str, bytes]) -> dict[str, str] | None:
+    """The manifest's files and their hashes (``None`` if it is not a manifest)."""
+    try:
+        listed = json.loads(files[MANIFEST])["archivos"]
+    except (ValueError, TypeError, KeyError):
+        return None
+    if not isinstance(listed, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in listed.items()
+    ):
+        return None
+    return listed
 
 
 def _manifest_problem(files: dict[str, bytes]) -> str | None:
     if MANIFEST not in files:
         return f"falta {MANIFEST}"
-    listed: dict[str, str] = json.loads(files[MANIFEST])["archivos"]
+    listed = _listed(files)
+    if listed is None:
+        return f"{MANIFEST} no es un JSON con los archivos y sus huellas"
     for name, digest in sorted(listed.items()):
         if name not in files:
             return f"falta {name}, que el manifiesto lista"
@@ -63,81 +85,63 @@ def _manifest_problem(files: dict[str, bytes]) -> str | None:
     return None
 
 
-def recomputed(parameters: dict[str, Any], table: pl.DataFrame) -> pl.DataFrame:
-    """The package's table with each award computed again from the package alone."""
-    if parameters["tipo"] == FIRST_STAGE:
-        demand = table["cantidad_permitida"].to_numpy().astype(np.int64)
-        result = allocate(
-            demand,
-            int(parameters["acciones_ofrecidas"]),
-            parameters["metodo"],
-            parameters["residuo"],
-            int(parameters["lote_acciones"]),
-            parameters["porcentaje_lineal"],
-        )
-        return table.with_columns(pl.Series("adjudicada", result.awards))
-    valid = table.filter(pl.col("valida"))
-    cleared = clear(
-        valid["precio_centavos"].to_numpy().astype(np.int64),
-        valid["cantidad"].to_numpy().astype(np.int64),
-        np.arange(valid.height, dtype=np.int64),  # the table is in the order of receipt
-        int(parameters["acciones_ofrecidas"]),
-        int(parameters["precio_minimo_centavos"]),
-        int(parameters["lote"]),
-        parameters["mecanismo"],
-        parameters["precio_corte_centavos"],
-    )
-    assigned = pl.Series("asignada", cleared.allocations)
-    positions = table.with_row_index("_i").filter(pl.col("valida"))["_i"]
-    full = pl.Series("asignada", np.zeros(table.height, dtype=np.int64)).scatter(
-        positions, assigned
-    )
-    return table.with_columns(full)
-
-
-def _first_difference(published: pl.DataFrame, computed: pl.DataFrame) -> str:
-    award = "adjudicada" if "adjudicada" in published.columns else "asignada"
-    if published.height != computed.height or published.columns != computed.columns:
-        return "la tabla no tiene las filas o las columnas que la adjudicación da"
-    differs = (published[award] != computed[award]).arg_true()
-    if differs.len():
-        i = int(differs[0])
-        return (
-            f"fila {i + 2} (orden {published['orden'][i]}, seudónimo "
-            f"{published['seudonimo'][i]}): el paquete dice {published[award][i]} acciones y la "
-            f"adjudicación da {computed[award][i]}"
-        )
-    return "la tabla publicada difiere en su forma de la que la adjudicación da (mismos números)"
-
-
 def verify(path: Path) -> Verdict:
-    """Verify the package at ``path`` (a folder or a ZIP)."""
+    """Verify the package at ``path`` (a folder or a ZIP), on this machine."""
     try:
-        files = _files(path)
-    except (OSError, zipfile.BadZipFile) as exc:
-        return Verdict(False, f"No se pudo leer el paquete {path}: {exc}")
+        files = path_files(path, LOCAL)
+    except Unreadable as exc:
+        return _unread(path, str(exc))
+    return verdict_of(files)
+
+
+def upload_refused(size: int, name: str) -> Verdict | None:
+    """An upload refused on its size alone, before it is read (``None`` if it may be read)."""
+    problem = zip_bytes_problem(size, UPLOADED)
+    return None if problem is None else _unread(name, problem)
+
+
+def verify_upload(data: bytes, name: str) -> Verdict:
+    """Verify a package's ZIP someone uploaded (``UPLOADED`` bounds it), named as they named it."""
+    try:
+        files = zip_files(data, UPLOADED)
+    except Unreadable as exc:
+        return _unread(name, str(exc))
+    return verdict_of(files)
+
+
+def verdict_of(files: dict[str, bytes]) -> Verdict:
+    """Whether a package's files (by name) are what their allocation gives, byte for byte."""
     problem = _manifest_problem(files)
     if problem is not None:
         return Verdict(False, f"El paquete no coincide con su manifiesto: {problem}.")
     manifest = hashlib.sha256(files[MANIFEST]).hexdigest()
-    parameters = json.loads(files[PARAMETERS])
+    try:
+        parameters = json.loads(files[PARAMETERS])
+    except ValueError:
+        return Verdict(False, f"No se puede leer {PARAMETERS}: no es un JSON válido.", manifest)
     text = {"seudonimo": pl.String(), "categoria": pl.String()}
-    published = pl.read_csv(files[AWARDS], schema_overrides=text)
+    try:
+        published = pl.read_csv(files[AWARDS], schema_overrides=text)
+    except (pl.exceptions.PolarsError, ValueError):
+        return Verdict(False, f"No se puede leer {AWARDS}: no es una tabla CSV.", manifest)
+    problem = needs_problem(parameters, published)
+    if problem is not None:
+        return Verdict(False, f"No se puede recalcular la adjudicación: {problem}.", manifest)
     try:
         computed = recomputed(parameters, published)
-    except (AdjudicationError, ClearingError, KeyError, ValueError) as exc:
+        if table_bytes(computed) == files[AWARDS]:
+            return Verdict(
+                True,
+                f"El paquete coincide: la adjudicación recalculada de sus "
+                f"{group(published.height)} filas da, byte por byte, el {AWARDS} publicado.",
+                manifest,
+            )
+        difference = first_difference(published, computed)
+    except (AdjudicationError, ClearingError) as exc:
         return Verdict(False, f"No se puede recalcular la adjudicación: {exc}", manifest)
-    if table_bytes(computed) == files[AWARDS]:
-        rows = published.height
-        return Verdict(
-            True,
-            f"El paquete coincide: la adjudicación recalculada de sus {rows} filas da, byte por "
-            f"byte, el {AWARDS} publicado.",
-            manifest,
-        )
-    return Verdict(
-        False, f"El paquete no coincide: {_first_difference(published, computed)}.", manifest
-    )
+    except (pl.exceptions.PolarsError, KeyError, ValueError, TypeError, ArithmeticError):
+        return Verdict(False, f"No se puede recalcular la adjudicación: {UNFIT}.", manifest)
+    return Verdict(False, f"El paquete no coincide: {difference}.", manifest)
 
 
 def zipped(files: dict[str, bytes]) -> bytes:

@@ -2,14 +2,15 @@
 
 Why a factory: tests build one per database (SQLite and PostgreSQL) and the command
 ``democratiza servir`` one for the database it is given; nothing is global but the
-templates. The application carries the engine and the background job runner in
-``app.state``; body sizes are limited before anything is read; every response carries
-headers that keep pages from being framed or sniffed.
+templates. The application carries the engine, the background job runner, the limits
+per address and the trusted proxies in ``app.state``; bodies are counted as they are read
+and cut at their limit; every response carries headers that keep pages from being
+framed, sniffed or stored.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -17,7 +18,6 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
-from starlette.routing import BaseRoute
 
 from democratiza.web import errors
 from democratiza.web.api import acceptances as api_acceptances
@@ -32,17 +32,25 @@ from democratiza.web.api import public as api_public
 from democratiza.web.api import stages as api_stages
 from democratiza.web.api import tokens as api_tokens
 from democratiza.web.api.uploads import MAX_UPLOAD
+from democratiza.web.pages import api_docs as pages_api_docs
 from democratiza.web.pages import audit as pages_audit
 from democratiza.web.pages import broker as pages_broker
 from democratiza.web.pages import calculator as pages_calculator
+from democratiza.web.pages import credit_lines as pages_credit
 from democratiza.web.pages import dashboard as pages_dashboard
+from democratiza.web.pages import designer as pages_designer
 from democratiza.web.pages import fines as pages_fines
 from democratiza.web.pages import office as pages_office
 from democratiza.web.pages import public as pages_public
 from democratiza.web.pages import stage_page as pages_stage
 from democratiza.web.pages import stages as pages_stages
+from democratiza.web.pages import statistics as pages_statistics
 from democratiza.web.pages import tokens as pages_tokens
+from democratiza.web.pages import verifier as pages_verifier
 from democratiza.web.pages.templating import error_page
+from democratiza.web.security.access import declared_routes
+from democratiza.web.security.clients import Network, proxies_from_environment
+from democratiza.web.security.lockout import Lockout
 from democratiza.web.security.throttle import Throttle
 from democratiza.web.security.token_cache import TokenCache
 from democratiza.web.server.bulk_lane import BulkLane
@@ -63,8 +71,10 @@ def create_app(
     job_workers: int = 2,
     max_upload: int = MAX_UPLOAD,
     lane: BulkLane | None = None,
+    proxies: Sequence[Network] = (),
 ) -> FastAPI:
-    """The application; ``lane`` files batches in a process of their own (``server.bulk_lane``)."""
+    """The application; ``lane`` files batches in a process of their own (``server.bulk_lane``);
+    ``proxies`` are the proxies whose ``X-Forwarded-For`` is believed (``security.clients``)."""
     runner = JobRunner(engine, job_workers)
 
     @asynccontextmanager
@@ -82,7 +92,7 @@ def create_app(
         description=DESCRIPTION,
         version="0.1.0",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,  # Swagger UI loads its scripts from a CDN: the page is our own
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
@@ -91,6 +101,10 @@ def create_app(
     app.state.lane = lane
     app.state.tokens = TokenCache()
     app.state.throttle = Throttle()
+    app.state.proxies = tuple(proxies)
+    app.state.lockout = Lockout()
+    app.state.published = {}  # public statistics and packages, by offer and result hash
+    app.state.published_stages = {}  # later stages' public packages, by stage
     errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))
     # In the order the routes must be tried: a path two routes could match goes to the first.
     for router in (
@@ -105,16 +119,21 @@ def create_app(
         api_holdings.router,
         api_fines.router,
         api_credit.router,
+        pages_api_docs.router,
         pages_public.router,
+        pages_statistics.router,
+        pages_verifier.router,
         pages_calculator.router,
         pages_broker.router,
         pages_office.router,
         pages_dashboard.router,
+        pages_credit.router,
         pages_tokens.router,
         pages_audit.router,
         pages_stages.router,
         pages_stage.router,
         pages_fines.router,
+        pages_designer.router,
     ):
         app.include_router(router)
     static = Path(__file__).parent / "static"
@@ -126,17 +145,7 @@ def create_app(
 
 def api_routes(app: FastAPI) -> list[APIRoute]:
     """Every route of the application, walking into included routers (for the tests)."""
-
-    def walk(routes: list[BaseRoute]) -> list[APIRoute]:
-        found: list[APIRoute] = []
-        for r in routes:
-            if isinstance(r, APIRoute):
-                found.append(r)
-            elif (inner := getattr(r, "original_router", None)) is not None:
-                found += walk(inner.routes)
-        return found
-
-    return walk(app.routes)
+    return declared_routes(app.routes)
 
 
 def from_environment() -> FastAPI:
@@ -144,7 +153,7 @@ def from_environment() -> FastAPI:
     from democratiza.storage.database import database_url, make_engine
 
     url = database_url()
-    return create_app(make_engine(url), lane=BulkLane(url))
+    return create_app(make_engine(url), lane=BulkLane(url), proxies=proxies_from_environment())
 
 
 def allowed_methods(app: FastAPI, path: str) -> list[str]:

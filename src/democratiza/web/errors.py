@@ -94,6 +94,14 @@ class TooLarge(WebError, status=413): ...
 class WrongMediaType(WebError, status=415): ...
 
 
+class BodyTooLarge(HTTPException):
+    """A body that passed its limit while being read (413). An ``HTTPException`` because
+    FastAPI lets only those out of its body reading unchanged (any other becomes 400)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(413, message)
+
+
 class Unprocessable(WebError, status=422): ...
 
 
@@ -206,6 +214,8 @@ def install(app: FastAPI, page_error: PageError, allowed: Callable[[Request], li
             400: "Solicitud mal formada.",
         }
         message = texts.get(exc.status_code, "La solicitud no se pudo atender.")
+        if isinstance(exc, BodyTooLarge):
+            message = exc.detail
         headers = dict(exc.headers or {})
         if exc.status_code == 405:  # every method of the path, whichever router declares it
             headers["Allow"] = ", ".join(allowed(request))

@@ -13,8 +13,9 @@ follows Ley 226 de 1995 art. 11.3):
   (initial or adjusted).
 
 The figures (10 %, 60 months, 12 months) and their citations come from the program file's
-``lineas_credito`` section (``CreditTerms.from_program``); a program whose text lacks the
-credit-line article has no such section and its lines cannot be checked.
+``lineas_credito`` section (``CreditTerms.from_program``); where our text of a decree lacks
+its credit-line article the file cites Ley 226 art. 11 num. 3 itself, the law every program
+must respect.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlalchemy import Connection
 
 from democratiza.money import group, pesos
@@ -50,6 +50,10 @@ class OfferView(BaseModel):
     programa_nombre: str
     estado: str
     parametros: dict[str, str]
+    precio_vigente: str = Field(
+        description="El precio al que se evalúa lo que se radique ahora: el ajustado tras "
+        "una interrupción (Ley 226 art. 11 num. 2), si lo hubo; el de parametros si no"
+    )
     categorias: list[CategoryView]
     limites: list[LimitView]
 
@@ -122,6 +126,7 @@ def offer_view(stored: StoredOffer, state: str | None = None) -> OfferView:
         programa_nombre=program.name,
         estado=state or stored.state,
         parametros={k: shown_value(k, v) for k, v in sorted(stored.offer.values.items())},
+        precio_vigente=shown_value("precio", stored.price_in_force),
         categorias=_categories(program),
         limites=_limits(program),
     )

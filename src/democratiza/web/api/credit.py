@@ -1,32 +1,39 @@
-"""Credit lines over HTTP: checked against Ley 226 art. 11, and a loan's schedule.
+"""Credit lines over HTTP: an offer's lines, checked against Ley 226 art. 11, and a loan's schedule.
 
-The same services as the command line (``compliance.credit``): the office and the
-auditors check a credit line offered to the acquirers against the law and the program,
-or draw a loan's amortisation schedule (JSON, CSV or PDF) with its collateral's coverage.
+The same services as the command line (``compliance.credit``): the office registers an
+offer's credit lines, which the opening checks (``gate``); the office and the auditors read
+them with every condition, check a proposed line against the law and a program, or draw a
+loan's amortisation schedule (JSON, CSV or PDF) with its collateral's coverage.
 Money is in centavos; rates are percentages written as text ("18.5"), never floats.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import Field
+from sqlalchemy import Connection
 
-from democratiza.compliance.credit.checks import check_offer_credit_line
+from democratiza.compliance.credit.checks import Finding, check_offer_credit_line
 from democratiza.compliance.credit.collateral import collateral_coverage
+from democratiza.compliance.credit.gate import credit_verdict, refusal, register_line
 from democratiza.compliance.credit.lines import CreditError, CreditLine
 from democratiza.compliance.credit.schedule import amortization_schedule
 from democratiza.compliance.series import MissingSeriesValue
+from democratiza.money import decimal_percent
+from democratiza.offers.lifecycle import OfferError, StoredOffer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.reports.loan_schedule import schedule_csv_with_totals, schedule_pdf
 from democratiza.web.api.bodies import Body, Centavos, Day
 from democratiza.web.api.catalog import program_or_404
 from democratiza.web.api.formats import STATEMENT_FILES, Statement, in_format, json_text
-from democratiza.web.errors import ERROR_RESPONSES, Unprocessable
-from democratiza.web.security.access import route
+from democratiza.web.api.views import offer_or_404
+from democratiza.web.errors import ERROR_RESPONSES, Unprocessable, refused
+from democratiza.web.security.access import current, route
 
 router = APIRouter(prefix="/api", tags=["después de la venta"], responses=ERROR_RESPONSES)
 Percent = Annotated[
@@ -41,11 +48,7 @@ def _rate(text: str) -> Decimal:
         raise Unprocessable(f"'{text}' no es un porcentaje.") from None
 
 
-class CreditLineData(Body):
-    programa: str = Field(max_length=80)
-    parametros: dict[str, str | int] = Field(
-        default_factory=dict, description="Parámetros de la oferta (acciones_ofrecidas…)"
-    )
+class LineData(Body):
     entidad: str = Field(min_length=1, max_length=200)
     monto_disponible: Centavos
     plazo_meses: int = Field(ge=1, le=600)
@@ -55,38 +58,102 @@ class CreditLineData(Body):
     capitalizar_gracia: bool = True
     garantia: Literal["precio_fijo", "otro_valor", "no_admitidas"] = "precio_fijo"
 
+    def line(self) -> CreditLine:
+        """The line as sent; a line that cannot be (a grace as long as the term) is a 422."""
+        try:
+            return CreditLine(
+                self.entidad,
+                self.monto_disponible,
+                self.plazo_meses,
+                self.gracia_meses,
+                _rate(self.tasa_ea),
+                self.fecha_otorgamiento,
+                self.capitalizar_gracia,
+                self.garantia,
+            )
+        except CreditError as exc:
+            raise Unprocessable(str(exc)) from None
+
+
+class CreditLineData(LineData):
+    programa: str = Field(max_length=80)
+    parametros: dict[str, str | int] = Field(
+        default_factory=dict, description="Parámetros de la oferta (acciones_ofrecidas…)"
+    )
+
+
+def conditions(findings: Sequence[Finding]) -> list[dict[str, Any]]:
+    """Each condition checked: its rule, article, verdict and arithmetic."""
+    return [
+        {"regla": f.rule, "cita": f.citation, "cumple": f.ok, "texto": f.text, "sujeto": f.subject}
+        for f in findings
+    ]
+
 
 @route(router, "POST", "/credito/verificacion", "api.credito.verificar")
 def check_line(data: CreditLineData, request: Request) -> dict[str, Any]:
     """Verifica una línea de crédito contra la Ley 226 art. 11 y el programa."""
     program = program_or_404(data.programa)
+    line = data.line()
     try:
-        line = CreditLine(
-            data.entidad,
-            data.monto_disponible,
-            data.plazo_meses,
-            data.gracia_meses,
-            _rate(data.tasa_ea),
-            data.fecha_otorgamiento,
-            data.capitalizar_gracia,
-            data.garantia,
-        )
         findings = check_offer_credit_line(program, line, data.parametros)
     except (CreditError, OfferParameterError, MissingSeriesValue) as exc:
         raise Unprocessable(str(exc)) from None
+    return {"cumple": all(f.ok for f in findings), "condiciones": conditions(findings)}
+
+
+def offer_credit(conn: Connection, stored: StoredOffer) -> dict[str, Any]:
+    """The offer's registered lines and whether they let it open (Ley 226 art. 11 num. 3)."""
+    try:
+        verdict = credit_verdict(conn, stored)
+    except OfferError as exc:
+        raise Unprocessable(str(exc)) from None
     return {
-        "cumple": all(f.ok for f in findings),
-        "condiciones": [
+        "oferta": stored.code,
+        "valor_acciones_ofrecidas": verdict.offer_value,
+        "permite_abrir": verdict.ok,
+        "motivo": None if verdict.ok else refusal(stored, verdict),
+        "lineas": [
             {
-                "regla": f.rule,
-                "cita": f.citation,
-                "cumple": f.ok,
-                "texto": f.text,
-                "sujeto": f.subject,
+                "id": r.id,
+                "entidad": r.line.lender,
+                "monto_disponible": r.line.available_centavos,
+                "plazo_meses": r.line.term_months,
+                "gracia_meses": r.line.grace_months,
+                "tasa_ea": decimal_percent(r.line.rate_ea.scaleb(2)),
+                "fecha_otorgamiento": r.line.granted.isoformat(),
+                "capitalizar_gracia": r.line.capitalise_grace_interest,
+                "garantia": r.line.share_collateral,
+                "quien": r.who,
+                "registrada_en": r.registered.isoformat(),
             }
-            for f in findings
+            for r in verdict.lines
         ],
+        "condiciones": conditions(verdict.findings),
     }
+
+
+@route(router, "GET", "/ofertas/{codigo}/lineas-credito", "api.credito.lineas")
+def offer_lines(codigo: str, request: Request) -> dict[str, Any]:
+    """Las líneas de crédito de la oferta y si permiten abrirla (Ley 226 art. 11 num. 3)."""
+    with request.app.state.engine.connect() as conn:
+        return offer_credit(conn, offer_or_404(conn, codigo))
+
+
+@route(router, "POST", "/ofertas/{codigo}/lineas-credito", "api.credito.registrar", status_code=201)
+def register(codigo: str, data: LineData, request: Request) -> dict[str, Any]:
+    """Registra una línea de crédito de la oferta; sus condiciones se verifican al abrirla."""
+    line = data.line()
+    try:
+        with request.app.state.engine.begin() as conn:
+            stored = offer_or_404(conn, codigo)
+            register_line(conn, stored, line, current(request).who)
+    except OfferError as exc:
+        raise refused(exc) from None
+    except CreditError as exc:
+        raise Unprocessable(str(exc)) from None
+    with request.app.state.engine.connect() as conn:
+        return offer_credit(conn, stored)
 
 
 class LoanData(Body):

@@ -22,6 +22,7 @@ from democratiza.adjudication.record import Adjudication, stored_adjudication
 from democratiza.compliance.holdings import paid_shares
 from democratiza.offers.lifecycle import OfferError, load_offer
 from democratiza.reports.exports import broker_files, registry_file, slug
+from democratiza.tables.cells import write_csv
 from democratiza.web.errors import Conflict
 from democratiza.web.security.auth import BROKER, Principal
 from democratiza.web.server.scratch import scratch_folder
@@ -79,10 +80,10 @@ def broker_csv(engine: Engine, code: str, who: Principal) -> tuple[str, bytes]:
         name = f"adjudicacion-{slug(who.broker or '')}.csv"
         path = folder / name
         if not path.exists():  # no acceptant of this broker: the header alone
-            mine.drop("comisionista").write_csv(path)
+            write_csv(mine.drop("comisionista"), path)
         return name, _read_and_remove(path, folder)
     path = folder / "adjudicacion.csv"
-    done.results.write_csv(path, datetime_format="%Y-%m-%dT%H:%M:%S")
+    write_csv(done.results, path, datetime_format="%Y-%m-%dT%H:%M:%S")
     return f"adjudicacion-{slug(code)}.csv", _read_and_remove(path, folder)
 
 

@@ -43,8 +43,19 @@ from democratiza.web.server.group_commit import intake_for
 SINGLE_SOURCE = "aceptación"  # the file name a single acceptance's errors give
 # Batches typed and decided at once in this process. Why one: Polars already spreads one
 # batch over every core, so a second one at the same time only makes both slower, and
-# starves the single acceptances (which need a few milliseconds of CPU each, now).
+# starves the single acceptances (which need a few milliseconds of CPU each, now). Held
+# from when the file has been read: reading a slow workbook holds no one else back.
 BATCHES_AT_ONCE = threading.BoundedSemaphore(1)
+# One batch of each broker at a time (per process): a broker's next batch waits for its
+# previous one, so no broker fills the lane and holds the others' back.
+_BROKERS: dict[str, threading.Lock] = {}
+_BROKERS_LOCK = threading.Lock()
+
+
+def broker_turn(broker: str) -> threading.Lock:
+    with _BROKERS_LOCK:
+        return _BROKERS.setdefault(broker, threading.Lock())
+
 
 router = APIRouter(prefix="/api", tags=["comisionistas"], responses=ERROR_RESPONSES)
 
@@ -65,10 +76,12 @@ def file_batch(
     """
     assert who.broker is not None, "only brokers file"
     try:
-        if lane is not None:
-            return lane.file(code, path, shown, batch, who.broker, who.who)
-        with BATCHES_AT_ONCE:
-            return file_batch_here(engine, code, path, shown, batch, who.broker, who.who)
+        with broker_turn(who.broker):
+            if lane is not None:
+                return lane.file(code, path, shown, batch, who.broker, who.who)
+            return file_batch_here(
+                engine, code, path, shown, batch, who.broker, who.who, lambda: BATCHES_AT_ONCE
+            )
     finally:
         shutil.rmtree(path.parent, ignore_errors=True)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import date
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -17,19 +18,24 @@ from pydantic import BaseModel, Field
 from sqlalchemy import Engine, select
 
 from democratiza.adjudication.record import adjudicate, publish
+from democratiza.compliance.credit.gate import open_offer
+from democratiza.filing import reevaluation
+from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import (
     OfferError,
     OfferState,
     advance,
     create_offer,
+    declare_void,
     load_offer,
-    record_interruption,
 )
+from democratiza.offers.prices import AdjustmentRequest
 from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage.schema import adjudications
 from democratiza.web.api import catalog, downloads, views
 from democratiza.web.api.bodies import NewCode
 from democratiza.web.api.formats import CSV_FILE, file_responses
+from democratiza.web.api.offer_figures import offer_figures
 from democratiza.web.errors import ERROR_RESPONSES, Conflict, NotFound, Unprocessable, refused
 from democratiza.web.security.access import current, route
 
@@ -47,12 +53,21 @@ class NewOffer(BaseModel):
 
 class Reason(BaseModel):
     motivo: str = Field(min_length=1, max_length=500)
+    fecha: date | None = Field(
+        None, description="Fecha de negocio de la adjudicación o la publicación (hoy)"
+    )
+    plazo_pago: date | None = Field(
+        None, description="Al publicar: último día para pagar que fija el aviso de resultados"
+    )
 
 
 class Interruption(BaseModel):
     motivo: str = Field(min_length=1, max_length=500)
     precio_nuevo: str | None = Field(None, max_length=40)
     fundamento: str | None = Field(None, max_length=500)
+    vigente_desde: date | None = Field(None, description="Desde cuándo rige (hoy)")
+    aceptaciones_anteriores: Literal["conservan", "reevaluadas"] | None = None
+    fundamento_anteriores: str | None = Field(None, max_length=500)
 
 
 class State(BaseModel):
@@ -61,13 +76,29 @@ class State(BaseModel):
     detalle: str
 
 
-def change(engine: Engine, code: str, target: OfferState, who: str, why: str) -> State:
-    """One lifecycle step through the services; a refused step changes nothing (409)."""
+def change(
+    engine: Engine,
+    code: str,
+    target: OfferState,
+    who: str,
+    why: str,
+    dates: tuple[date | None, date | None] = (None, None),
+) -> State:
+    """One lifecycle step through the services; a refused step changes nothing (409).
+
+    ``dates``: the step's business date and, when publishing, the payment deadline."""
+    day, deadline = dates
     try:
         if target == "adjudicada":
-            adjudicate(engine, code, who, why)
+            adjudicate(engine, code, who, why, day)
         elif target == "publicada":
-            publish(engine, code, who, why)
+            publish(engine, code, who, why, day, deadline)
+        elif target == "desierta":  # with its cause (GEB art. 3.1)
+            with engine.begin() as conn:
+                declare_void(conn, load_offer(conn, code), who, why)
+        elif target == "abierta":  # only once the credit lines qualify (Ley 226 art. 11.3)
+            with engine.begin() as conn:
+                open_offer(conn, load_offer(conn, code), who, why)
         else:
             with engine.begin() as conn:
                 advance(conn, load_offer(conn, code), target, who, why)
@@ -98,7 +129,8 @@ def new_offer(data: NewOffer, request: Request) -> catalog.OfferView:
 
 def _step(target: OfferState, default_reason: str) -> Callable[[str, Reason, Request], State]:
     def handler(codigo: str, data: Reason, request: Request) -> State:
-        return change(request.app.state.engine, codigo, target, current(request).who, data.motivo)
+        engine, who = request.app.state.engine, current(request).who
+        return change(engine, codigo, target, who, data.motivo, (data.fecha, data.plazo_pago))
 
     handler.__doc__ = f"Pasa la oferta a «{target}» ({default_reason})."
     return handler
@@ -109,6 +141,7 @@ STEPS: list[tuple[str, OfferState, str]] = [
     ("cerrar", "cerrada", "vencimiento del plazo"),
     ("adjudicar", "adjudicada", "adjudicación al vencimiento del plazo"),
     ("publicar", "publicada", "publicación de resultados"),
+    ("desierta", "desierta", "declarada desierta con su causal"),
 ]
 for _name, _target, _why in STEPS:
     route(router, "POST", f"/ofertas/{{codigo}}/{_name}", f"api.oferta.{_name}")(
@@ -119,22 +152,36 @@ for _name, _target, _why in STEPS:
 @route(router, "POST", "/ofertas/{codigo}/interrumpir", "api.oferta.interrumpir")
 def interrupt(codigo: str, data: Interruption, request: Request) -> State:
     """Registra una interrupción (Ley 226 art. 11) y el ajuste de precio con su fundamento."""
+    adjustment = None
+    if data.precio_nuevo is not None:
+        adjustment = AdjustmentRequest(
+            data.precio_nuevo,
+            data.fundamento,
+            data.aceptaciones_anteriores,
+            data.fundamento_anteriores,
+            data.vigente_desde,
+        )
     try:
         with request.app.state.engine.begin() as conn:
             stored = views.offer_or_404(conn, codigo)
-            record_interruption(
-                conn, stored, current(request).who, data.motivo, data.precio_nuevo, data.fundamento
-            )
+            who = current(request).who
+            stored, again = reevaluation.interrupt(conn, stored, who, data.motivo, adjustment)
     except OfferError as exc:
         raise Unprocessable(str(exc)) from None
-    return State(codigo=codigo, estado=stored.state, detalle="Interrupción registrada.")
+    detail = "Interrupción registrada."
+    if adjustment is not None:
+        detail += (
+            f" Precio ajustado: {pesos(stored.price_in_force)}; aceptaciones evaluadas de "
+            f"nuevo: {group(again)}."
+        )
+    return State(codigo=codigo, estado=stored.state, detalle=detail)
 
 
 @route(router, "GET", "/ofertas/{codigo}/tablero", "api.tablero")
 def dashboard(codigo: str, request: Request) -> dict[str, list[dict[str, Any]]]:
     """Cifras del ingreso: por día, categoría, comisionista y límite determinante."""
     with request.app.state.engine.connect() as conn:
-        return views.intake_figures(conn, views.offer_or_404(conn, codigo))
+        return offer_figures(request.app.state, conn, views.offer_or_404(conn, codigo)).intake
 
 
 @route(router, "GET", "/ofertas/{codigo}/adjudicacion", "api.adjudicacion")

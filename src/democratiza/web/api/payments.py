@@ -2,19 +2,23 @@
 
 The same services as the command line (``compliance.*``): a payment file is filed all or
 nothing, once; settling the period sells what was paid on the sale date and resolves
-what was not. Money is in centavos.
+what was not. Money is in centavos. The Primera Etapa's (``/ofertas/…``) and a later
+stage's (``/etapas/…``) run the same code over their ledger.
 """
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Request, UploadFile
 
 from democratiza.compliance.holdings import settle
-from democratiza.compliance.payment_batches import import_payments
+from democratiza.compliance.ledger import offer_ledger, stage_ledger
+from democratiza.compliance.payment_batches import LedgerOf, import_payments
 from democratiza.offers.lifecycle import OfferError
 from democratiza.web.api.bodies import Body, Day
+from democratiza.web.api.stages import check_stage
 from democratiza.web.api.uploads import BatchId, uploaded
 from democratiza.web.api.views import check_offer
 from democratiza.web.errors import ERROR_RESPONSES, refused
@@ -23,19 +27,13 @@ from democratiza.web.security.access import current, route
 router = APIRouter(prefix="/api", tags=["después de la venta"], responses=ERROR_RESPONSES)
 
 
-@route(router, "POST", "/ofertas/{codigo}/pagos/lotes", "api.pagos.subir", status_code=201)
-def upload_payments(
-    codigo: str,
-    request: Request,
-    archivo: Annotated[UploadFile, File(description="Pagos en CSV, XLSX o JSON")],
-    lote: BatchId,
+def _upload(
+    request: Request, code: str, archivo: UploadFile, lote: str, ledger_of: LedgerOf
 ) -> dict[str, Any]:
-    """Registra un archivo de pagos (radicado, fecha, monto, forma): todo o nada, una vez."""
-    check_offer(request.app.state.engine, codigo)
     with uploaded(archivo, "El archivo") as path:
         try:
             result = import_payments(
-                request.app.state.engine, codigo, path, lote, current(request).who
+                request.app.state.engine, code, path, lote, current(request).who, ledger_of
             )
         except OfferError as exc:
             raise refused(exc) from None
@@ -47,18 +45,37 @@ def upload_payments(
     }
 
 
+@route(router, "POST", "/ofertas/{codigo}/pagos/lotes", "api.pagos.subir", status_code=201)
+def upload_payments(
+    codigo: str,
+    request: Request,
+    archivo: Annotated[UploadFile, File(description="Pagos en CSV, XLSX o JSON")],
+    lote: BatchId,
+) -> dict[str, Any]:
+    """Registra un archivo de pagos (radicado, fecha, monto, forma): todo o nada, una vez."""
+    check_offer(request.app.state.engine, codigo)
+    return _upload(request, codigo, archivo, lote, offer_ledger)
+
+
+@route(router, "POST", "/etapas/{etapa}/pagos/lotes", "api.etapa.pagos.subir", status_code=201)
+def upload_stage_payments(
+    etapa: str,
+    request: Request,
+    archivo: Annotated[UploadFile, File(description="Pagos en CSV, XLSX o JSON")],
+    lote: BatchId,
+) -> dict[str, Any]:
+    """Registra un archivo de pagos de lo asignado en una etapa siguiente (de contado)."""
+    check_stage(request.app.state.engine, etapa)
+    return _upload(request, etapa, archivo, lote, stage_ledger)
+
+
 class SettlementData(Body):
     fecha_enajenacion: Day
 
 
-@route(router, "POST", "/ofertas/{codigo}/liquidacion", "api.pagos.liquidar")
-def settle_payments(codigo: str, data: SettlementData, request: Request) -> dict[str, Any]:
-    """Cierra el periodo de pago: lo pagado se vende en la fecha; lo no pagado se resuelve."""
-    check_offer(request.app.state.engine, codigo)
+def _settle(request: Request, code: str, day: date, ledger_of: LedgerOf) -> dict[str, Any]:
     try:
-        done = settle(
-            request.app.state.engine, codigo, data.fecha_enajenacion, current(request).who
-        )
+        done = settle(request.app.state.engine, code, day, current(request).who, ledger_of)
     except OfferError as exc:
         raise refused(exc) from None
     return {
@@ -67,3 +84,18 @@ def settle_payments(codigo: str, data: SettlementData, request: Request) -> dict
         "acciones_resueltas": done.resolved_shares,
         "adjudicaciones": done.awards,
     }
+
+
+@route(router, "POST", "/ofertas/{codigo}/liquidacion", "api.pagos.liquidar")
+def settle_payments(codigo: str, data: SettlementData, request: Request) -> dict[str, Any]:
+    """Cierra el periodo de pago: lo pagado se vende en la fecha; lo no pagado se resuelve."""
+    check_offer(request.app.state.engine, codigo)
+    return _settle(request, codigo, data.fecha_enajenacion, offer_ledger)
+
+
+@route(router, "POST", "/etapas/{etapa}/liquidacion", "api.etapa.pagos.liquidar")
+def settle_stage_payments(etapa: str, data: SettlementData, request: Request) -> dict[str, Any]:
+    """Cierra el periodo de pago de una etapa: lo pagado se vende; lo no pagado se resuelve
+    y vuelve para la etapa siguiente."""
+    check_stage(request.app.state.engine, etapa)
+    return _settle(request, etapa, data.fecha_enajenacion, stage_ledger)

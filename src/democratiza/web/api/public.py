@@ -35,8 +35,14 @@ class ResultAnswer(BaseModel):
     decision: str
     regla_limitante: str | None
     regla_limitante_nombre: str | None = None
+    regla_limitante_cita: str | None = None
+    consumido_por: str | None = None  # the person's filings that used the limit before it
     cantidad_persona: int
     adjudicada: int
+    seudonimo: str = Field(description="el seudónimo con que el paquete público la nombra")
+    precio: int = Field(
+        description="Precio por acción a pagar, en centavos (el ajustado si lo hubo)"
+    )
 
 
 @route(router, "GET", "/programas", "api.programas")
@@ -68,7 +74,7 @@ def offer(codigo: str, request: Request) -> catalog.OfferView:
 def resolve_offer(request: Request, data: CalculatorInput) -> Offer:
     if data.oferta:
         with request.app.state.engine.connect() as conn:
-            return offer_or_404(conn, data.oferta).offer
+            return offer_or_404(conn, data.oferta).filing_offer  # at the price in force
     if not data.programa:
         raise Unprocessable(
             "Indique el programa o la oferta.",
@@ -92,7 +98,7 @@ def calculator(data: CalculatorInput, request: Request) -> CalculatorResult:
 @route(router, "POST", "/resultados/consulta", "api.resultado")
 def result(data: ResultQuery, request: Request) -> ResultAnswer:
     """El resultado propio, una vez publicado: con el radicado y la identificación."""
-    with request.app.state.engine.connect() as conn:
+    with request.app.state.engine.begin() as conn:  # may draw the offer's pseudonym key
         found = lookup_result(
             conn, data.oferta, data.radicado, data.tipo_identificacion, data.numero_identificacion
         )

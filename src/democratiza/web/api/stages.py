@@ -19,6 +19,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import Connection, Engine, select
 
+from democratiza.compliance.ledger import stage_paid_shares
 from democratiza.money import pesos
 from democratiza.offers.lifecycle import OfferError
 from democratiza.reports.stage_report import (
@@ -45,6 +46,7 @@ from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.stages.terms import StageError, StageState, StageTerms
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import stages
+from democratiza.tables.cells import csv_bytes
 from democratiza.web.api.bodies import Body, NewCode
 from democratiza.web.api.formats import CSV_FILE, file_responses
 from democratiza.web.api.uploads import BatchId, uploaded
@@ -263,14 +265,17 @@ def _allocation(request: Request, etapa: str) -> StageAllocation:
 
 
 def _csv(frame: pl.DataFrame) -> Response:
-    body = frame.write_csv(datetime_format="%Y-%m-%dT%H:%M:%S%.f")
+    body = csv_bytes(frame, datetime_format="%Y-%m-%dT%H:%M:%S%.f")
     return Response(body, media_type="text/csv; charset=utf-8")
 
 
 @route(router, "GET", "/etapas/{etapa}/registro.csv", "api.etapa.registro", responses=CSV_FILE)
 def registry(etapa: str, request: Request) -> Response:
     """El registro de compradores para el depósito."""
-    return _csv(registry_frame(_allocation(request, etapa)))
+    done = _allocation(request, etapa)
+    with request.app.state.engine.connect() as conn:
+        paid = stage_paid_shares(conn, etapa)
+    return _csv(registry_frame(done, paid))
 
 
 @route(router, "GET", "/etapas/{etapa}/asignacion.csv", "api.etapa.asignacion", responses=CSV_FILE)

@@ -9,17 +9,23 @@ only aggregate figures and, after publication, its own result by radicado plus I
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, select
+import polars as pl
+from sqlalchemy import Connection, Engine, select
 
+from democratiza.compliance.ledger import acceptance_price
 from democratiza.money import pesos_cell
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.rules.engine import IDENTITY_COLUMNS
+from democratiza.rules.explain import cite
+from democratiza.rules.person import per_person
+from democratiza.storage.database import read_frame
+from democratiza.storage.receipts import receipt_rank
 from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
+from democratiza.tables.cells import csv_text
+from democratiza.verification.pseudonyms import offer_key, pseudonym
 from democratiza.web.errors import NotFound
 from democratiza.web.security.auth import BROKER, Principal
 
@@ -97,17 +103,14 @@ def acceptances_csv(conn: Connection, stored: StoredOffer, who: Principal) -> by
         .where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente, _mine(who))
         .order_by(acceptances.c.radicado)
     )
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(ACCEPTANCE_FIELDS)
-    for row in conn.execute(query):
-        writer.writerow(
-            [
-                "" if v is None else pesos_cell(v) if name in AMOUNT_FIELDS else plain(v)
-                for name, v in zip(ACCEPTANCE_FIELDS, row, strict=True)
-            ]
-        )
-    return buffer.getvalue().encode()
+    rows = (
+        [
+            "" if v is None else pesos_cell(v) if name in AMOUNT_FIELDS else plain(v)
+            for name, v in zip(ACCEPTANCE_FIELDS, row, strict=True)
+        ]
+        for row in conn.execute(query)
+    )
+    return csv_text(ACCEPTANCE_FIELDS, rows).encode()
 
 
 def one_acceptance(
@@ -157,7 +160,12 @@ def offer_list(conn: Connection) -> list[dict[str, object]]:
 def lookup_result(
     conn: Connection, code: str, radicado: str, id_type: str, id_number: str
 ) -> dict[str, object]:
-    """The public's own result, after publication, by radicado plus identification."""
+    """The public's own result, after publication, by radicado plus identification.
+
+    With it goes the filing's pseudonym under the offer's key, the one its public package
+    names it by, so the person finds their own row there. The key is drawn the first time
+    it is needed (here or for the package) and kept, so ``conn`` must be able to write.
+    """
     missing = NotFound(
         "No hay un resultado publicado con ese radicado e identificación. Verifique los datos."
     )
@@ -175,8 +183,11 @@ def lookup_result(
                 acceptances.c.cantidad_permitida,
                 acceptances.c.decision,
                 acceptances.c.regla_limitante,
+                acceptances.c.tipo_identificacion,
+                acceptances.c.numero_identificacion,
                 awards.c.cantidad_persona,
                 awards.c.adjudicada,
+                acceptance_price(stored),  # what it pays, the adjusted price if so
             )
             .join(awards, awards.c.aceptacion_id == acceptances.c.id)
             .join(adjudications, adjudications.c.id == awards.c.adjudicacion_id)
@@ -193,52 +204,44 @@ def lookup_result(
     )
     if row is None:
         raise missing
-    found = dict(row)
+    found = {**dict(row), **_as_adjudicated(conn, stored, radicado.strip(), id_type, id_number)}
+    who = (found.pop("tipo_identificacion"), found.pop("numero_identificacion"))
+    found["seudonimo"] = pseudonym(offer_key(conn, stored.id), *who)
     rule = found["regla_limitante"]
     if rule:
         limit = stored.program.limit(str(rule))
         found["regla_limitante_nombre"] = limit.name
+        found["regla_limitante_cita"] = cite(stored.program, limit.citation)
     found["oferta"] = code
     return found
 
 
-def intake_figures(conn: Connection, stored: StoredOffer) -> dict[str, list[dict[str, Any]]]:
-    """The intake dashboard: current acceptances by day, category, broker and binding limit."""
+def _as_adjudicated(
+    conn: Connection, stored: StoredOffer, radicado: str, id_type: str, id_number: str
+) -> dict[str, object]:
+    """The decision and binding rule the adjudication gave this acceptance, and the filings
+    that used the person's limit before it: the person's own acceptances, through the same
+    per-person rule the adjudication ran (``rules.person``)."""
     a = acceptances.c
-    base = (a.oferta_id == stored.id) & a.vigente
-    day = func.date(a.fecha_radicacion)
-    figures: dict[str, list[dict[str, Any]]] = {}
-    for key, column in [
-        ("por_dia", day),
-        ("por_categoria", a.categoria),
-        ("por_comisionista", a.comisionista),
-        ("por_limite", a.regla_limitante),
-    ]:
-        rows = conn.execute(
-            select(
-                column.label("clave"),
-                func.count().label("aceptaciones"),
-                func.coalesce(func.sum(a.cantidad), 0).label("solicitadas"),
-                func.coalesce(func.sum(a.cantidad_permitida), 0).label("permitidas"),
-            )
-            .where(base)
-            .group_by(column)
-            .order_by(column)
-        ).all()
-        figures[key] = [
-            {
-                "clave": str(r.clave) if r.clave is not None else "ninguno",
-                "aceptaciones": int(r.aceptaciones),
-                "solicitadas": int(r.solicitadas),
-                "permitidas": int(r.permitidas),
-            }
-            for r in rows
-        ]
-    decisions = conn.execute(
-        select(a.decision, func.count()).where(base).group_by(a.decision).order_by(a.decision)
-    ).all()
-    figures["por_decision"] = [
-        {"clave": str(d), "aceptaciones": int(n), "solicitadas": 0, "permitidas": 0}
-        for d, n in decisions
-    ]
-    return figures
+    schema: dict[str, pl.DataType] = {
+        "radicado": pl.String(),
+        "tipo_identificacion": pl.String(),
+        "numero_identificacion": pl.String(),
+        "cantidad_permitida": pl.Int64(),
+        "limite_minimo": pl.Int64(),
+        "regla_limite": pl.String(),
+        "decision": pl.String(),
+        "regla_limitante": pl.String(),
+    }
+    own = read_frame(
+        conn,
+        select(*(a[c] for c in schema)).where(
+            a.oferta_id == stored.id,
+            a.vigente,
+            a.tipo_identificacion == id_type.strip().upper(),
+            a.numero_identificacion == id_number.strip(),
+        ),
+        schema,
+    ).with_columns(receipt_rank(pl.col("radicado")).alias("recepcion"))
+    mine = per_person(own).filter(pl.col("radicado") == radicado)
+    return mine.select("decision", "regla_limitante", "consumido_por").row(0, named=True)

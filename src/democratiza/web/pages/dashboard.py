@@ -16,14 +16,16 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from markupsafe import Markup
-from sqlalchemy import Connection, case, func, select
+from sqlalchemy import select
 
 from democratiza.labels import label, rule_cited
 from democratiza.money import fixed, group, pesos, share_percent
 from democratiza.offers.lifecycle import StoredOffer, events
-from democratiza.storage.schema import acceptances, adjudications, awards
+from democratiza.storage.schema import adjudications
 from democratiza.web.api import catalog, views
+from democratiza.web.api.offer_figures import OfferFigures, offer_figures
 from democratiza.web.pages.charts import bar_chart
+from democratiza.web.pages.credit_lines import credit_context
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import route
 from democratiza.words import count
@@ -40,63 +42,28 @@ class Figure:
     note: str = ""
 
 
-def _demand(conn: Connection, stored: StoredOffer) -> dict[str, int]:
-    """The current acceptances not withdrawn: how many, how many people, asked, admissible."""
-    a = acceptances.c
-    live = (a.oferta_id == stored.id) & a.vigente & (a.estado != "retirada")
-    people = select(a.tipo_identificacion, a.numero_identificacion).where(live).distinct()
-    row = conn.execute(
-        select(
-            func.count(),
-            func.coalesce(func.sum(a.cantidad), 0),
-            func.coalesce(func.sum(a.cantidad_permitida), 0),
-            func.coalesce(func.sum(case((a.decision == "rechazada", 1), else_=0)), 0),
-        ).where(live)
-    ).one()
-    persons = conn.execute(select(func.count()).select_from(people.subquery())).scalar_one()
-    return {
-        "aceptaciones": int(row[0]),
-        "solicitadas": int(row[1]),
-        "admisibles": int(row[2]),
-        "rechazadas": int(row[3]),
-        "personas": int(persons),
-    }
-
-
-def _awarded(conn: Connection, stored: StoredOffer) -> tuple[int, int] | None:
-    """Shares awarded and new shareholders (people with shares), once adjudicated."""
-    done = conn.execute(
-        select(adjudications.c.id).where(adjudications.c.oferta_id == stored.id)
-    ).scalar_one_or_none()
-    if done is None:
-        return None
-    a, w = acceptances.c, awards.c
-    joined = awards.join(acceptances, a.id == w.aceptacion_id)
-    total = conn.execute(
-        select(func.coalesce(func.sum(w.adjudicada), 0)).where(w.adjudicacion_id == done)
-    ).scalar_one()
-    owners = (
-        select(a.tipo_identificacion, a.numero_identificacion)
-        .select_from(joined)
-        .where(w.adjudicacion_id == done, w.adjudicada > 0)
-        .distinct()
-        .subquery()
+def adjusted(stored: StoredOffer) -> str:
+    """The note of an adjusted price: since when, and the initial one (Ley 226 art. 11.2)."""
+    if not stored.adjustments:
+        return ""
+    last = stored.adjustments[-1]
+    return (
+        f"ajustado desde el {last.effective:%Y-%m-%d} (precio inicial "
+        f"{pesos(stored.offer.price_centavos)})"
     )
-    people = conn.execute(select(func.count()).select_from(owners)).scalar_one()
-    return int(total), int(people)
 
 
-def headline(conn: Connection, stored: StoredOffer) -> list[Figure]:
+def headline(stored: StoredOffer, found: OfferFigures) -> list[Figure]:
     offered = stored.offer.values.get("acciones_ofrecidas")
     shares = offered if isinstance(offered, int) and offered > 0 else None
-    demand = _demand(conn, stored)
+    demand = found.demand
 
     def times(n: int) -> str:
         return f"{fixed(Fraction(n, shares), 2)} veces la oferta" if shares else ""
 
     figures = [
         Figure(group(shares) if shares else "—", "acciones ofrecidas"),
-        Figure(pesos(stored.offer.price_centavos), "precio por acción"),
+        Figure(pesos(stored.price_in_force), "precio por acción", adjusted(stored)),
         Figure(group(demand["aceptaciones"]), "aceptaciones vigentes"),
         Figure(group(demand["personas"]), "personas que aceptaron"),
         Figure(group(demand["solicitadas"]), "acciones solicitadas", times(demand["solicitadas"])),
@@ -107,9 +74,8 @@ def headline(conn: Connection, stored: StoredOffer) -> list[Figure]:
         ),
         Figure(group(demand["rechazadas"]), "aceptaciones rechazadas"),
     ]
-    awarded = _awarded(conn, stored)
-    if awarded is not None:
-        total, people = awarded
+    if found.awarded is not None:
+        total, people = found.awarded
         placed = share_percent(Fraction(total, shares)) if shares else "—"
         figures += [
             Figure(group(total), "acciones adjudicadas", f"{placed} de la oferta colocado"),
@@ -158,9 +124,11 @@ def charts(stored: StoredOffer, figures: dict[str, list[dict[str, Any]]]) -> lis
 def dashboard(codigo: str, request: Request) -> Response:
     with request.app.state.engine.connect() as conn:
         stored = views.offer_or_404(conn, codigo)
-        figures = views.intake_figures(conn, stored)
-        top = headline(conn, stored)
+        found = offer_figures(request.app.state, conn, stored)
+        figures = found.intake
+        top = headline(stored, found)
         log = events(conn, stored)
+        credit = credit_context(conn, stored)
         record = (
             conn.execute(select(adjudications).where(adjudications.c.oferta_id == stored.id))
             .mappings()
@@ -174,6 +142,8 @@ def dashboard(codigo: str, request: Request) -> Response:
         "cifras": figures,
         "graficas": charts(stored, figures),
         "eventos": log,
+        "cifras_calculadas": found.computed_at,
+        "credito": credit,
         "registro": dict(record) if record else None,
     }
     return render(request, "tablero.html", context)

@@ -10,14 +10,17 @@ Adjudicating and publishing cannot be undone: they need the box that confirms th
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from democratiza.filing import reevaluation
 from democratiza.offers.lifecycle import OfferError, OfferState, create_offer
-from democratiza.web.api import catalog
+from democratiza.offers.prices import AdjustmentRequest
+from democratiza.web.api import catalog, views
 from democratiza.web.api.offers import change
 from democratiza.web.errors import Unprocessable
 from democratiza.web.pages.forms import (
@@ -39,9 +42,10 @@ ACTIONS: dict[str, OfferState] = {
     "cerrar": "cerrada",
     "adjudicar": "adjudicada",
     "publicar": "publicada",
+    "desierta": "desierta",
 }
 # The steps that cannot be undone: the page says what will happen and asks to confirm it.
-CONFIRMED: tuple[OfferState, ...] = ("adjudicada", "publicada")
+CONFIRMED: tuple[OfferState, ...] = ("adjudicada", "publicada", "desierta")
 
 
 def _office_page(
@@ -87,6 +91,16 @@ def _new_offer(request: Request, form: dict[str, str]) -> Response:
     return back(f"/oficina/ofertas/{code}")
 
 
+def _day(text: str, what: str) -> date | None:
+    """A business date typed in the form (AAAA-MM-DD); empty: today, as the service decides."""
+    if not text.strip():
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise Unprocessable(f"{what}: escriba la fecha como AAAA-MM-DD ('{text}').") from None
+
+
 @route(router, "POST", "/oficina/ofertas/{codigo}/acciones", "pag.oferta.accion")
 def offer_action(
     codigo: str,
@@ -94,10 +108,13 @@ def offer_action(
     accion: Action,
     motivo: Reason,
     confirmo: str = Form("", max_length=2),
+    fecha: str = Form("", max_length=10),
+    plazo_pago: str = Form("", max_length=10),
 ) -> Response:
     target = ACTIONS.get(accion)
     if target is None:
         raise Unprocessable(f"Acción desconocida '{accion}'.")
+    dates = (_day(fecha, "Fecha"), _day(plazo_pago, "Plazo de pago"))
     if target in CONFIRMED and confirmo != "si":
         raise Unprocessable(
             f"Para {accion} la oferta marque la casilla que confirma lo que va a pasar."
@@ -105,15 +122,42 @@ def offer_action(
     who = current(request)
     engine = request.app.state.engine
     if target != "adjudicada":
-        change(engine, codigo, target, who.who, motivo)
+        change(engine, codigo, target, who.who, motivo, dates)
         return back(f"/oficina/ofertas/{codigo}")
 
     def work(progress: Progress) -> dict[str, Any]:
         progress.step(
             1, "Leyendo las aceptaciones vigentes, aplicando los límites por persona y adjudicando…"
         )
-        change(engine, codigo, target, who.who, motivo)
+        change(engine, codigo, target, who.who, motivo, dates)
         return {"detalle": f"Oferta '{codigo}' adjudicada.", "oferta": codigo}
 
     job = request.app.state.jobs.submit("adjudicacion", who, 2, "En cola.", work)
     return back(f"/trabajos/{job}")
+
+
+@route(router, "POST", "/oficina/ofertas/{codigo}/interrupcion", "pag.oferta.interrumpir")
+async def interruption(codigo: str, request: Request) -> Response:
+    form = await form_fields(request)
+    return await run_in_threadpool(_interruption, request, codigo, form)
+
+
+def _interruption(request: Request, codigo: str, form: dict[str, str]) -> Response:
+    """An interruption and, if a price is typed, its adjustment (Ley 226 art. 11 num. 2)."""
+    why = form.get("motivo", "").strip()[:500]
+    adjustment = None
+    if form.get("precio_nuevo", "").strip():
+        adjustment = AdjustmentRequest(
+            form["precio_nuevo"].strip()[:40],
+            form.get("fundamento", "")[:500],
+            form.get("aceptaciones_anteriores", ""),
+            form.get("fundamento_anteriores", "")[:500],
+            _day(form.get("vigente_desde", ""), "Vigente desde"),
+        )
+    try:
+        with request.app.state.engine.begin() as conn:
+            stored = views.offer_or_404(conn, codigo)
+            reevaluation.interrupt(conn, stored, current(request).who, why, adjustment)
+    except OfferError as exc:
+        raise Unprocessable(str(exc)) from None
+    return back(f"/oficina/ofertas/{codigo}")

@@ -15,6 +15,7 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from democratiza.labels import label
+from democratiza.offers.dates import business_dates
 from democratiza.vocabulary import ID_TYPES
 from democratiza.web.api import catalog
 from democratiza.web.api.views import lookup_result, offer_or_404
@@ -28,6 +29,7 @@ from democratiza.web.security.auth import (
     open_session,
     session_principal,
 )
+from democratiza.web.security.clients import client_address
 
 router = APIRouter(include_in_schema=False)
 
@@ -76,7 +78,7 @@ async def result_lookup(request: Request) -> Response:
 def _lookup(request: Request, values: dict[str, str]) -> Response:
     code = values.get("oferta", "")
     try:
-        with request.app.state.engine.connect() as conn:
+        with request.app.state.engine.begin() as conn:  # may draw the offer's pseudonym key
             found = lookup_result(
                 conn,
                 code,
@@ -85,14 +87,17 @@ def _lookup(request: Request, values: dict[str, str]) -> Response:
                 values.get("numero_identificacion", ""),
             )
             stored = offer_or_404(conn, code)
+            closing = stored.offer.day("fecha_cierre")
+            deadline = business_dates(conn, stored.id, closing).payment_deadline
     except WebError as exc:
         return _result_page(request, values, None, exc.message, 404)
-    price = stored.offer.price_centavos
+    price = int(str(found["precio"]))  # the acceptance's own (Ley 226 art. 11 num. 2)
     shown = {
         **found,
         "programa": stored.program.name,
         "precio": price,
         "valor_a_pagar": int(str(found["adjudicada"])) * price,
+        "plazo_pago": deadline,
     }
     return _result_page(request, values, shown, None)
 
@@ -118,7 +123,13 @@ def _login(request: Request, values: dict[str, str]) -> Response:
     engine = request.app.state.engine
     now = datetime.now()
     with engine.begin() as conn:
-        outcome = check_password(conn, values.get("login", ""), values.get("clave", ""), now)
+        outcome = check_password(
+            conn,
+            values.get("login", ""),
+            values.get("clave", ""),
+            request.app.state.lockout,
+            client_address(request, request.app.state.proxies),
+        )
         cookie = open_session(conn, outcome.user_id, now) if outcome.user_id else None
     if cookie is None:
         context = {"siguiente": values.get("siguiente", ""), "error": outcome.message}

@@ -1,5 +1,6 @@
 """One later stage's page for the office and the auditors: its figures, its minimum price and
-how it was reached, its book (the demand curve), its steps and its record.
+how it was reached, its book (the demand curve), its steps and its record; once allocated,
+its payments (a payment file) and their settlement.
 
 Why thin: the page reads and changes through the same functions as the API
 (``api.stages``), so it can never do what the API refuses. The cut-off price is typed as
@@ -11,12 +12,15 @@ again on the page, with its error under its field.
 from __future__ import annotations
 
 import json
+from datetime import date
+from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import Response
 from markupsafe import Markup
 from sqlalchemy import select
 
+from democratiza.compliance.ledger import stage_ledger
 from democratiza.money import MoneyError, parse_pesos
 from democratiza.reports.stage_report import demand_svg
 from democratiza.stages.allocate import current_orders
@@ -24,7 +28,9 @@ from democratiza.stages.clearing import demand_curve
 from democratiza.stages.lifecycle import stage_history
 from democratiza.stages.terms import StageState
 from democratiza.storage.schema import stage_allocations
+from democratiza.web.api import payments as api_payments
 from democratiza.web.api import stages as api_stages
+from democratiza.web.api.uploads import BatchId
 from democratiza.web.errors import ErrorItem, Unprocessable
 from democratiza.web.pages.forms import Action, FieldErrors, Reason, back, field_errors
 from democratiza.web.pages.templating import render
@@ -47,6 +53,8 @@ def _stage_page(
                 stage_allocations.c.etapa_id == stage.id
             )
         ).first()
+        ledger = stage_ledger(conn, etapa)
+        payments = None if ledger.waiting else ledger.summary(conn)
     curve = demand_curve(valid["precio"].to_numpy(), valid["cantidad"].to_numpy())
     header = None
     point = None
@@ -62,6 +70,7 @@ def _stage_page(
         "acciones_pedidas": int(valid["cantidad"].sum() or 0),
         "eventos": history,
         "registro": header,
+        "pagos": payments,
         "datos": typed,
         **errors.context(),
     }
@@ -108,4 +117,30 @@ def stage_action(
         api_stages.change(engine, etapa, ACTIONS[accion], who, motivo)
     else:
         raise Unprocessable(f"Acción desconocida '{accion}'.")
+    return back(f"/oficina/etapas/{etapa}")
+
+
+@route(router, "POST", "/oficina/etapas/{etapa}/pagos/lotes", "pag.etapa.pagos.subir")
+def stage_payments(
+    etapa: str, request: Request, archivo: Annotated[UploadFile, File()], lote: BatchId
+) -> Response:
+    """A payment file for the stage's allocations (the API's service, then back)."""
+    api_payments.upload_stage_payments(etapa, request, archivo, lote)
+    return back(f"/oficina/etapas/{etapa}")
+
+
+@route(router, "POST", "/oficina/etapas/{etapa}/liquidacion", "pag.etapa.pagos.liquidar")
+def stage_settlement(
+    etapa: str,
+    request: Request,
+    fecha_enajenacion: Annotated[date, Form()],
+    confirmo: str = Form("", max_length=2),
+) -> Response:
+    """Settle the stage's payment period; it cannot be undone, so the box must be ticked."""
+    if confirmo != "si":
+        problems = [ErrorItem(columna="confirmo", mensaje="marque la casilla para confirmar")]
+        errors = field_errors(problems, ("confirmo",))
+        return _stage_page(request, etapa, errors, {"motivo": "decisión de la oficina"}, 422)
+    data = api_payments.SettlementData(fecha_enajenacion=fecha_enajenacion)
+    api_payments.settle_stage_payments(etapa, data, request)
     return back(f"/oficina/etapas/{etapa}")

@@ -13,12 +13,14 @@ data only to the roles that need it, Ley 1581 de 2012) is decided by the queries
 from __future__ import annotations
 
 import hmac
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import datetime
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
+from starlette.routing import BaseRoute
 
 from democratiza.web.errors import CsrfRefused, NotAllowed, NotLoggedIn, WrongMediaType
 from democratiza.web.security.auth import (
@@ -30,6 +32,7 @@ from democratiza.web.security.auth import (
     Principal,
     session_principal,
 )
+from democratiza.web.security.clients import client_address
 
 EVERYONE = frozenset({PUBLIC, OFFICE, BROKER, AUDITOR})
 STAFF = frozenset({OFFICE, BROKER, AUDITOR})
@@ -46,6 +49,7 @@ ACCESS: dict[str, frozenset[str]] = {
     "api.oferta": EVERYONE,
     "api.calculadora": EVERYONE,
     "api.resultado": EVERYONE,
+    "api.documentacion": EVERYONE,
     # Filing is the brokers' alone.
     "api.lote.subir": ONLY_BROKER,
     "api.aceptacion.radicar": ONLY_BROKER,
@@ -65,6 +69,7 @@ ACCESS: dict[str, frozenset[str]] = {
     "api.oferta.adjudicar": ONLY_OFFICE,
     "api.oferta.publicar": ONLY_OFFICE,
     "api.oferta.interrumpir": ONLY_OFFICE,
+    "api.oferta.desierta": ONLY_OFFICE,
     "api.token.crear": ONLY_OFFICE,
     "api.token.revocar": ONLY_OFFICE,
     # Read by the office and the auditors.
@@ -99,11 +104,15 @@ ACCESS: dict[str, frozenset[str]] = {
     # After the sale: the office records; the office and auditors read and compute.
     "api.pagos.subir": ONLY_OFFICE,
     "api.pagos.liquidar": ONLY_OFFICE,
+    "api.etapa.pagos.subir": ONLY_OFFICE,
+    "api.etapa.pagos.liquidar": ONLY_OFFICE,
     "api.tenencia.evento": ONLY_OFFICE,
     "api.tenencia.ineficacia": ONLY_OFFICE,
     "api.tenencia": OVERSIGHT,
     "api.multa.estado": OVERSIGHT,
     "api.credito.verificar": OVERSIGHT,
+    "api.credito.lineas": OVERSIGHT,
+    "api.credito.registrar": ONLY_OFFICE,
     "api.credito.cuadro": OVERSIGHT,
     # Pages.
     "pag.inicio": EVERYONE,
@@ -112,6 +121,11 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.aviso": EVERYONE,
     "pag.resultado": EVERYONE,
     "pag.resultado.consultar": EVERYONE,
+    "pag.estadisticas": EVERYONE,  # a published offer's figures and package: no one named
+    "pag.estadisticas.paquete": EVERYONE,
+    "pag.etapa.paquete": EVERYONE,  # a published later stage's package
+    "pag.verificar": EVERYONE,  # anyone verifies a package: it names no one
+    "pag.verificar.enviar": EVERYONE,
     "pag.entrar": EVERYONE,
     "pag.entrar.enviar": EVERYONE,
     "pag.salir": EVERYONE,
@@ -124,6 +138,8 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.tablero": OVERSIGHT,
     "pag.oferta.crear": ONLY_OFFICE,
     "pag.oferta.accion": ONLY_OFFICE,
+    "pag.credito.registrar": ONLY_OFFICE,
+    "pag.oferta.interrumpir": ONLY_OFFICE,
     "pag.tokens": OVERSIGHT,
     "pag.token.crear": ONLY_OFFICE,
     "pag.token.revocar": ONLY_OFFICE,
@@ -131,10 +147,15 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.etapa": OVERSIGHT,
     "pag.etapa.crear": ONLY_OFFICE,
     "pag.etapa.accion": ONLY_OFFICE,
+    "pag.etapa.pagos.subir": ONLY_OFFICE,
+    "pag.etapa.pagos.liquidar": ONLY_OFFICE,
     "pag.etapa.comisionista": ONLY_BROKER,
     "pag.etapa.lote.subir": ONLY_BROKER,
     "pag.multas": OVERSIGHT,
     "pag.multa.calcular": OVERSIGHT,
+    "pag.disenador": ONLY_OFFICE,  # the program designer: designs before the decree
+    "pag.disenador.simular": ONLY_OFFICE,
+    "pag.disenador.descarga": ONLY_OFFICE,
     "pag.auditoria": ONLY_AUDITOR,
     "pag.auditoria.verificar": ONLY_AUDITOR,
 }
@@ -204,6 +225,8 @@ def gate(name: str) -> Callable[[Request], Awaitable[Principal]]:
     roles = ACCESS.get(name, frozenset())  # a route missing from the table admits no one
 
     async def check(request: Request) -> Principal:
+        if getattr(request.state, "gated", None) == name:  # already passed (``GatedRoute``)
+            return principal_of(request)
         # A remembered token needs no database, so no worker thread either.
         who = remembered_broker(request)
         if who is None:
@@ -214,8 +237,9 @@ def gate(name: str) -> Callable[[Request], Awaitable[Principal]]:
             raise NotAllowed()
         if request.method not in SAFE_METHODS:
             await _check_csrf(request, who)
-            address = request.client.host if request.client else "desconocida"
+            address = client_address(request, request.app.state.proxies)
             request.app.state.throttle.attempt(name, address)
+        request.state.gated = name
         return who
 
     return check
@@ -231,7 +255,8 @@ async def media_type(request: Request) -> None:
     path = request.url.path
     if request.method in SAFE_METHODS or not path.startswith("/api/"):
         return
-    if request.headers.get("content-length") in (None, "0"):
+    has_body = request.headers.get("content-length") not in (None, "0")
+    if not has_body and "transfer-encoding" not in request.headers:
         return
     content_type = request.headers.get("content-type", "")
     if path.endswith("/lotes"):
@@ -243,17 +268,55 @@ async def media_type(request: Request) -> None:
         raise WrongMediaType("Envíe el cuerpo como JSON (Content-Type: application/json).")
 
 
+class GatedRoute(APIRoute):
+    """A route whose gate and media-type check run before its body is read.
+
+    Why: FastAPI reads (and spools to disk) a body before it solves any dependency, so a
+    gate that is only a dependency would let anyone make the service read a large upload
+    before the 401. Here the gate runs first; as a dependency it then finds its answer.
+    """
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handle = super().get_route_handler()
+        check = gate(self.name)
+
+        async def gated(request: Request) -> Response:
+            await check(request)
+            await media_type(request)
+            return await handle(request)
+
+        return gated
+
+
 def route(
     router: APIRouter, method: str, path: str, name: str, **options: Any
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a route under its access-table name, with the gate in front of it."""
-    return router.api_route(
-        path,
-        methods=[method],
-        name=name,
-        dependencies=[Depends(gate(name)), Depends(media_type)],
-        **options,
-    )
+
+    def declare(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+        router.add_api_route(
+            path,
+            endpoint,
+            methods=[method],
+            name=name,
+            dependencies=[Depends(gate(name)), Depends(media_type)],
+            route_class_override=GatedRoute,
+            **options,
+        )
+        return endpoint
+
+    return declare
+
+
+def declared_routes(routes: Sequence[BaseRoute]) -> list[APIRoute]:
+    """Every route among ``routes``, walking into included routers."""
+    found: list[APIRoute] = []
+    for r in routes:
+        if isinstance(r, APIRoute):
+            found.append(r)
+        elif (inner := getattr(r, "original_router", None)) is not None:
+            found += declared_routes(inner.routes)
+    return found
 
 
 def current(request: Request) -> Principal:

@@ -1,7 +1,8 @@
 """Who is asking: people with passwords and sessions, brokers' systems with API tokens.
 
 Why this shape: people need a modern password hash (argon2id), sessions with CSRF
-protection, a lockout after repeated failures, and per-broker tokens that the program office
+protection, a wait after repeated failures (per account and address, ``lockout``), and
+per-broker tokens that the program office
 can revoke. No secret is stored: passwords as argon2 hashes; session cookies and API tokens
 as their SHA-256, so a copy of the database lets no one log in.
 
@@ -15,6 +16,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -23,17 +25,22 @@ from sqlalchemy import Connection, delete, insert, select, update
 from democratiza.storage import audit
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import api_tokens, sessions, users
+from democratiza.web.security.lockout import Lockout
+from democratiza.words import count
 
 PUBLIC, OFFICE, BROKER, AUDITOR = "publico", "oficina", "comisionista", "auditor"
 ROLES = (PUBLIC, OFFICE, BROKER, AUDITOR)
 STAFF_ROLES = (OFFICE, BROKER, AUDITOR)  # roles a person logs in with
-MAX_FAILURES = 5
-LOCKOUT = timedelta(minutes=15)
 SESSION_LIFE = timedelta(hours=8)
 MIN_PASSWORD = 12
 TOKEN_PREFIX = "dz_"
-# Verified against when the login does not exist, so both answers take the same time.
-_DUMMY_HASH = PasswordHasher().hash("nadie-tiene-esta-clave")
+
+
+@cache
+def _dummy_hash() -> str:
+    """Verified against when the login does not exist, so both answers take the same time.
+    Made on first use: hashing costs a tenth of a second that no command should pay."""
+    return PasswordHasher().hash("nadie-tiene-esta-clave")
 
 
 class AuthError(Exception):
@@ -103,44 +110,45 @@ class LoginOutcome:
     message: str  # why it was refused (Spanish); empty when it succeeded
 
 
-def check_password(conn: Connection, login: str, password: str, now: datetime) -> LoginOutcome:
-    """One login attempt; failures are counted and the fifth locks the account for 15 min."""
+def check_password(
+    conn: Connection, login: str, password: str, lockout: Lockout, address: str
+) -> LoginOutcome:
+    """One login attempt from ``address``.
+
+    The answer never tells whether the account exists: an unknown login is verified against
+    a dummy hash (the same time) and counted by the lockout like any other, so it waits
+    alike. While the account-and-address waits, no password is tried at all.
+    """
     refused = "Usuario o contraseña incorrectos."
+    if waiting := lockout.wait(login, address):
+        return LoginOutcome(None, _wait_text(waiting))
     row = conn.execute(select(users).where(users.c.login == login)).first()
-    if row is None or not row.activo:
-        _verify(_DUMMY_HASH, password)
-        return LoginOutcome(None, refused)
-    if row.bloqueado_hasta is not None and row.bloqueado_hasta > now:
-        return LoginOutcome(
-            None,
-            f"La cuenta está bloqueada por intentos fallidos hasta las "
-            f"{row.bloqueado_hasta:%H:%M}; intente después.",
-        )
-    if _verify(row.hash, password):
-        conn.execute(
-            update(users)
-            .where(users.c.id == row.id)
-            .values(intentos_fallidos=0, bloqueado_hasta=None)
-        )
+    known = row is not None and bool(row.activo)
+    if row is not None and known and _verify(row.hash, password):
+        lockout.succeeded(login, address)
         return LoginOutcome(int(row.id), "")
-    failures = int(row.intentos_fallidos) + 1
-    if failures >= MAX_FAILURES:
-        until = now + LOCKOUT
-        conn.execute(
-            update(users)
-            .where(users.c.id == row.id)
-            .values(intentos_fallidos=0, bloqueado_hasta=until)
-        )
+    if not known:
+        _verify(_dummy_hash(), password)
+    waiting = lockout.failed(login, address)
+    if not waiting:
+        return LoginOutcome(None, refused)
+    if known:  # the auditors see that someone is guessing this person's password
         audit.append(
-            conn, "sistema", "usuario.bloquear", f"usuarios/{login}", None, {"hasta": until}
-        )
-        return LoginOutcome(
+            conn,
+            "sistema",
+            "usuario.bloquear",
+            f"usuarios/{login}",
             None,
-            f"{refused} La cuenta quedó bloqueada {LOCKOUT.seconds // 60} minutos por "
-            f"{MAX_FAILURES} intentos fallidos.",
+            {"direccion": address, "segundos": waiting},
         )
-    conn.execute(update(users).where(users.c.id == row.id).values(intentos_fallidos=failures))
-    return LoginOutcome(None, refused)
+    return LoginOutcome(None, f"{refused} {_wait_text(waiting)}")
+
+
+def _wait_text(seconds: int) -> str:
+    return (
+        "Demasiados intentos fallidos con este usuario desde esta dirección: espere "
+        f"{count(seconds, 'segundo', 'segundos')} antes de intentar de nuevo."
+    )
 
 
 def _verify(stored_hash: str, password: str) -> bool:

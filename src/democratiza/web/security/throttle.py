@@ -17,11 +17,13 @@ from collections.abc import Callable
 
 from democratiza.web.errors import TooManyRequests
 
-# Route name → group: the login page, and the public lookup of a result (API and page).
+# Route name → group: the login page, the public lookup of a result (API and page), and the
+# public verifier (each attempt recomputes a whole adjudication).
 GUARDED = {
     "pag.entrar.enviar": "entrar",
     "api.resultado": "resultado",
     "pag.resultado.consultar": "resultado",
+    "pag.verificar.enviar": "verificar",
 }
 
 

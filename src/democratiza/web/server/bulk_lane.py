@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -41,6 +41,10 @@ from democratiza.web.server.lane_death import after_worker_died
 from democratiza.web.server.processes import end_with_parent
 
 NICENESS = 12  # about a fifteenth of a normal process's CPU share when both want the core
+# Two workers: one broker's file being read never keeps another's batch from its turn
+# (each broker has at most one batch in the lane, ``web.api.filing``); evaluating and
+# storing still go one batch at a time per machine.
+LANE_WORKERS = 2
 
 
 def lane_cores(allowed: set[int]) -> set[int]:
@@ -71,11 +75,21 @@ _ENGINES: dict[str, Engine] = {}
 
 
 def file_batch_here(
-    engine: Engine, code: str, path: Path, shown: str, batch: str, broker: str, who: str
+    engine: Engine,
+    code: str,
+    path: Path,
+    shown: str,
+    batch: str,
+    broker: str,
+    who: str,
+    exclusive: Callable[[], AbstractContextManager[object]] = nullcontext,
 ) -> bytes:
-    """The batch filed in this process: the intake's answer as JSON, or its ``WebError``."""
+    """The batch filed in this process: the intake's answer as JSON, or its ``WebError``.
+
+    ``exclusive`` is held from the moment the file has been read (``import_batch``).
+    """
     try:
-        result = import_batch(engine, code, path, broker, batch, who)
+        result = import_batch(engine, code, path, broker, batch, who, exclusive=exclusive)
     except REFUSALS as exc:
         raise filing_refusal(exc, shown, str(path.parent)) from None
     return answer_json(batch_answer(result))
@@ -89,9 +103,9 @@ def _engine(url: str) -> Engine:
 
 
 def _file(url: str, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
-    engine = _engine(url)
-    with _one_batch_per_machine(url):
-        return file_batch_here(engine, code, path, shown, batch, broker, who)
+    return file_batch_here(
+        _engine(url), code, path, shown, batch, broker, who, lambda: _one_batch_per_machine(url)
+    )
 
 
 @contextmanager
@@ -113,7 +127,8 @@ Work = Callable[[str, str, Path, str, str, str, str], bytes]
 
 
 class BulkLane:
-    """One worker process for the batches of one service process (started on first use).
+    """The worker processes (``LANE_WORKERS``) for the batches of one service process,
+    started on first use.
 
     ``work`` files the batch in the worker (``_file``; a test may give one that fails).
     """
@@ -130,7 +145,7 @@ class BulkLane:
             if self._pool is None:
                 # "spawn": forking a process that runs threads (uvicorn's, Polars') can hang.
                 self._pool = ProcessPoolExecutor(
-                    max_workers=1,
+                    max_workers=LANE_WORKERS,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start_worker,
                 )

@@ -4,10 +4,17 @@ Why plain ASGI rather than ``@app.middleware("http")``: Starlette's decorator ru
 request through extra tasks and memory streams, which cost more than a single acceptance's
 own route; here a request passes through one function call.
 
-- A body whose declared length is over the limit (uploads: ``max_upload``; anything else:
-  1 MiB) is refused with 413 before anything is read.
-- Every response carries headers that keep pages from being framed or sniffed; HTML pages
-  also a Content-Security-Policy (not Swagger UI's page, which loads its own scripts).
+- A body over the limit (uploads: ``max_upload``; a package sent to the public verifier:
+  twice the largest package it takes, so that one somewhat too large is refused in words
+  on the page; anything else: 1 MiB) is refused with 413: at once when its declared
+  length is over, and otherwise (a chunked body, or one that lies about its length) as
+  soon as the bytes read pass the limit; nothing past the limit is ever read.
+- Every response carries headers that keep pages from being framed or sniffed and deny
+  the browser's powerful features (Permissions-Policy); HTML pages also a
+  Content-Security-Policy that admits only this site's own files, forms and base URL.
+- Nothing but the static files (style sheet, icons) may be stored by a browser or a proxy
+  (``Cache-Control: no-store``): pages and files carry personal data (Ley 1581 de 2012),
+  and a page that does not today may tomorrow.
 """
 
 from __future__ import annotations
@@ -16,19 +23,28 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from democratiza.web.errors import ApiError
+from democratiza.verification.archive import UPLOAD_BYTES
+from democratiza.web.errors import ApiError, BodyTooLarge
 
 MAX_BODY = 1024 * 1024  # any request but an upload: 1 MiB
 UPLOAD_SUFFIX = "/lotes"
+VERIFIER = "/verificar"
 ALWAYS = (
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"same-origin"),
+    (
+        b"permissions-policy",
+        b"camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
+    ),
 )
 CSP = (
     b"content-security-policy",
-    b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
+    b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    b"form-action 'self'; base-uri 'self'; frame-ancestors 'none'",
 )
+NO_STORE = (b"cache-control", b"no-store")
+STATIC = "/estaticos/"
 
 
 class LimitsAndHeaders:
@@ -42,31 +58,55 @@ class LimitsAndHeaders:
             return
         path: str = scope["path"]
         limit = self.max_upload if path.endswith(UPLOAD_SUFFIX) else MAX_BODY
+        if path == VERIFIER:
+            limit = 2 * UPLOAD_BYTES
         declared = next((v for k, v in scope["headers"] if k == b"content-length"), None)
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await _too_large(send, limit)
             return
+        started = False
+        received = 0
+
+        async def counted() -> Message:
+            # Why count here: a chunked body declares no length, so only the bytes tell.
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge(too_large_text(limit))
+            return message
 
         async def with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = list(message.get("headers", ()))
                 present = {k.lower() for k, _ in headers}
                 headers += [(k, v) for k, v in ALWAYS if k not in present]
+                if NO_STORE[0] not in present and not path.startswith(STATIC):
+                    headers.append(NO_STORE)
                 content_type = next((v for k, v in headers if k.lower() == b"content-type"), b"")
-                if (
-                    content_type.startswith(b"text/html")
-                    and path != "/api/docs"
-                    and CSP[0] not in present
-                ):
+                if content_type.startswith(b"text/html") and CSP[0] not in present:
                     headers.append(CSP)
                 message = {**message, "headers": headers}
             await send(message)
 
-        await self.app(scope, receive, with_headers)
+        try:
+            await self.app(scope, counted, with_headers)
+        except BodyTooLarge:
+            # Raised where no handler turns it into an answer (the routes' handlers do).
+            if started:
+                raise
+            await _too_large(send, limit)
+
+
+def too_large_text(limit: int) -> str:
+    return f"La solicitud pasa del límite de {limit // (1024 * 1024)} MiB."
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    message = f"La solicitud pasa del límite de {limit // (1024 * 1024)} MiB."
+    message = too_large_text(limit)
     body = json.dumps(ApiError(detalle=message).model_dump(), ensure_ascii=False).encode()
     await send(
         {
@@ -76,6 +116,7 @@ async def _too_large(send: Send, limit: int) -> None:
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
                 *ALWAYS,
+                NO_STORE,
             ],
         }
     )

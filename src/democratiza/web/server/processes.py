@@ -23,8 +23,12 @@ import threading
 import time
 from multiprocessing.process import BaseProcess
 from types import FrameType
+from typing import Any
 
 APP = "democratiza.web.app:from_environment"  # uvicorn's factory, one app per process
+# uvicorn would believe X-Forwarded-For from 127.0.0.1 and overwrite the peer's address with
+# it; the application reads it itself, from the proxies it is told to trust only.
+SERVER_OPTIONS: dict[str, Any] = {"proxy_headers": False}
 BACKLOG = 2048
 PARENT_CHECK = 0.5  # seconds between a process's checks that its parent is alive
 
@@ -50,7 +54,7 @@ def _serve_one(host: str, port: int, url: str, parent: int) -> None:
     import uvicorn
 
     os.environ["DEMOCRATIZA_DB"] = url
-    config = uvicorn.Config(APP, factory=True, log_level="warning")
+    config = uvicorn.Config(APP, factory=True, log_level="warning", **SERVER_OPTIONS)
     threading.Thread(target=end_with_parent, args=(parent,), daemon=True).start()
     uvicorn.Server(config).run(sockets=[_listen(host, port)])
 

@@ -1,0 +1,100 @@
+"""How much a file may ask of the reader: rows, what a workbook expands to, and time.
+
+Why: an XLSX is a zip of XML, and a 2 MB file can expand to 1,5 GB (a "zip bomb") or
+hold a sheet of 2 GB, which kept the reader busy for minutes and took gigabytes of memory;
+the command line and the service read files alike, so both keep these limits. Before a
+workbook is parsed, its zip directory is read: a workbook whose parts expand past
+``xlsx_expanded`` bytes in all, or any large part more than ``xlsx_ratio`` times, is
+refused without parsing it (a real workbook's XML compresses about ten times). While it
+is read, the rows are counted and the time is watched. CSV is read by Polars, fast and
+bounded by the file's own size; its rows are counted too.
+"""
+
+from __future__ import annotations
+
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from democratiza.money import group
+from democratiza.tables.errors import InputError, InputRejected
+
+MIB = 1024 * 1024
+RATIO_FROM = MIB  # parts smaller than this are too small to matter, whatever their ratio
+CHECK_EVERY = 1_000  # rows between two looks at the clock
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    rows: int = 1_000_000  # data rows in one file
+    xlsx_expanded: int = 128 * MIB  # a workbook's parts, uncompressed, in all
+    xlsx_ratio: int = 100  # uncompressed ÷ compressed, for a part over 1 MiB
+    xlsx_seconds: float = 120.0  # reading one workbook
+    clock: Callable[[], float] = field(default=time.monotonic, compare=False)
+
+
+LIMITS = ReadLimits()
+USE_CSV = "envíe el lote como CSV"
+
+
+def _refuse(source: str, message: str) -> InputRejected:
+    return InputRejected([InputError(source, None, None, message)])
+
+
+def check_workbook(path: Path, limits: ReadLimits, unreadable: str) -> None:
+    """Refuse a workbook that would expand too far, from its zip directory alone."""
+    source = str(path)
+    try:
+        with zipfile.ZipFile(path) as book:
+            parts = book.infolist()
+    except (zipfile.BadZipFile, OSError):
+        raise _refuse(source, unreadable) from None
+    expanded = sum(p.file_size for p in parts)
+    if expanded > limits.xlsx_expanded:
+        raise _refuse(
+            source,
+            f"el libro se expande a {expanded // MIB} MiB al abrirlo, más que el límite de "
+            f"{limits.xlsx_expanded // MIB} MiB; {USE_CSV}",
+        )
+    for part in parts:
+        if part.file_size > RATIO_FROM and part.file_size > limits.xlsx_ratio * max(
+            1, part.compress_size
+        ):
+            raise _refuse(
+                source,
+                f"la parte '{part.filename}' del libro se expande "
+                f"{part.file_size // max(1, part.compress_size)} veces, más que el límite de "
+                f"{limits.xlsx_ratio}; el archivo no parece un libro de Excel normal",
+            )
+
+
+def check_rows(source: str, rows: int, limits: ReadLimits) -> None:
+    """Refuse a file with more data rows than ``limits.rows``."""
+    if rows > limits.rows:
+        raise _refuse(
+            source,
+            f"el archivo tiene más de {group(limits.rows)} filas de datos; "
+            "divídalo en varios lotes",
+        )
+
+
+class Watch:
+    """Counts a workbook's rows as they are read and refuses past the rows or the time."""
+
+    def __init__(self, source: str, limits: ReadLimits) -> None:
+        self.source, self.limits = source, limits
+        self.rows = 0
+        self.until = limits.clock() + limits.xlsx_seconds
+
+    def row(self) -> None:
+        self.rows += 1
+        check_rows(self.source, self.rows - 1, self.limits)  # the first row is the header
+        if self.rows % CHECK_EVERY == 0 and self.limits.clock() > self.until:
+            seconds = round(self.limits.xlsx_seconds)
+            raise _refuse(
+                self.source,
+                f"el libro tardó más de {group(seconds)} segundos en leerse "
+                f"(llevaba {group(self.rows)} filas); {USE_CSV}",
+            )

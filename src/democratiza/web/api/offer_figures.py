@@ -1,0 +1,216 @@
+"""An offer's figures (intake by day, category, broker, limit and decision; demand; awards)
+for its page and the API, without counting a million acceptances on every request.
+
+Why a cache and how it stays true: the figures change only when an acceptance is filed,
+corrected or withdrawn (each a new row, so the offer's highest acceptance id moves), when
+the offer changes state or is interrupted (an event), or when it is adjudicated. Those
+make the cache's key, read in one query through indexes. While the key is unchanged the
+figures are served as computed. When it changes, figures that were cheap to compute (under
+``CHEAP``) are computed again at once, so a small offer's page is always exact; figures that
+were expensive are served as they were, with the time they were computed, while one
+background thread computes them again: during the window of a large offer, a clerk's page
+answers at once with figures a few seconds old (the page says when they were computed),
+never a page that takes ten seconds. A closed offer's figures never change: computed once.
+Only the first request for a large offer after the service starts waits for them.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Engine, case, func, select
+
+from democratiza.offers.lifecycle import StoredOffer, load_offer
+from democratiza.storage.schema import acceptances, adjudications, awards, offer_events
+
+CHEAP = 0.1  # seconds: figures that took less are recomputed at once on every change
+
+Key = tuple[object, ...]
+
+
+@dataclass(frozen=True)
+class OfferFigures:
+    intake: dict[str, list[dict[str, Any]]]  # por_dia, por_categoria, … (``intake``)
+    demand: dict[str, int]  # aceptaciones, personas, solicitadas, admisibles, rechazadas
+    awarded: tuple[int, int] | None  # shares awarded and new shareholders, once adjudicated
+    computed_at: datetime
+    seconds: float  # what computing them took
+
+
+def intake(conn: Connection, stored: StoredOffer) -> dict[str, list[dict[str, Any]]]:
+    """Current acceptances by day, category, broker and binding limit; and by decision."""
+    a = acceptances.c
+    base = (a.oferta_id == stored.id) & a.vigente
+    day = func.date(a.fecha_radicacion)
+    figures: dict[str, list[dict[str, Any]]] = {}
+    for key, column in [
+        ("por_dia", day),
+        ("por_categoria", a.categoria),
+        ("por_comisionista", a.comisionista),
+        ("por_limite", a.regla_limitante),
+    ]:
+        rows = conn.execute(
+            select(
+                column.label("clave"),
+                func.count().label("aceptaciones"),
+                func.coalesce(func.sum(a.cantidad), 0).label("solicitadas"),
+                func.coalesce(func.sum(a.cantidad_permitida), 0).label("permitidas"),
+            )
+            .where(base)
+            .group_by(column)
+            .order_by(column)
+        ).all()
+        figures[key] = [
+            {
+                "clave": str(r.clave) if r.clave is not None else "ninguno",
+                "aceptaciones": int(r.aceptaciones),
+                "solicitadas": int(r.solicitadas),
+                "permitidas": int(r.permitidas),
+            }
+            for r in rows
+        ]
+    decisions = conn.execute(
+        select(a.decision, func.count()).where(base).group_by(a.decision).order_by(a.decision)
+    ).all()
+    figures["por_decision"] = [
+        {"clave": str(d), "aceptaciones": int(n), "solicitadas": 0, "permitidas": 0}
+        for d, n in decisions
+    ]
+    return figures
+
+
+def demand(conn: Connection, stored: StoredOffer) -> dict[str, int]:
+    """The current acceptances not withdrawn: how many, how many people, asked, admissible."""
+    a = acceptances.c
+    live = (a.oferta_id == stored.id) & a.vigente & (a.estado != "retirada")
+    people = select(a.tipo_identificacion, a.numero_identificacion).where(live).distinct()
+    row = conn.execute(
+        select(
+            func.count(),
+            func.coalesce(func.sum(a.cantidad), 0),
+            func.coalesce(func.sum(a.cantidad_permitida), 0),
+            func.coalesce(func.sum(case((a.decision == "rechazada", 1), else_=0)), 0),
+        ).where(live)
+    ).one()
+    persons = conn.execute(select(func.count()).select_from(people.subquery())).scalar_one()
+    return {
+        "aceptaciones": int(row[0]),
+        "solicitadas": int(row[1]),
+        "admisibles": int(row[2]),
+        "rechazadas": int(row[3]),
+        "personas": int(persons),
+    }
+
+
+def awarded(conn: Connection, stored: StoredOffer) -> tuple[int, int] | None:
+    """Shares awarded and new shareholders (people with shares), once adjudicated."""
+    done = _adjudication(conn, stored)
+    if done is None:
+        return None
+    a, w = acceptances.c, awards.c
+    joined = awards.join(acceptances, a.id == w.aceptacion_id)
+    total = conn.execute(
+        select(func.coalesce(func.sum(w.adjudicada), 0)).where(w.adjudicacion_id == done)
+    ).scalar_one()
+    owners = (
+        select(a.tipo_identificacion, a.numero_identificacion)
+        .select_from(joined)
+        .where(w.adjudicacion_id == done, w.adjudicada > 0)
+        .distinct()
+        .subquery()
+    )
+    people = conn.execute(select(func.count()).select_from(owners)).scalar_one()
+    return int(total), int(people)
+
+
+def _adjudication(conn: Connection, stored: StoredOffer) -> int | None:
+    found = conn.execute(
+        select(adjudications.c.id).where(adjudications.c.oferta_id == stored.id)
+    ).scalar_one_or_none()
+    return None if found is None else int(found)
+
+
+def compute(conn: Connection, stored: StoredOffer) -> OfferFigures:
+    start = time.perf_counter()
+    found = intake(conn, stored), demand(conn, stored), awarded(conn, stored)
+    return OfferFigures(*found, datetime.now(), time.perf_counter() - start)
+
+
+def key(conn: Connection, stored: StoredOffer) -> Key:
+    """What the figures depend on, read by index without counting the acceptances: the
+    offer's state, events and adjudication, then (last) its highest acceptance id."""
+    last = conn.execute(
+        select(func.max(acceptances.c.id)).where(acceptances.c.oferta_id == stored.id)
+    ).scalar_one()
+    moves = conn.execute(
+        select(func.count(), func.max(offer_events.c.id)).where(
+            offer_events.c.oferta_id == stored.id
+        )
+    ).one()
+    return (stored.id, stored.state, tuple(moves), _adjudication(conn, stored), last)
+
+
+@dataclass
+class _Entry:
+    key: Key
+    figures: OfferFigures
+    refreshing: bool = False
+
+
+class FiguresCache:
+    """The figures of each offer, kept as ``offer_figures`` says (one per process)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._lock = threading.Lock()
+        self._entries: dict[int, _Entry] = {}
+
+    def figures(self, conn: Connection, stored: StoredOffer) -> OfferFigures:
+        now_key = key(conn, stored)
+        with self._lock:
+            entry = self._entries.get(stored.id)
+            if entry is not None and entry.key == now_key:
+                return entry.figures
+            # Only new filings may be shown late: a state, an event or an award, at once.
+            only_filings = entry is not None and entry.key[:-1] == now_key[:-1]
+            if entry is not None and only_filings and entry.figures.seconds >= CHEAP:
+                if not entry.refreshing:
+                    entry.refreshing = True
+                    threading.Thread(target=self._refresh, args=(stored.code,), daemon=True).start()
+                return entry.figures
+        fresh = compute(conn, stored)
+        with self._lock:
+            self._entries[stored.id] = _Entry(now_key, fresh)
+        return fresh
+
+    def _refresh(self, code: str) -> None:
+        try:
+            with self._engine.connect() as conn:
+                stored = load_offer(conn, code)
+                now_key = key(conn, stored)
+                fresh = compute(conn, stored)
+            with self._lock:
+                self._entries[stored.id] = _Entry(now_key, fresh)
+        except Exception:  # a failed refresh leaves the last figures; the next request retries
+            with self._lock:
+                for entry in self._entries.values():
+                    entry.refreshing = False
+
+
+def offer_figures(state: Any, conn: Connection, stored: StoredOffer) -> OfferFigures:
+    """The figures through the application's cache (``state`` is ``app.state``)."""
+    cache = getattr(state, "offer_figures", None)
+    if cache is None:
+        with _CREATING:
+            cache = getattr(state, "offer_figures", None)
+            if cache is None:
+                cache = state.offer_figures = FiguresCache(state.engine)
+    assert isinstance(cache, FiguresCache)
+    return cache.figures(conn, stored)
+
+
+_CREATING = threading.Lock()
