@@ -50,7 +50,7 @@ def test_a_row_declaring_a_time_after_its_receipt_refuses_the_batch(
     engine: Engine, tmp_path: Path
 ) -> None:
     open_offer(engine)
-    future = one_row(tmp_path, "futuro.csv", fecha_radicacion="2999-01-01T10:00")
+    future = one_row(tmp_path, "futuro.csv", fecha_radicacion="2150-01-01T10:00")
     with pytest.raises(InputRejected) as refused:
         import_batch(engine, CODE, future, "Casa de Bolsa", "F1", "scb")
     [error] = refused.value.errors

@@ -528,3 +528,31 @@ def test_cli_runs_a_segunda_fase_and_writes_its_files(
     assert 'aria-label="Curva de demanda y punto de corte"' in page
     assert "precio $ 1.000 por acción" in page
     assert (folder / "informe-segunda.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_cli_orders_stored_when_their_file_cannot_be_written_are_told_stored(
+    engine: Engine, settled: int, tmp_path: Path
+) -> None:
+    url = engine.url.render_as_string(hide_password=False)
+    new_stage(engine)
+    orders_file = book(tmp_path / "o.csv", [order("O1", "1250", "5000")])
+    not_a_folder = tmp_path / "salidas"
+    not_a_folder.write_text("un archivo, no una carpeta", encoding="utf-8")
+    runner = CliRunner()
+
+    def send(out: Path) -> tuple[int, str]:
+        args = ["etapa", "ordenes", "segunda", str(orders_file), "--comisionista"]
+        args += ["Casa de Bolsa", "--lote", "B1", "--salida", str(out), "--db", url]
+        result = runner.invoke(app, args, env={"COLUMNS": "400"})
+        return result.exit_code, " ".join(result.output.split())
+
+    code, said = send(not_a_folder)
+    assert code == 1
+    assert (
+        "El lote 'B1' quedó guardado (1 órdenes radicadas), pero sus archivos no se pudieron "
+        f"escribir en {not_a_folder / 'segunda' / 'lotes'} (el sistema no lo permitió: "
+    ) in said
+    code, said = send(tmp_path / "out")
+    assert code == 0 and "El lote 'B1' ya se había recibido; no se creó nada nuevo." in said
+    written = tmp_path / "out" / "segunda" / "lotes" / "casa-de-bolsa-b1-radicados.csv"
+    assert pl.read_csv(written, infer_schema=False)["referencia"].to_list() == ["O1"]

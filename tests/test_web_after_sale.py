@@ -149,6 +149,27 @@ def test_payments_settlement_and_a_segunda_fase_over_http(engine: Engine) -> Non
     assert [e["tipo"] for e in holding["eventos"]] == ["venta", "ineficacia"]
 
 
+def test_settling_an_offer_that_awarded_nothing_is_refused_not_a_server_error(
+    engine: Engine,
+) -> None:
+    # A published offer no broker filed in: nothing was awarded, so nothing is paid or sold.
+    add_people(engine)
+    open_offer(engine)
+    move(engine, "cerrada")
+    adjudicate(engine, CODE, "bolsa", "adjudicación sin aceptaciones")
+    move(engine, "publicada")
+    office = session(create_app(engine), "oficina")
+
+    settled = office.post(
+        f"/api/ofertas/{CODE}/liquidacion", json={"fecha_enajenacion": "2018-03-20"}
+    )
+
+    assert settled.status_code == 409
+    assert settled.json()["detalle"] == (
+        f"La oferta '{CODE}' no tiene acciones adjudicadas; no hay nada que liquidar."
+    )
+
+
 def test_fine_statement_and_credit_over_http(engine: Engine) -> None:
     add_people(engine)
     app = create_app(engine)

@@ -10,16 +10,23 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
+from democratiza.storage.database import make_engine
 from democratiza.storage.schema import acceptances, batches
 from democratiza.web.app import create_app
-from democratiza.web.server.bulk_lane import BulkLane, _lower_priority, lane_cores
+from democratiza.web.errors import Unavailable
+from democratiza.web.server.bulk_lane import BulkLane, _file, _start_worker, lane_cores
+from democratiza.web.server.lane_death import UNKNOWN, after_worker_died
 from tests.test_web_support import BROKER_A, CODE, SAMPLE, bearer, count, open_offer
 
 GOOD = (SAMPLE / "lote-1-casa-de-bolsa.csv").read_bytes()
@@ -93,7 +100,7 @@ def test_the_lane_process_starts_lower_and_on_its_cores() -> None:
     with ProcessPoolExecutor(
         max_workers=1,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_lower_priority,
+        initializer=_start_worker,
     ) as pool:
         cores, niceness = pool.submit(_affinity_and_niceness).result(timeout=60)
     assert cores == lane_cores(os.sched_getaffinity(0))
@@ -102,3 +109,81 @@ def test_the_lane_process_starts_lower_and_on_its_cores() -> None:
 
 def _affinity_and_niceness() -> tuple[set[int], int]:
     return os.sched_getaffinity(0), os.nice(0)
+
+
+def file_then_die(
+    url: str, code: str, path: Path, shown: str, batch: str, broker: str, who: str
+) -> bytes:
+    """The lane's work, then the process dies: after the commit, before the answer."""
+    _file(url, code, path, shown, batch, broker, who)
+    os._exit(1)
+
+
+def test_a_lane_that_died_after_its_commit_answers_that_the_batch_is_stored(
+    engine: Engine,
+) -> None:
+    open_offer(engine)
+    lane = BulkLane(engine.url.render_as_string(hide_password=False), work=file_then_die)
+    with TestClient(create_app(engine, lane=lane), headers=bearer(engine, BROKER_A)) as client:
+        status, told = upload(client, "lote-1.csv", GOOD, "L1")
+    assert status == 201 and told["creado"] is True and told["filas"] == 750
+    assert told["detalle"] == (
+        "Lote 'L1' recibido: 750 aceptaciones radicadas. (El proceso que lo guardó se detuvo "
+        "justo después; lo guardado es esto.)"
+    )
+    assert count(engine, batches) == 1 and count(engine, acceptances) == 750
+
+
+def test_a_lane_whose_service_can_no_longer_tell_says_it_is_unknown_and_safe_to_resend(
+    tmp_path: Path,
+) -> None:
+    gone = f"sqlite:///{tmp_path / 'borrada' / 'democratiza.db'}"  # no such folder
+    upload_file = tmp_path / "lote-1.csv"
+    upload_file.write_bytes(GOOD)
+    with pytest.raises(Unavailable) as told:
+        after_worker_died(make_engine(gone), CODE, upload_file, "lote-1.csv", "L1", BROKER_A)
+    assert told.value.message == UNKNOWN
+
+
+def worker_pid(*_: str) -> bytes:
+    return str(os.getpid()).encode()
+
+
+SERVICE = """
+import sys
+from democratiza.web.server.bulk_lane import BulkLane
+from tests.test_web_bulk_lane import worker_pid
+lane = BulkLane("sqlite://", work=worker_pid)
+print(lane.file("x", None, "x", "x", "x", "x").decode(), flush=True)
+sys.stdin.read()  # until killed
+"""
+
+
+def gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")  # a zombie is gone
+    except FileNotFoundError:
+        return True
+
+
+def test_the_lane_process_ends_when_its_service_is_killed_outright() -> None:
+    if not os.path.isdir("/proc"):
+        pytest.skip("processes are read from /proc (Linux)")
+    service = subprocess.Popen(
+        [sys.executable, "-c", SERVICE],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    assert service.stdout is not None
+    worker = int(service.stdout.readline())
+    assert not gone(worker)
+    service.kill()  # kill -9: the service cannot stop its lane
+    service.wait()
+    for _ in range(600):  # the worker checks for its parent every half second
+        if gone(worker):
+            break
+        time.sleep(0.1)
+    assert gone(worker), f"el proceso {worker} del carril de lotes quedó huérfano"

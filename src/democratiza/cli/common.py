@@ -1,5 +1,5 @@
 """What every command shares: refusing with a Spanish message, reading pesos from an option,
-and tables whose identifiers are never cut."""
+tables whose identifiers are never cut, and a failing database told in Spanish."""
 
 from __future__ import annotations
 
@@ -7,14 +7,17 @@ from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from typer import _click as click  # the click that typer runs on (its own copy)
+from typer.core import TyperGroup
 
 from democratiza.compliance.series import RateSeries, SeriesFileError, load_official_rates
 from democratiza.money import MoneyError, parse_percent, parse_pesos
+from democratiza.storage.faults import database_fault
 from democratiza.tables.errors import InputRejected
 from democratiza.words import count
 
@@ -40,6 +43,24 @@ def refuse_file(exc: InputRejected, what: str = "El lote") -> typer.Exit:
     shown = [str(e) for e in exc.errors[:200]]
     errors = count(len(exc.errors), "error", "errores")
     return fail(shown, f"{what} tiene {errors}; no se guardó nada:")
+
+
+class SpanishFaults(TyperGroup):
+    """Every command: a failure of the database or the disk ends in its Spanish message.
+
+    Why here, around all commands: a damaged, read-only, busy or vanished database fails in
+    whichever command touches it first (opening it, checking its schema, writing); each
+    would otherwise end in the driver's English traceback.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as exc:
+            message = database_fault(exc)
+            if message is None:
+                raise
+            raise refuse(message) from None
 
 
 def centavos_option(text: str, option: str) -> int:

@@ -7,6 +7,7 @@ from rich.console import Console
 
 from democratiza.cli.after_sale import holding_app, payment_app
 from democratiza.cli.calculator import calculator_command
+from democratiza.cli.common import SpanishFaults
 from democratiza.cli.credit import credit_app
 from democratiza.cli.design import simulate_command
 from democratiza.cli.evaluate import evaluate_command
@@ -24,6 +25,7 @@ from democratiza.tables.acceptances import format_markdown
 
 speak_spanish()  # typer's own help frame and usage errors, in Spanish
 app = typer.Typer(
+    cls=SpanishFaults,
     help="Programas de democratización accionaria (Ley 226 de 1995).",
     no_args_is_help=True,
     add_completion=False,

@@ -12,11 +12,13 @@ from rich.text import Text
 from sqlalchemy import Engine, func, select
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
+from democratiza.cli.batch_files import write_batch_files
 from democratiza.cli.common import IbcFile, ibc_series, optional_day, refuse, refuse_file, table
 from democratiza.compliance.credit.gate import open_offer
 from democratiza.compliance.holdings import paid_shares
 from democratiza.compliance.instalments import instalment_payers
 from democratiza.filing.batches import import_batch, withdraw
+from democratiza.filing.resend import evaluated_again
 from democratiza.labels import label
 from democratiza.money import group, pesos
 from democratiza.offers.dates import business_dates
@@ -28,13 +30,11 @@ from democratiza.offers.lifecycle import (
     events,
     load_offer,
 )
-from democratiza.reports.decisions import write_decisions
-from democratiza.reports.exports import broker_files, registry_file, slug
+from democratiza.reports.exports import broker_files, registry_file
 from democratiza.reports.instalment_plans import instalment_file
 from democratiza.storage.database import database_url, make_engine, migrate
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import acceptances
-from democratiza.tables.cells import write_csv
 from democratiza.tables.errors import InputRejected
 
 offer_app = typer.Typer(
@@ -297,25 +297,29 @@ def import_command(
     Escribe el resultado fila por fila (aceptada, reducida o rechazada y por qué) y los
     radicados asignados, para que el comisionista lo sepa de inmediato.
     """
+    engine = engine_for(db)
     try:
-        result = import_batch(engine_for(db), codigo, archivo, comisionista, lote, quien)
+        result = import_batch(engine, codigo, archivo, comisionista, lote, quien)
     except InputRejected as exc:
         raise refuse_file(exc) from None
     except (OfferError, StorageError) as exc:
         raise refuse(str(exc)) from None
     console.print(result.message)
-    if result.evaluated is not None:
+    evaluated = result.evaluated
+    if evaluated is None:  # sent again: its files are written again (lost to a full disk?)
+        try:
+            evaluated = evaluated_again(engine, codigo, archivo, comisionista, result)
+        except InputRejected as exc:
+            raise refuse_file(exc) from None
+        except OfferError as exc:
+            raise refuse(str(exc)) from None
+    else:
         counts = result.decisions.group_by("decision").len().sort("decision")
         for decision, n in counts.iter_rows():
             console.print(f"  {decision}: {group(n)}")
-        compiled, results, frame = result.evaluated
-        folder = salida / codigo / "lotes"
-        stem = f"{slug(comisionista)}-{slug(lote)}"
-        paths = write_decisions(compiled, results, frame, folder, f"{stem}-decisiones")
-        radicados = folder / f"{stem}-radicados.csv"
-        write_csv(result.decisions, radicados)
-        for path in [*paths, radicados]:
-            console.print(f"Escrito: {path}", highlight=False)
+    folder = salida / codigo / "lotes"
+    for path in write_batch_files(result, evaluated, folder, comisionista, lote):
+        console.print(f"Escrito: {path}", highlight=False)
 
 
 @batch_app.command("retirar")

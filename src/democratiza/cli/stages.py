@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
+from democratiza.cli.batch_files import not_written
 from democratiza.cli.common import centavos_option, refuse, refuse_file
 from democratiza.cli.offers import Db, Who, Why, engine_for
 from democratiza.compliance.ledger import stage_ledger, stage_paid_shares
@@ -153,9 +154,12 @@ def orders_command(
     ).iter_rows():
         console.print(f"  rechazada {radicado} ({referencia}): {motivo}", highlight=False)
     folder = salida / codigo / "lotes"
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{slug(comisionista)}-{slug(lote)}-radicados.csv"
-    write_csv(result.decisions, path)
+    try:  # the orders are stored: a failing disk loses only this file, written again on resend
+        folder.mkdir(parents=True, exist_ok=True)
+        write_csv(result.decisions, path)
+    except OSError as exc:
+        raise not_written(lote, result.rows, folder, exc, "órdenes radicadas") from None
     console.print(f"Escrito: {path}", highlight=False)
 
 

@@ -30,6 +30,7 @@ from democratiza.web.security.clients import (
     ProxyError,
     proxies_from_environment,
 )
+from democratiza.web.server.scratch import remove_leftovers
 
 console = Console()
 user_app = typer.Typer(
@@ -72,6 +73,7 @@ def serve_command(
         raise refuse(str(exc)) from None
     url = database_url(db)
     engine_for(url).dispose()  # migrate once, before any worker starts
+    remove_leftovers()  # uploads of a service killed outright (kill -9) before it removed them
     os.environ["DEMOCRATIZA_DB"] = url
     console.print(f"Servicio en http://{anfitrion}:{puerto}/ (base: {url.split('@')[-1]})")
     if procesos > 1 and processes.can_share_port():

@@ -100,6 +100,13 @@ def settle(
             raise OfferError(f"{ledger.waiting}; no hay qué liquidar.")
         if ledger.settled(conn):
             raise OfferError(f"El periodo de pago de '{code}' ya se liquidó.")
+        awarded = ledger.awarded(conn)
+        if awarded.height == 0:
+            # Nothing was awarded, so nothing was sold nor resolved: there is no period to
+            # close (and an empty insert would record a sale of nothing, with no date).
+            raise OfferError(
+                f"{ledger.title} no tiene acciones adjudicadas; no hay nada que liquidar."
+            )
         problems = ledger.sale_day_problems(conn, sale_date)
         if problems:
             raise OfferError("\n".join(problems))
@@ -108,8 +115,7 @@ def settle(
         # after an interruption, Ley 226 art. 11 num. 2); never paid beyond its shares.
         paid_for = pl.col("pagado").fill_null(0) // pl.col("precio")
         rows = (
-            ledger.awarded(conn)
-            .select(key, "adjudicada", "precio")
+            awarded.select(key, "adjudicada", "precio")
             .join(ledger.paid(conn), on=key, how="left")
             .with_columns(pl.min_horizontal("adjudicada", paid_for).alias("acciones_pagadas"))
             .with_columns(
@@ -117,11 +123,10 @@ def settle(
             )
         )
         values = rows.select(key, "acciones_pagadas", "acciones_resueltas")
-        if values.height:
-            conn.execute(
-                insert(ledger.sales),
-                [{**r, "fecha_enajenacion": sale_date} for r in values.to_dicts()],
-            )
+        conn.execute(
+            insert(ledger.sales),
+            [{**r, "fecha_enajenacion": sale_date} for r in values.to_dicts()],
+        )
         audit.append(
             conn,
             who,

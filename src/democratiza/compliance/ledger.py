@@ -64,6 +64,7 @@ class Ledger:
     """One stage's awards and the tables of their payments and sale."""
 
     code: str
+    title: str  # how a message names it: La oferta '<code>' or La etapa '<code>'
     entity: str  # the audit entry's entity: ofertas/<id> or etapas/<code>
     program: Program
     price: int  # centavos per share: the stage's (an acceptance may carry its own, ``precio``)
@@ -165,8 +166,10 @@ def offer_ledger(conn: Connection, code: str) -> Ledger:
             awards.c.adjudicada > 0,
         )
     )
+    title = f"La oferta '{code}'"
     return Ledger(
         code,
+        title,
         f"ofertas/{stored.id}",
         program,
         stored.offer.price_centavos,
@@ -183,7 +186,7 @@ def offer_ledger(conn: Connection, code: str) -> Ledger:
         ),
         "forma de pago no prevista en el programa",
         ("pago.registrar", "pagos.lote", "oferta.liquidar"),
-        None if stored.state in ADJUDICATED else f"La oferta '{code}' está {stored.state}",
+        None if stored.state in ADJUDICATED else f"{title} está {stored.state}",
         lambda c, day: sale_day_problems(c, stored, day, date.today()),
     )
 
@@ -221,8 +224,10 @@ def stage_ledger(conn: Connection, code: str) -> Ledger:
         if m.id == "contado"
     )
     payable = stage.state in STAGE_PAYABLE and price is not None
+    title = f"La etapa '{code}'"
     return Ledger(
         code,
+        title,
         f"etapas/{code}",
         program,
         int(price or 0),
@@ -237,6 +242,6 @@ def stage_ledger(conn: Connection, code: str) -> Ledger:
         f"en la {stage.name} solo se paga de contado: el crédito y las cesantías son "
         "condiciones especiales de la Primera Etapa (Ley 226 de 1995 art. 11)",
         ("etapa.pago.registrar", "etapa.pagos.lote", "etapa.liquidar"),
-        None if payable else f"La etapa '{code}' está {stage.state}",
+        None if payable else f"{title} está {stage.state}",
         lambda c, day: [],  # a later stage's dates are its own terms' (docs/etapas.md)
     )

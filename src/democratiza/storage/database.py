@@ -7,6 +7,7 @@ The schema is created and upgraded only by Alembic migrations (``migrate``), nev
 from __future__ import annotations
 
 import io
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,14 @@ import polars as pl
 from sqlalchemy import Connection, CursorResult, Engine, Select, create_engine, event
 
 DEFAULT_URL = "sqlite:///democratiza.db"
+# How long SQLite waits for another writer before giving up (``storage.faults`` says so).
+# Why so long: batches of 200.000 rows from several brokers at once queue for the one
+# writer, each for seconds; each waits its turn instead of being refused.
+SQLITE_WAIT_SECONDS = 600
 MIGRATIONS = Path(__file__).parent / "migrations"
+# psycopg logs "error ignored terminating <psycopg.Copy>" (English, on stderr) when a COPY is
+# cut by a lost connection; the error itself is raised, and told in Spanish where caught.
+logging.getLogger("psycopg").setLevel(logging.ERROR)
 
 
 def database_url(explicit: str | None = None) -> str:
@@ -43,7 +51,7 @@ def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
     cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the one writer
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_WAIT_SECONDS * 1000}")
     cursor.close()
 
 

@@ -19,6 +19,7 @@ from sqlalchemy import Connection, Engine, Row, Table, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from democratiza.storage.bulk import BulkWriteRefused
+from democratiza.storage.faults import database_fault
 from democratiza.tables.errors import InputError, InputRejected
 
 
@@ -68,7 +69,11 @@ class StorageError(Exception):
 
 
 def refused_write(exc: DBAPIError) -> str:
-    """What a broker is told when the database refuses a batch: the reason's first line."""
+    """What a broker is told when the database refuses a batch: a failure of the database
+    itself in Spanish (``storage.faults``), any other refusal with its reason's first line."""
+    known = database_fault(exc)
+    if known is not None:
+        return known
     reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
     return refused_message(reason)
 

@@ -25,8 +25,15 @@ DTYPES: dict[Kind, pl.DataType] = {
     "fecha_hora": pl.Datetime("us"),
 }
 
+# Plausible years of any date in a file (a person's, a company's, a filing's): outside them a
+# date is a typo, and a year 0 is one that SQLite and PostgreSQL cannot even store.
+MIN_YEAR, MAX_YEAR = 1800, 2199
+# The longest any cell may be, in characters (``tables.cell_checks``): the longest razón social
+# fits many times over; a longer cell is a pasted document, not a name.
+MAX_TEXT = 300
+
 KIND_DOC: dict[Kind, str] = {
-    "texto": "texto libre (UTF-8)",
+    "texto": f"texto libre (UTF-8), hasta {MAX_TEXT} caracteres, sin caracteres de control",
     "entero": "número entero sin separadores, ≥ 0",
     "cantidad": "número de acciones: entero sin separadores",
     "pesos": "pesos colombianos, como se escriben: 48000000, 2075.31, 48.000.000 o "
@@ -34,8 +41,8 @@ KIND_DOC: dict[Kind, str] = {
     "si no hay puntos de miles)",
     "dolares": "dólares de EE. UU., escritos como los pesos (20000, 20.000 o 20.000,50)",
     "si_no": "si / no (también s, n, x, 1, 0, verdadero, falso); vacío es no",
-    "fecha": "AAAA-MM-DD",
-    "fecha_hora": "AAAA-MM-DD o AAAA-MM-DDTHH:MM[:SS]",
+    "fecha": f"AAAA-MM-DD, de los años {MIN_YEAR} a {MAX_YEAR}",
+    "fecha_hora": f"AAAA-MM-DD o AAAA-MM-DDTHH:MM[:SS], de los años {MIN_YEAR} a {MAX_YEAR}",
 }
 
 

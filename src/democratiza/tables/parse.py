@@ -15,7 +15,15 @@ import polars as pl
 from democratiza.money import AMOUNT_DIGITS, AMOUNT_EXAMPLES, AMOUNT_PATTERN, TOO_FINE_PATTERN
 from democratiza.tables.acceptances import ACCEPTANCES
 from democratiza.tables.errors import InputError, InputRejected
-from democratiza.tables.format import MAX_DOLLARS, MAX_PESOS, MAX_SHARES, Column, FileFormat
+from democratiza.tables.format import (
+    MAX_DOLLARS,
+    MAX_PESOS,
+    MAX_SHARES,
+    MAX_YEAR,
+    MIN_YEAR,
+    Column,
+    FileFormat,
+)
 from democratiza.tables.readers import RawTable
 
 TRUE = ["si", "sí", "s", "x", "1", "true", "verdadero", "yes"]
@@ -129,11 +137,23 @@ def _flag(col: pl.Expr) -> Parsed:
     )
 
 
+IMPLAUSIBLE_DATE = f"fecha fuera de todo rango plausible (años {MIN_YEAR} a {MAX_YEAR}): '{{}}'"
+
+
+def _plausible(value: pl.Expr) -> pl.Expr:
+    """The date only within ``MIN_YEAR``..``MAX_YEAR`` (a year 0 is a typo no database takes)."""
+    return pl.when(value.dt.year().is_between(MIN_YEAR, MAX_YEAR)).then(value)
+
+
 def _date(col: pl.Expr) -> Parsed:
-    value = col.str.to_date("%Y-%m-%d", strict=False)
-    return value, pl.when(col.is_not_null() & value.is_null()).then(
-        pl.lit("fecha no válida (AAAA-MM-DD): '{}'")
+    read = col.str.to_date("%Y-%m-%d", strict=False)
+    error = (
+        pl.when(col.is_not_null() & read.is_null())
+        .then(pl.lit("fecha no válida (AAAA-MM-DD): '{}'"))
+        .when(read.is_not_null() & _plausible(read).is_null())
+        .then(pl.lit(IMPLAUSIBLE_DATE))
     )
+    return _plausible(read), error
 
 
 DATETIME_FORMATS = ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S")
@@ -151,14 +171,18 @@ def _datetime(col: pl.Expr, first: pl.Expr) -> Parsed:
     other formats read only the cells the first one left unread.
     """
     left = pl.when(first.is_null()).then(col)
-    value = pl.coalesce(
+    read = pl.coalesce(
         first,
         *(left.str.to_datetime(fmt, strict=False, time_unit="us") for fmt in DATETIME_FORMATS[1:]),
-        _date(left)[0].cast(pl.Datetime("us")),  # a bare date, as a date column reads it
+        left.str.to_date("%Y-%m-%d", strict=False).cast(pl.Datetime("us")),  # a bare date
     )
-    return value, pl.when(col.is_not_null() & value.is_null()).then(
-        pl.lit("fecha y hora no válida (AAAA-MM-DDTHH:MM): '{}'")
+    error = (
+        pl.when(col.is_not_null() & read.is_null())
+        .then(pl.lit("fecha y hora no válida (AAAA-MM-DDTHH:MM): '{}'"))
+        .when(read.is_not_null() & _plausible(read).is_null())
+        .then(pl.lit(IMPLAUSIBLE_DATE))
     )
+    return _plausible(read), error
 
 
 def _text(column: Column, codes: tuple[str, ...] | None) -> Parsed:
@@ -353,7 +377,9 @@ def _collect(
     """Every error of the rows that have one, with the cell as the broker wrote it."""
     found = bad.select("fila", *(m.name.prefix("_e_") for m in messages))
     errors = []
-    for text, row in zip(bad.iter_rows(named=True), found.iter_rows(named=True), strict=True):
+    # The cells as written only: a prepared column may hold a value Python cannot (year 0).
+    written = bad.select(c.name for c in fmt.columns)
+    for text, row in zip(written.iter_rows(named=True), found.iter_rows(named=True), strict=True):
         for column in fmt.columns:
             message = row[f"_e_{column.name}"]
             if message is not None:

@@ -7,9 +7,8 @@ cell is reported with its row and column instead of failing the whole read.
 from __future__ import annotations
 
 import codecs
-import csv
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -17,13 +16,20 @@ from pathlib import Path
 
 import polars as pl
 
+from democratiza.tables.cell_checks import cell_errors
+from democratiza.tables.csv_layout import CsvShape, csv_shape
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.limits import LIMITS, ReadLimits, Watch, check_rows, check_workbook
+from democratiza.tables.xlsx_formulas import has_formulas, uncomputed_formulas
 
 # The readers' own messages are English; a broker reads these instead.
 CSV_UNREADABLE = (
     "no se pudo leer como CSV: revise que todas las filas tengan las mismas columnas y que "
     "cada comilla se cierre"
+)
+JSON_TOO_DEEP = "JSON anidado a demasiada profundidad: se espera una lista de objetos planos"
+NESTED_VALUE = (
+    "el valor es una lista u objeto JSON; se espera un texto, un número, una fecha o si/no"
 )
 XLSX_UNREADABLE = "no es un libro XLSX legible: el archivo está dañado o no es un .xlsx"
 JSON_PROBLEMS = {
@@ -64,22 +70,23 @@ def _with_rows(source: str, frame: pl.DataFrame, first_row: int) -> RawTable:
     frame = frame.select(
         pl.all().cast(pl.String).str.strip_chars().replace("", None)
     ).with_row_index("fila", offset=first_row)
-    return RawTable(source, frame.with_columns(pl.col("fila").cast(pl.Int64)))
+    frame = frame.with_columns(pl.col("fila").cast(pl.Int64))
+    errors = cell_errors(source, frame)
+    if errors:
+        raise InputRejected(errors)
+    return RawTable(source, frame)
 
 
 def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     source = str(path)
     data = path.read_bytes()
-    if not data.strip():
-        raise InputRejected([InputError(source, None, None, "el archivo está vacío")])
     try:
-        data.decode("utf-8")  # validation only: Polars reads the bytes themselves
+        text = data.decode("utf-8")  # Polars reads the bytes; the shape check, this text
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputRejected([InputError(source, line, None, NOT_UTF8)]) from None
+    separator = _checked_shape(source, [text]).separator
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
-    end = body.find(b"\n")
-    separator = _csv_header(source, body if end < 0 else body[:end])
     try:
         # Polars reads the validated bytes directly (much faster than a Python str).
         frame = pl.read_csv(
@@ -100,14 +107,18 @@ NOT_UTF8 = (
 NO_ROWS = "el archivo no tiene filas de datos"
 
 
-def _csv_header(source: str, first_line: bytes) -> str:
-    """The separator the header uses (``;`` or ``,``), once the header is checked."""
-    line = first_line.decode("utf-8").removeprefix("\ufeff").rstrip("\r")
-    separator = ";" if line.count(";") > line.count(",") else ","
-    errors = _header_errors(source, next(csv.reader([line], delimiter=separator)))
+def _checked_shape(source: str, blocks: Iterable[str]) -> CsvShape:
+    """The file's shape (``csv_layout``), once nothing in it is refused: a blank file, a
+    bare carriage return, the header's errors, then every row's (in this order)."""
+    shape = csv_shape(source, blocks)
+    if shape.blank:
+        raise InputRejected([InputError(source, None, None, "el archivo está vacío")])
+    if shape.bare_cr is not None:
+        raise InputRejected([shape.bare_cr])
+    errors = _header_errors(source, shape.header) or shape.errors
     if errors:
         raise InputRejected(errors)
-    return separator
+    return shape
 
 
 @dataclass(frozen=True)
@@ -123,13 +134,15 @@ def read_csv_chunks(path: Path, rows: int) -> TableChunks:
     """A CSV file in pieces of about ``rows`` rows, each as ``read_csv`` gives the whole
     (rows numbered as in the file), so a file larger than memory is read as it goes.
 
-    The encoding is checked first, reading the file once in blocks; a piece Polars cannot
-    read stops the reading with the same error as ``read_csv``.
+    The file is first checked as ``read_csv`` checks it (its encoding and its shape),
+    reading it once in blocks; a piece Polars cannot read stops the reading with the same
+    error as ``read_csv``.
     """
     source = str(path)
-    first_line, lines = _check_utf8(source, path)
-    separator = _csv_header(source, first_line)
-    lazy = pl.scan_csv(path, separator=separator, infer_schema=False, truncate_ragged_lines=False)
+    shape = _checked_shape(source, _utf8_blocks(source, path))
+    lazy = pl.scan_csv(
+        path, separator=shape.separator, infer_schema=False, truncate_ragged_lines=False
+    )
 
     def pieces() -> Iterator[RawTable]:
         first = 2
@@ -142,34 +155,26 @@ def read_csv_chunks(path: Path, rows: int) -> TableChunks:
         if first == 2:
             raise InputRejected([InputError(source, None, None, NO_ROWS)])
 
-    return TableChunks(pieces(), max(lines - 1, 0))
+    return TableChunks(pieces(), max(shape.lines - 1, 0))
 
 
-def _check_utf8(source: str, path: Path) -> tuple[bytes, int]:
-    """The file's first line and its number of lines, once the whole file is known to be
-    UTF-8 and not blank."""
+def _utf8_blocks(source: str, path: Path) -> Iterator[str]:
+    """The file's text in blocks, refusing the first byte that is not UTF-8 (by its line)."""
     decoder = codecs.getincrementaldecoder("utf-8")()
-    first_line, lines, blank, last = b"", 1, True, b""
+    lines = 1
     with path.open("rb") as fh:
         while block := fh.read(BLOCK):
-            if not first_line:
-                first_line = block.split(b"\n", 1)[0]  # the header fits in the first block
             try:
-                decoder.decode(block)
+                text = decoder.decode(block)
             except UnicodeDecodeError as exc:
                 line = lines + block.count(b"\n", 0, exc.start)
                 raise InputRejected([InputError(source, line, None, NOT_UTF8)]) from None
             lines += block.count(b"\n")
-            blank = blank and not block.strip()
-            last = block[-1:]
+            yield text
         try:
-            decoder.decode(b"", final=True)
+            yield decoder.decode(b"", final=True)
         except UnicodeDecodeError:
             raise InputRejected([InputError(source, lines, None, NOT_UTF8)]) from None
-    if blank:
-        raise InputRejected([InputError(source, None, None, "el archivo está vacío")])
-    # ``lines`` counts one line more than the newlines: the last one, if it has no newline.
-    return first_line.removeprefix(b"\xef\xbb\xbf"), lines - (last == b"\n")
 
 
 BLOCK = 64 * 2**20
@@ -206,6 +211,7 @@ def read_xlsx(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
         for row in sheet.iter_rows(values_only=True):
             watch.row()
             rows.append([_cell_text(v) for v in row])
+        formulas = has_formulas(book, sheet)
     finally:
         book.close()
     while rows and all(v is None for v in rows[-1]):
@@ -216,6 +222,8 @@ def read_xlsx(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     while header and not header[-1]:
         header.pop()
     errors = _header_errors(source, header)
+    if formulas and not errors:
+        errors = uncomputed_formulas(path, rows, header)
     if errors:
         raise InputRejected(errors)
     body = [r[: len(header)] + [None] * (len(header) - len(r)) for r in rows[1:]]
@@ -233,6 +241,8 @@ def read_json(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
         raise InputRejected(
             [InputError(source, None, None, "codificación no válida: debe ser UTF-8")]
         ) from None
+    except RecursionError:  # nesting deeper than Python's stack: no acceptance is so deep
+        raise InputRejected([InputError(source, None, None, JSON_TOO_DEEP)]) from None
     except json.JSONDecodeError as exc:
         why = next((es for en, es in JSON_PROBLEMS.items() if exc.msg.startswith(en)), None)
         where = f"línea {exc.lineno}, columna {exc.colno}"
@@ -262,6 +272,14 @@ def read_records(source: str, items: Sequence[Mapping[str, object]]) -> RawTable
     go through this very conversion without a round trip through a file.
     """
     names = list(dict.fromkeys(k for item in items for k in item))
+    nested = [
+        InputError(source, row, k, NESTED_VALUE)
+        for row, item in enumerate(items, start=1)
+        for k, v in item.items()
+        if isinstance(v, (dict, list))
+    ]
+    if nested:
+        raise InputRejected(nested)
     rows = [[_cell_text(item.get(k)) for k in names] for item in items]
     frame = pl.DataFrame(rows, schema=dict.fromkeys(names, pl.String), orient="row")
     return _with_rows(source, frame, first_row=1)

@@ -15,8 +15,10 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
+from democratiza.storage.faults import database_fault
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.validation_messages import validation_message
 from democratiza.words import count
@@ -223,6 +225,15 @@ def install(app: FastAPI, page_error: PageError, allowed: Callable[[Request], li
             return response
         return _json(exc.status_code, ApiError(detalle=message), headers)
 
+    async def database_failed(request: Request, exc: Exception) -> Response:
+        # A failure of the database itself (damaged, read-only, busy past the wait, gone) is
+        # the service's state, told in Spanish; any other database error is a defect: a 500.
+        message = database_fault(exc)
+        if message is None:
+            raise exc
+        return await web_error(request, Unavailable(message))
+
     app.add_exception_handler(WebError, web_error)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(DBAPIError, database_failed)

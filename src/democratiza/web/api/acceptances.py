@@ -14,6 +14,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from democratiza.web.api import downloads, views
+from democratiza.web.api.formats import CSV_FILE
 from democratiza.web.errors import ERROR_RESPONSES
 from democratiza.web.security.access import current, route
 from democratiza.web.server.jobs import load_job
@@ -41,7 +42,13 @@ def acceptances(
         return views.list_acceptances(conn, stored, current(request), despues_de, limite)
 
 
-@route(router, "GET", "/ofertas/{codigo}/aceptaciones.csv", "api.aceptaciones.archivo")
+@route(
+    router,
+    "GET",
+    "/ofertas/{codigo}/aceptaciones.csv",
+    "api.aceptaciones.archivo",
+    responses=CSV_FILE,
+)
 def acceptances_file(codigo: str, request: Request) -> Response:
     """Las aceptaciones vigentes en CSV (un comisionista: las suyas)."""
     with request.app.state.engine.connect() as conn:
@@ -76,7 +83,13 @@ def results(
     return [{k: views.plain(v) for k, v in r.items()} for r in rows.to_dicts()]
 
 
-@route(router, "GET", "/ofertas/{codigo}/adjudicacion.csv", "api.adjudicacion.archivo")
+@route(
+    router,
+    "GET",
+    "/ofertas/{codigo}/adjudicacion.csv",
+    "api.adjudicacion.archivo",
+    responses=CSV_FILE,
+)
 def adjudication_file(codigo: str, request: Request) -> Response:
     """El archivo de adjudicación (un comisionista: el suyo, como lo escribe `oferta exportar`)."""
     engine = request.app.state.engine

@@ -13,7 +13,6 @@ filed (Ley 1581 de 2012). That one column is where a broker's file differs from 
 from __future__ import annotations
 
 import shutil
-import tempfile
 from pathlib import Path
 
 import polars as pl
@@ -26,6 +25,7 @@ from democratiza.reports.exports import broker_files, registry_file, slug
 from democratiza.tables.cells import write_csv
 from democratiza.web.errors import Conflict
 from democratiza.web.security.auth import BROKER, Principal
+from democratiza.web.server.scratch import scratch_folder
 
 
 def adjudication(engine: Engine, code: str) -> Adjudication:
@@ -73,7 +73,7 @@ def _read_and_remove(path: Path, folder: Path) -> bytes:
 def broker_csv(engine: Engine, code: str, who: Principal) -> tuple[str, bytes]:
     """A broker's adjudication file (as ``oferta exportar`` writes it); all rows for others."""
     done = adjudication(engine, code)
-    folder = Path(tempfile.mkdtemp(prefix="democratiza-"))
+    folder = scratch_folder()
     if who.role == BROKER:
         mine = own_rows(done.results, who.broker)
         broker_files(Adjudication(done.offer_code, done.header, mine), folder)
@@ -91,7 +91,7 @@ def registry_csv(engine: Engine, code: str) -> bytes:
     done = adjudication(engine, code)
     with engine.connect() as conn:
         paid = paid_shares(conn, load_offer(conn, code))
-    folder = Path(tempfile.mkdtemp(prefix="democratiza-"))
+    folder = scratch_folder()
     return _read_and_remove(registry_file(done, folder, paid), folder)
 
 
@@ -108,7 +108,7 @@ def report(engine: Engine, code: str, kind: str) -> bytes:
     figures = build_figures(inp)
     if kind == "html":
         return render_html(inp, figures).encode()
-    folder = Path(tempfile.mkdtemp(prefix="democratiza-"))
+    folder = scratch_folder()
     path = folder / "informe-adjudicacion.pdf"
     render_pdf(inp, figures, path)
     return _read_and_remove(path, folder)

@@ -34,6 +34,7 @@ from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage.schema import adjudications
 from democratiza.web.api import catalog, downloads, views
 from democratiza.web.api.bodies import NewCode
+from democratiza.web.api.formats import CSV_FILE, file_responses
 from democratiza.web.api.offer_figures import offer_figures
 from democratiza.web.errors import ERROR_RESPONSES, Conflict, NotFound, Unprocessable, refused
 from democratiza.web.security.access import current, route
@@ -199,7 +200,13 @@ def adjudication_record(codigo: str, request: Request) -> dict[str, Any]:
     return {**header, "quien": record.quien, "creada_en": record.creada_en.isoformat()}
 
 
-@route(router, "GET", "/ofertas/{codigo}/informe.{formato}", "api.informe")
+@route(
+    router,
+    "GET",
+    "/ofertas/{codigo}/informe.{formato}",
+    "api.informe",
+    responses=file_responses("text/html", "application/pdf"),
+)
 def report(codigo: str, formato: Literal["html", "pdf"], request: Request) -> Response:
     """El informe de adjudicación, en HTML o PDF (el mismo de `oferta exportar`)."""
     engine = request.app.state.engine
@@ -209,7 +216,13 @@ def report(codigo: str, formato: Literal["html", "pdf"], request: Request) -> Re
     return Response(body, media_type=media)
 
 
-@route(router, "GET", "/ofertas/{codigo}/registro-adjudicatarios.csv", "api.registro")
+@route(
+    router,
+    "GET",
+    "/ofertas/{codigo}/registro-adjudicatarios.csv",
+    "api.registro",
+    responses=CSV_FILE,
+)
 def registry(codigo: str, request: Request) -> Response:
     """El registro de adjudicatarios para el depósito."""
     engine = request.app.state.engine

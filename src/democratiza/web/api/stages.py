@@ -10,9 +10,7 @@ goes through ``stages.*``, which records the event and the audit entry.
 from __future__ import annotations
 
 import shutil
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import polars as pl
@@ -63,6 +61,7 @@ from democratiza.web.errors import (
 )
 from democratiza.web.security.access import current, route
 from democratiza.web.security.auth import Principal
+from democratiza.web.server.scratch import scratch_folder
 
 router = APIRouter(prefix="/api", tags=["etapas siguientes"], responses=ERROR_RESPONSES)
 
@@ -247,7 +246,7 @@ def report(etapa: str, formato: Literal["html", "pdf"], request: Request) -> Res
         stage = stage_or_404(conn, etapa)
     if formato == "html":
         return Response(render_html(stage, done), media_type="text/html; charset=utf-8")
-    folder = Path(tempfile.mkdtemp(prefix="democratiza-"))
+    folder = scratch_folder()
     try:
         path = folder / "informe.pdf"
         render_pdf(stage, done, path)

@@ -9,7 +9,6 @@ file, never the temporary path.
 from __future__ import annotations
 
 import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,6 +19,7 @@ from fastapi import Form, UploadFile
 from democratiza.reports.exports import slug
 from democratiza.tables.errors import InputRejected
 from democratiza.web.errors import TooLarge, WrongMediaType, rejected_file
+from democratiza.web.server.scratch import scratch_folder
 
 FORMATS = (".csv", ".xlsx", ".json")
 MAX_UPLOAD = 64 * 1024 * 1024  # bytes; about 250.000 rows of CSV
@@ -42,7 +42,7 @@ def upload_name(filename: str | None) -> tuple[str, str]:
 def save_upload(upload: UploadFile, limit: int = MAX_UPLOAD) -> tuple[Path, str]:
     """Stream the upload to a new private folder; returns (path, name as the broker sent it)."""
     stem, suffix = upload_name(upload.filename)
-    folder = Path(tempfile.mkdtemp(prefix="democratiza-"))
+    folder = scratch_folder()
     path = folder / f"{stem}{suffix}"
     size = 0
     with path.open("wb") as out:

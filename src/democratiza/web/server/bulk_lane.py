@@ -31,13 +31,14 @@ from sqlalchemy import Engine
 
 from democratiza.filing.batches import import_batch
 from democratiza.storage.database import make_engine
-from democratiza.web.errors import Unavailable
 from democratiza.web.server.filing_answers import (
     REFUSALS,
     answer_json,
     batch_answer,
     filing_refusal,
 )
+from democratiza.web.server.lane_death import after_worker_died
+from democratiza.web.server.processes import end_with_parent
 
 NICENESS = 12  # about a fifteenth of a normal process's CPU share when both want the core
 # Two workers: one broker's file being read never keeps another's batch from its turn
@@ -60,10 +61,14 @@ def lane_cores(allowed: set[int]) -> set[int]:
     return set(ordered[len(ordered) - max(1, len(ordered) // 2) :])
 
 
-def _lower_priority() -> None:
+def _start_worker() -> None:
+    """A lane's process: a lower priority, half the cores, and it ends with its service."""
     os.nice(NICENESS)
     if hasattr(os, "sched_setaffinity"):  # Linux; elsewhere the priority alone
         os.sched_setaffinity(0, lane_cores(os.sched_getaffinity(0)))
+    # A service killed outright (kill -9) leaves its lane an orphan; it ends itself, and a
+    # batch it was storing dies with its transaction (nothing of it stored).
+    threading.Thread(target=end_with_parent, args=(os.getppid(),), daemon=True).start()
 
 
 _ENGINES: dict[str, Engine] = {}
@@ -90,12 +95,16 @@ def file_batch_here(
     return answer_json(batch_answer(result))
 
 
-def _file(url: str, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
+def _engine(url: str) -> Engine:
     engine = _ENGINES.get(url)
     if engine is None:
         engine = _ENGINES[url] = make_engine(url)
+    return engine
+
+
+def _file(url: str, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
     return file_batch_here(
-        engine, code, path, shown, batch, broker, who, lambda: _one_batch_per_machine(url)
+        _engine(url), code, path, shown, batch, broker, who, lambda: _one_batch_per_machine(url)
     )
 
 
@@ -114,11 +123,19 @@ def _one_batch_per_machine(url: str) -> Iterator[None]:
         yield
 
 
-class BulkLane:
-    """One worker process for the batches of one service process (started on first use)."""
+Work = Callable[[str, str, Path, str, str, str, str], bytes]
 
-    def __init__(self, url: str) -> None:
+
+class BulkLane:
+    """The worker processes (``LANE_WORKERS``) for the batches of one service process,
+    started on first use.
+
+    ``work`` files the batch in the worker (``_file``; a test may give one that fails).
+    """
+
+    def __init__(self, url: str, work: Work = _file) -> None:
         self.url = url
+        self.work = work
         self._pool: ProcessPoolExecutor | None = None
         self._starting = threading.Lock()
 
@@ -130,24 +147,20 @@ class BulkLane:
                 self._pool = ProcessPoolExecutor(
                     max_workers=LANE_WORKERS,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lower_priority,
+                    initializer=_start_worker,
                 )
             pool = self._pool
         try:
             answer: bytes = pool.submit(
-                _file, self.url, code, path, shown, batch, broker, who
+                self.work, self.url, code, path, shown, batch, broker, who
             ).result()
         except BrokenProcessPool:
-            # The lane's process died (killed, out of memory): the batch's transaction died
-            # with it, so nothing of it was stored; the next batch gets a new process.
+            # The lane's process died (killed, out of memory); the next batch gets a new one.
             with self._starting:
                 if self._pool is pool:
                     self._pool = None
             pool.shutdown(wait=False, cancel_futures=True)
-            raise Unavailable(
-                "El proceso que guarda los lotes se detuvo antes de terminar; no se guardó "
-                "nada de este lote (todo o nada). Envíelo de nuevo."
-            ) from None
+            return after_worker_died(_engine(self.url), code, path, shown, batch, broker)
         return answer
 
     def shutdown(self) -> None:

@@ -55,16 +55,16 @@ def _serve_one(host: str, port: int, url: str, parent: int) -> None:
 
     os.environ["DEMOCRATIZA_DB"] = url
     config = uvicorn.Config(APP, factory=True, log_level="warning", **SERVER_OPTIONS)
-    threading.Thread(target=_end_with_parent, args=(parent,), daemon=True).start()
+    threading.Thread(target=end_with_parent, args=(parent,), daemon=True).start()
     uvicorn.Server(config).run(sockets=[_listen(host, port)])
 
 
-def _end_with_parent(parent: int) -> None:
-    """Stop this process (gracefully) once the supervising parent is gone.
+def end_with_parent(parent: int) -> None:
+    """Stop this process (SIGTERM: gracefully, where it has a handler) once ``parent`` is gone.
 
     Why: a parent killed outright (SIGKILL, out of memory) cannot stop its processes; left
-    alone they would go on serving the port, orphaned, and a new ``servir`` would find the
-    port taken.
+    alone a service process would go on serving the port, orphaned, and a new ``servir``
+    would find the port taken; a batch worker would live on with nothing to serve.
     """
     while os.getppid() == parent:
         time.sleep(PARENT_CHECK)

@@ -1,0 +1,177 @@
+"""The shape of a CSV file: every row as many fields as the header, every quote closed.
+
+A row with fewer fields than the header would be read with its last cells blank, and one
+with more would not read at all; either way the broker is told the row, the column and why,
+instead of a table that silently differs from the file. Rows are counted as ``readers`` counts
+them: the header is row 1 and each record (even a blank line) is the next row.
+
+The text is read in blocks, as it comes (the whole file is one block): the reader of a whole
+file and the reader in pieces check a file with this same pass.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import chain
+
+from democratiza.tables.errors import InputError
+
+BARE_CR = (
+    "la fila termina en un retorno de carro (CR) sin salto de línea: guarde el archivo "
+    "como «CSV UTF-8» (finales de línea LF o CRLF)"
+)
+
+
+@dataclass(frozen=True)
+class CsvShape:
+    separator: str  # the header's: ``;`` or ``,``
+    header: list[str]
+    lines: int  # physical lines, the header's included
+    blank: bool  # nothing but white space
+    bare_cr: InputError | None  # the first line ending in a carriage return alone
+    errors: list[InputError]  # rows whose number of fields differs from the header's, a quote
+
+
+class _Lines:
+    """The physical lines of the text in blocks (without their line feed), counted as they go,
+    noting the first one that ends in a carriage return alone (old Mac files: the reader
+    would see one line)."""
+
+    def __init__(self, source: str, blocks: Iterable[str]) -> None:
+        self.source, self.count, self.blank = source, 0, True
+        self.bare_cr: InputError | None = None
+        self.lines = self._read(blocks)
+
+    def _read(self, blocks: Iterable[str]) -> Iterator[str]:
+        pending = ""
+        for block in blocks:
+            parts = (pending + block).split("\n")
+            pending = parts.pop()
+            for part in parts:
+                self._note(part, part.find("\r") not in (-1, len(part) - 1))  # CRLF is no CR
+                yield part
+        if pending:
+            self._note(pending, "\r" in pending)
+            yield pending
+
+    def _note(self, line: str, bare_cr: bool) -> None:
+        self.count += 1
+        if self.blank and line.strip():
+            self.blank = False
+        if bare_cr and self.bare_cr is None:
+            self.bare_cr = InputError(self.source, self.count, None, BARE_CR)
+
+
+def csv_shape(source: str, blocks: Iterable[str]) -> CsvShape:
+    """The header (its separator the one it uses most) and every row's shape, reading the
+    text once to its end: a later bare carriage return, or a later encoding error raised by
+    ``blocks``, is found even after a quote that does not close."""
+    text = _Lines(source, blocks)
+    first = next(text.lines, "").removeprefix("\ufeff").rstrip("\r")
+    separator = ";" if first.count(";") > first.count(",") else ","
+    try:
+        header = next(csv.reader([first], delimiter=separator), [])
+    except csv.Error:  # a carriage return inside the header's line: ``bare_cr`` tells it
+        header = []
+    errors = _row_errors(source, text.lines, separator, header) if header else []
+    for _ in text.lines:  # to the end, for what is told before the rows' shape
+        pass
+    return CsvShape(separator, header, text.count, text.blank, text.bare_cr, errors)
+
+
+def _row_errors(
+    source: str, lines: Iterator[str], separator: str, header: list[str]
+) -> list[InputError]:
+    """Every row whose number of fields differs from the header's, and an unclosed quote
+    (the reading stops there: after it, no row is where the file meant it)."""
+    errors: list[InputError] = []
+    row = 1  # the record being read: the header was the first
+    for line in lines:
+        row += 1
+        if '"' in line:  # from here on a record may go on over lines: the CSV reader reads
+            return errors + _quoted_rows(source, chain([line], lines), row, separator, header)
+        n = line.count(separator) + 1  # no quoting: the line is the record
+        if n != len(header) and line.strip("\r"):
+            errors.append(_wrong_count(source, row, n, header, separator))
+    return errors
+
+
+def _quoted_rows(
+    source: str, lines: Iterator[str], row: int, separator: str, header: list[str]
+) -> list[InputError]:
+    """The rows from ``row`` on, read by the CSV reader (``strict``: a misplaced quote is an
+    error), each record's first line kept for the message."""
+    first = [""]  # the first line of the record being read
+    starts = True
+
+    def marked() -> Iterator[str]:
+        nonlocal starts
+        for line in lines:
+            if starts:
+                first[0], starts = line, False
+            yield line
+
+    errors = []
+    try:
+        for fields in csv.reader(marked(), delimiter=separator, strict=True):
+            if fields and len(fields) != len(header):
+                errors.append(_wrong_count(source, row, len(fields), header, separator))
+            row, starts = row + 1, True
+    except csv.Error:
+        errors.append(_misplaced_quote(source, row, first[0], separator, header))
+    return errors
+
+
+def _wrong_count(source: str, row: int, n: int, header: list[str], separator: str) -> InputError:
+    expected = len(header)
+    if n < expected:
+        return InputError(
+            source,
+            row,
+            header[n],
+            f"faltan campos: la fila tiene {n} y el encabezado {expected} (separados por "
+            f"'{separator}'); falta desde esta columna",
+        )
+    return InputError(
+        source,
+        row,
+        None,
+        f"sobran campos: la fila tiene {n} y el encabezado {expected} (separados por "
+        f"'{separator}'); un texto que contiene '{separator}' va entre comillas dobles",
+    )
+
+
+def _misplaced_quote(
+    source: str, row: int, line: str, separator: str, header: list[str]
+) -> InputError:
+    """A quote that opens a field and is never closed, or one in the middle of a field."""
+    field = _open_quote_field(line, separator)
+    column = header[field] if field is not None and field < len(header) else None
+    return InputError(
+        source,
+        row,
+        column,
+        'una comilla doble (") abre un texto que no se cierra, o está en medio de un campo: '
+        'cierre la comilla, o escriba "" para una comilla dentro de un texto',
+    )
+
+
+def _open_quote_field(line: str, separator: str) -> int | None:
+    """The index of the field whose opening quote this line leaves open, if any."""
+    field, opened, i, quoted = 0, 0, 0, False
+    while i < len(line):
+        char = line[i]
+        if quoted:
+            if char == '"' and line[i + 1 : i + 2] == '"':
+                i += 1
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+            opened = field
+        elif char == separator:
+            field += 1
+        i += 1
+    return opened if quoted else None
