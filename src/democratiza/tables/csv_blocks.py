@@ -14,12 +14,16 @@ when the quotes before it are even in number; a cell that holds a newline keeps 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import Protocol
 
 QUOTE, NEWLINE = b'"', b"\n"
 
 
-def record_blocks(source: BinaryIO, size: int) -> Iterator[bytes]:
+class Readable(Protocol):
+    def read(self, size: int, /) -> bytes: ...
+
+
+def record_blocks(source: Readable, size: int) -> Iterator[bytes]:
     """The rest of ``source`` in blocks of about ``size`` bytes, each of whole records (the
     last one as it ends, with or without its newline)."""
     rest = b""

@@ -7,6 +7,7 @@ cell is reported with its row and column instead of failing the whole read.
 from __future__ import annotations
 
 import codecs
+import io
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from democratiza.tables.cell_checks import cell_errors
+from democratiza.tables.csv_blocks import Readable, first_record_end, record_blocks
 from democratiza.tables.csv_layout import CsvShape, csv_shape
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.limits import LIMITS, ReadLimits, Watch, check_rows, check_workbook
@@ -140,22 +142,45 @@ def read_csv_chunks(path: Path, rows: int) -> TableChunks:
     """
     source = str(path)
     shape = _checked_shape(source, _utf8_blocks(source, path))
-    lazy = pl.scan_csv(
-        path, separator=shape.separator, infer_schema=False, truncate_ragged_lines=False
-    )
+    columns = dict.fromkeys(shape.header, pl.String())
 
     def pieces() -> Iterator[RawTable]:
         first = 2
-        try:
-            for batch in lazy.collect_batches(chunk_size=rows):
-                yield _with_rows(source, batch, first_row=first)
-                first += batch.height
-        except pl.exceptions.PolarsError:
-            raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
+        with path.open("rb") as fh:
+            start = fh.read(PIECE_BYTES).removeprefix(b"\xef\xbb\xbf")
+            header_end = first_record_end(start)
+            ahead = io.BytesIO(b"" if header_end is None else start[header_end:])
+            # The file's records in blocks read as they are needed (``csv_blocks``): never
+            # more than a block and its piece in memory, whatever the file's size.
+            for block in record_blocks(_Joined(ahead, fh), PIECE_BYTES):
+                try:
+                    frame = pl.read_csv(
+                        block,
+                        has_header=False,
+                        schema=columns,
+                        separator=shape.separator,
+                        truncate_ragged_lines=False,
+                    )
+                except pl.exceptions.PolarsError:
+                    raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
+                for offset in range(0, frame.height, rows):
+                    piece = frame.slice(offset, rows)
+                    yield _with_rows(source, piece, first_row=first)
+                    first += piece.height
         if first == 2:
             raise InputRejected([InputError(source, None, None, NO_ROWS)])
 
     return TableChunks(pieces(), max(shape.lines - 1, 0))
+
+
+class _Joined:
+    """The bytes already read past the header, then the rest of the file, as one stream."""
+
+    def __init__(self, head: io.BytesIO, rest: Readable) -> None:
+        self._head, self._rest = head, rest
+
+    def read(self, size: int, /) -> bytes:
+        return self._head.read(size) or self._rest.read(size)
 
 
 def _utf8_blocks(source: str, path: Path) -> Iterator[str]:
@@ -177,7 +202,8 @@ def _utf8_blocks(source: str, path: Path) -> Iterator[str]:
             raise InputRejected([InputError(source, lines, None, NOT_UTF8)]) from None
 
 
-BLOCK = 64 * 2**20
+BLOCK = 64 * 2**20  # bytes decoded at a time to check a file's encoding and shape
+PIECE_BYTES = 16 * 2**20  # bytes of records read at a time into a piece (about 100.000 rows)
 
 
 def _cell_text(value: object) -> str | None:
