@@ -88,6 +88,7 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, lis
 @schema.parametrize()
 @settings(
     max_examples=EXAMPLES,
+    derandomize=True,  # the same cases on every run: CI answers for the code, not a draw
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

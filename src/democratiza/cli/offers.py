@@ -11,7 +11,12 @@ from rich.console import Console
 from rich.text import Text
 from sqlalchemy import Engine, func, select
 
-from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
+from democratiza.adjudication.record import (
+    acceptance_prices,
+    adjudicate,
+    publish,
+    stored_adjudication,
+)
 from democratiza.cli.batch_files import write_batch_files
 from democratiza.cli.common import IbcFile, ibc_series, optional_day, refuse, refuse_file, table
 from democratiza.compliance.credit.gate import open_offer
@@ -207,13 +212,14 @@ def export_command(
     paths = broker_files(done, out / "comisionistas")
     with engine.connect() as conn:
         paid = paid_shares(conn, stored)
+        prices = acceptance_prices(conn, stored)  # each its own, after an adjusted price
     paths.append(registry_file(done, out, paid))
     if stored.program.instalment_plan is not None:
         with engine.connect() as conn:
             payers = instalment_payers(conn, stored)
         plans = instalment_file(done, stored.offer, payers, out)
         paths += [plans] if plans is not None else []
-    report = report_input(stored, done)
+    report = report_input(stored, done, prices)
     figures = build_figures(report)
     html = out / "informe-adjudicacion.html"
     html.write_text(render_html(report, figures), encoding="utf-8")

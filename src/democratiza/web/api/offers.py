@@ -33,7 +33,7 @@ from democratiza.offers.prices import AdjustmentRequest
 from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage.schema import adjudications
 from democratiza.web.api import catalog, downloads, views
-from democratiza.web.api.bodies import NewCode
+from democratiza.web.api.bodies import Body, Day, NewCode
 from democratiza.web.api.formats import CSV_FILE, file_responses
 from democratiza.web.api.offer_figures import offer_figures
 from democratiza.web.errors import ERROR_RESPONSES, Conflict, NotFound, Unprocessable, refused
@@ -51,21 +51,21 @@ class NewOffer(BaseModel):
     motivo: str = Field("publicación del aviso de oferta", min_length=1, max_length=500)
 
 
-class Reason(BaseModel):
+class Reason(Body):
     motivo: str = Field(min_length=1, max_length=500)
-    fecha: date | None = Field(
+    fecha: Day | None = Field(
         None, description="Fecha de negocio de la adjudicación o la publicación (hoy)"
     )
-    plazo_pago: date | None = Field(
+    plazo_pago: Day | None = Field(
         None, description="Al publicar: último día para pagar que fija el aviso de resultados"
     )
 
 
-class Interruption(BaseModel):
+class Interruption(Body):
     motivo: str = Field(min_length=1, max_length=500)
     precio_nuevo: str | None = Field(None, max_length=40)
     fundamento: str | None = Field(None, max_length=500)
-    vigente_desde: date | None = Field(None, description="Desde cuándo rige (hoy)")
+    vigente_desde: Day | None = Field(None, description="Desde cuándo rige (hoy)")
     aceptaciones_anteriores: Literal["conservan", "reevaluadas"] | None = None
     fundamento_anteriores: str | None = Field(None, max_length=500)
 
