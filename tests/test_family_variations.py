@@ -38,6 +38,7 @@ from democratiza.verification.verify import verify
 from tests.explain_reference import ReferenceExplainer
 from tests.reference import reference_evaluate
 from tests.test_explanations import generate, reference_columns, typed
+from tests.test_statements import pdf_text
 
 FAMILY = Path(__file__).parent / "programs" / "familia-ejemplo.yaml"
 EXAMPLE = "Decreto de ejemplo"
@@ -318,6 +319,8 @@ def test_a_program_file_with_every_variation_runs_through_evaluation_adjudicatio
     assert registry.height == 5
     report = (out / "familia" / "informe-adjudicacion.html").read_text(encoding="utf-8")
     assert "<h2>Topes conjuntos</h2>\n<p>Tope conjunto «Fondos de pensiones" in report
+    pdf = pdf_text((out / "familia" / "informe-adjudicacion.pdf").read_bytes())
+    assert "Topes conjuntos" in pdf and "Tope conjunto «Fondos de pensiones" in pdf
     assert registry["acciones"].sum() == 32_922 * 2 + 32_921 + 25_000 + 10_000
 
 

@@ -217,7 +217,7 @@ def export_command(
     if stored.program.instalment_plan is not None:
         with engine.connect() as conn:
             payers = instalment_payers(conn, stored)
-        plans = instalment_file(done, stored.offer, payers, out)
+        plans = instalment_file(done, stored.offer, payers, out, prices)
         paths += [plans] if plans is not None else []
     report = report_input(stored, done, prices)
     figures = build_figures(report)

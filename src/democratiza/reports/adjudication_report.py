@@ -290,6 +290,16 @@ def _table_page(table: ChartTable, page: int) -> Figure:
     return fig
 
 
+def _notes_page(title: str, notes: tuple[str, ...], page: int) -> Figure:
+    """A page of notes under a title: what each joint cap of the program did, with its
+    article and arithmetic, as the HTML report says it."""
+    fig = Figure(figsize=A4)
+    fig.text(MARGIN, 0.96, title, fontsize=15, fontweight="bold", va="top")
+    fig.text(MARGIN, 0.91, "\n\n".join(wrap(n, 95) for n in notes), fontsize=9.5, va="top")
+    fig.text(1 - MARGIN, 0.02, f"Página {page}", fontsize=8, ha="right", color="#777777")
+    return fig
+
+
 def render_pdf(inp: ReportInput, figures: ReportFigures, path: Path) -> None:
     """The report as a PDF: the figures on the first page, then one chart and its table a page.
 
@@ -302,7 +312,11 @@ def render_pdf(inp: ReportInput, figures: ReportFigures, path: Path) -> None:
         drawn = charts(inp, figures)
         for page, chart in enumerate(drawn, start=2):
             pdf.savefig(_chart_page(chart, page))
+        page = len(drawn) + 2
+        if inp.topes_conjuntos:
+            pdf.savefig(_notes_page("Topes conjuntos", inp.topes_conjuntos, page))
+            page += 1
         reductions = person_reductions(inp)
         if reductions is not None:
-            pdf.savefig(_table_page(reductions, len(drawn) + 2))
+            pdf.savefig(_table_page(reductions, page))
     atomic_write(path, out.getvalue())

@@ -31,18 +31,27 @@ COLUMNS = [
 
 
 def instalment_file(
-    done: Adjudication, offer: Offer, payers: frozenset[str], out_dir: Path
+    done: Adjudication,
+    offer: Offer,
+    payers: frozenset[str],
+    out_dir: Path,
+    prices: pl.DataFrame | None = None,
 ) -> Path | None:
-    """``plan-cuotas.csv``, or None when the program has no payment in instalments."""
+    """``plan-cuotas.csv``, or None when the program has no payment in instalments.
+
+    Each award is financed at the price its acceptance pays: ``prices`` (radicado, precio)
+    where it is not the offer's (``adjudication.record.acceptance_prices``)."""
     plan = offer.program.instalment_plan
     if plan is None:
         return None
     rows: list[dict[str, object]] = []
+    own = {} if prices is None else dict(zip(prices["radicado"], prices["precio"], strict=True))
     awarded = done.results.filter(
         pl.col("radicado").is_in(sorted(payers)), pl.col("adjudicada") > 0
     )
     for award in awarded.iter_rows(named=True):
-        schedule = instalment_schedule(award["adjudicada"], offer.price_centavos, plan)
+        price = own.get(award["radicado"], offer.price_centavos)
+        schedule = instalment_schedule(award["adjudicada"], price, plan)
         amounts = [schedule.down_payment, *schedule.instalments]
         rows += [
             {**{c: award[c] for c in COLUMNS[:6]}, "pago": i, "monto": pesos_cell(amount)}
