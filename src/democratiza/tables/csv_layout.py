@@ -16,6 +16,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
 
+import numpy as np
+
 from democratiza.tables.errors import InputError
 
 BARE_CR = (
@@ -175,3 +177,45 @@ def _open_quote_field(line: str, separator: str) -> int | None:
             field += 1
         i += 1
     return opened if quoted else None
+
+
+def plain_shape(source: str, data: bytes) -> CsvShape | None:
+    """``csv_shape`` of a whole file with no quote and no bare carriage return, counted over
+    its bytes at once (numpy) instead of line by line; None for any other file, which
+    ``csv_shape`` reads. Why: on a million rows the line-by-line pass was most of what the
+    import spends checking a file, and most files have neither quotes nor bare CRs.
+
+    Each record is a physical line: its fields are its separators plus one, and a blank
+    line (or one of only a CR) is no record to count.
+    """
+    raw = np.frombuffer(data, dtype=np.uint8)
+    if raw.size == 0 or (raw == QUOTE_BYTE).any():
+        return None
+    newlines = np.flatnonzero(raw == LF)
+    returns = np.flatnonzero(raw == CR)
+    if returns.size and not np.isin(returns + 1, newlines).all():
+        return None  # a bare carriage return: the careful pass says where
+    text_start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    first_end = int(newlines[0]) if newlines.size else len(data)
+    first = data[text_start:first_end].decode("utf-8").rstrip("\r")
+    if not first.strip():
+        return None  # a blank file, or a blank header: the careful pass says which
+    separator = ";" if first.count(";") > first.count(",") else ","
+    header = next(csv.reader([first], delimiter=separator), [])
+    ends = newlines if data.endswith(b"\n") else np.append(newlines, len(data))
+    starts = np.concatenate(([0], newlines + 1))[: ends.size]
+    seps = np.flatnonzero(raw == ord(separator))
+    # Lines follow each other and no separator is a line feed: a line's separators are
+    # those before its end less those before the previous line's end.
+    counts = np.diff(np.searchsorted(seps, ends), prepend=0)
+    length = ends - starts - np.isin(ends - 1, returns)  # a line's bytes but its CR
+    wrong = np.flatnonzero((counts != len(header) - 1) & (length > 0))
+    errors = [
+        _wrong_count(source, int(i) + 1, int(counts[i]) + 1, header, separator)
+        for i in wrong
+        if i > 0  # the header is no row
+    ]
+    return CsvShape(separator, header, int(ends.size), False, None, errors)
+
+
+QUOTE_BYTE, LF, CR = ord('"'), ord("\n"), ord("\r")

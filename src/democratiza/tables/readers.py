@@ -19,7 +19,7 @@ import polars as pl
 
 from democratiza.tables.cell_checks import cell_errors
 from democratiza.tables.csv_blocks import Readable, first_record_end, record_blocks
-from democratiza.tables.csv_layout import CsvShape, csv_shape
+from democratiza.tables.csv_layout import CsvShape, csv_shape, plain_shape
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.limits import LIMITS, ReadLimits, Watch, check_rows, check_workbook
 from democratiza.tables.xlsx_formulas import has_formulas, uncomputed_formulas
@@ -87,7 +87,8 @@ def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputRejected([InputError(source, line, None, NOT_UTF8)]) from None
-    separator = _checked_shape(source, [text]).separator
+    # Most files have no quote and no bare CR: their shape is counted over the bytes.
+    separator = _checked_shape(source, [text], plain_shape(source, data)).separator
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     try:
         # Polars reads the validated bytes directly (much faster than a Python str).
@@ -109,10 +110,11 @@ NOT_UTF8 = (
 NO_ROWS = "el archivo no tiene filas de datos"
 
 
-def _checked_shape(source: str, blocks: Iterable[str]) -> CsvShape:
-    """The file's shape (``csv_layout``), once nothing in it is refused: a blank file, a
-    bare carriage return, the header's errors, then every row's (in this order)."""
-    shape = csv_shape(source, blocks)
+def _checked_shape(source: str, blocks: Iterable[str], shape: CsvShape | None = None) -> CsvShape:
+    """The file's shape (``csv_layout``; ``shape`` if already known), once nothing in it is
+    refused: a blank file, a bare carriage return, the header's errors, then every row's
+    (in this order)."""
+    shape = shape or csv_shape(source, blocks)
     if shape.blank:
         raise InputRejected([InputError(source, None, None, "el archivo está vacío")])
     if shape.bare_cr is not None:
