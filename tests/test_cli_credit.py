@@ -45,6 +45,13 @@ def test_a_rate_above_the_ibc_of_the_grant_date_fails_alone() -> None:
     assert "✗ Banco Ejemplo — Decreto 706/2017 art. 7.3: no cumple" in result.output
 
 
+def test_a_parameter_not_written_as_name_equals_value_is_refused_in_words() -> None:
+    arguments = [*LINE, "--tasa-ea", "20.48", "--parametro", "precio2018"]
+    result = runner.invoke(app, arguments, env={"COLUMNS": "300"})
+    assert result.exit_code == 1
+    assert "'precio2018' debe tener la forma NOMBRE=VALOR" in result.output
+
+
 def test_schedule_files_and_collateral(tmp_path: Path) -> None:
     result = runner.invoke(
         app,

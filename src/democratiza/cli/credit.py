@@ -19,6 +19,7 @@ from democratiza.cli.common import (
     refuse,
     table,
 )
+from democratiza.cli.offer_options import ParamOpt, parameter_overrides
 from democratiza.cli.offers import Code, Db, Who, engine_for
 from democratiza.compliance.credit.checks import Finding, check_offer_credit_line
 from democratiza.compliance.credit.collateral import collateral_coverage
@@ -106,10 +107,7 @@ def check_command(
     fecha_otorgamiento: Granted,
     garantia: Collateral = "precio_fijo",
     capitalizar_gracia: Capitalise = True,
-    parametro: Annotated[
-        list[str] | None,
-        typer.Option("--parametro", help="Parámetro de la oferta NOMBRE=VALOR; repetible"),
-    ] = None,
+    parametro: ParamOpt = None,
     serie_ibc: IbcFile = None,
 ) -> None:
     """Verifica una línea de crédito contra la Ley 226 art. 11 y el programa."""
@@ -126,7 +124,7 @@ def check_command(
     ibc = ibc_series(serie_ibc)
     try:
         program = load_program(programa)
-        overrides = {k: v for k, v in (p.split("=", 1) for p in parametro or [])}
+        overrides = parameter_overrides(parametro)
         findings = check_offer_credit_line(program, line, overrides, ibc)
     except (
         ProgramFileError,

@@ -46,12 +46,20 @@ def offer_from(program_id: str, params: list[str] | None, offer_file: Path | Non
         if not isinstance(loaded, dict):
             raise fail([f"{offer_file}: se espera nombre: valor"], "Archivo de oferta no válido:")
         overrides.update({str(k): v for k, v in loaded.items()})
+    overrides.update(parameter_overrides(params))
+    try:
+        return make_offer(program, overrides)
+    except OfferParameterError as exc:
+        raise fail(exc.messages, "No se puede evaluar con esta oferta:") from None
+
+
+def parameter_overrides(params: list[str] | None) -> dict[str, object]:
+    """The ``--parametro NOMBRE=VALOR`` options as the offer's values, or a refusal naming
+    the one that is not of that form (the one reading of the option, for every command)."""
+    overrides: dict[str, object] = {}
     for item in params or []:
         name, sep, value = item.partition("=")
         if not sep:
             raise fail([f"'{item}' debe tener la forma NOMBRE=VALOR"], "Parámetro no válido:")
         overrides[name.strip()] = value.strip()
-    try:
-        return make_offer(program, overrides)
-    except OfferParameterError as exc:
-        raise fail(exc.messages, "No se puede evaluar con esta oferta:") from None
+    return overrides
