@@ -142,7 +142,8 @@ def checked_adjustment(
     if state not in ("abierta", "cerrada"):
         problems.append(
             f"La oferta '{code}' está {state}: el precio se ajusta tras una "
-            "interrupción dentro del plazo o al vencerlo, antes de adjudicar (GEB art. 6.3)."
+            "interrupción dentro del plazo o al vencerlo, antes de adjudicar (Ley 226 de 1995 "
+            "art. 11 num. 2)."
         )
     effective = asked.effective or today
     if effective > today:
