@@ -40,7 +40,7 @@ $D lote importar $C $S/lote-4-credicorp-capital-con-errores.csv --comisionista "
 $D lote importar $C $S/lote-4-credicorp-capital.csv --comisionista "Credicorp Capital" --lote CC-002
 echo "--- El mismo lote enviado otra vez no crea nada:"
 $D lote importar $C $S/lote-1-casa-de-bolsa.csv --comisionista "Casa de Bolsa" --lote CB-001
-$D lote retirar $C 000001-000001 --motivo "el aceptante desistió antes del cierre" --quien "Casa de Bolsa"
+$D lote retirar $C CLYF-000001-0000001 --motivo "el aceptante desistió antes del cierre" --quien "Casa de Bolsa"
 $D oferta cerrar $C
 # Fechas de negocio coherentes con el plazo del ejemplo (cierre el 2018-02-26): no las del reloj.
 $D oferta adjudicar $C --fecha 2018-03-01

@@ -40,11 +40,11 @@ echo "    toma el precio de la Segunda Fase) y otra adquisición resulta inefica
 # Central cuenta los tramos desde la fecha de la adjudicación (2018-03-01 en este ejemplo):
 # una venta 40 días después cae en el tramo del 100 %.
 SOON=2018-04-10
-$D tenencia evento $C 000001-000002 --tipo venta --fecha "$SOON" --acciones 1000 \
+$D tenencia evento $C CLYF-000001-0000002 --tipo venta --fecha "$SOON" --acciones 1000 \
     --contraprestacion 1050 --detalle "venta en bolsa informada por el depósito"
-$D tenencia ineficaz $C 000001-000003 --fecha "$SOON" \
+$D tenencia ineficaz $C CLYF-000001-0000003 --fecha "$SOON" \
     --motivo "se estableció que actuó por cuenta de un tercero (beneficiario real)"
-$D tenencia ver $C 000001-000003
+$D tenencia ver $C CLYF-000001-0000003
 echo "--- El estado de cuenta de una multa (ejemplo de GEB con sus series de 2018-2019), en CSV y PDF:"
 $D multa calcular -p geb-2017 --fecha-referencia 2018-04-02 --fecha-incumplimiento 2019-01-15 \
     --acciones 10000 --hasta 2019-02-20 --precio-adquisicion 2018 --contraprestacion 2500 \

@@ -99,7 +99,7 @@ def test_a_database_that_refuses_writes_mid_way_leaves_the_offer_consistent(
     offer: Engine,
 ) -> None:
     # A trigger refuses the 500th row of the batch, after 499 were already inserted.
-    refuse_acceptances_where(offer, "NEW.radicado LIKE '%-000500'")
+    refuse_acceptances_where(offer, "NEW.radicado LIKE '%-0000500'")
     with pytest.raises(StorageError, match=r"disco lleno.*no se guardó nada del lote"):
         import_batch(offer, CODE, SAMPLE / BATCHES[0][0], BATCHES[0][1], "L1", "x")
     assert counts(offer) == (0, 0)

@@ -27,6 +27,7 @@ from democratiza.filing.singles import FILE_NAME, SingleFiling, process_group, s
 from democratiza.offers.lifecycle import OfferError, advance, create_offer, load_offer
 from democratiza.rules.engine import CompiledProgram
 from democratiza.storage import audit
+from democratiza.storage.radicados import broker_tag
 from democratiza.storage.schema import acceptances, audit_log, batches
 from democratiza.tables.errors import InputRejected
 from democratiza.tables.parse import parse
@@ -93,7 +94,7 @@ def stored(engine: Engine, code: str) -> pl.DataFrame:
             .order_by(acceptances.c.referencia)
         )
         frame = pl.DataFrame([dict(r) for r in rows.mappings()], infer_schema_length=None)
-    return frame.drop("id", "oferta_id", "lote_id", "radicado")
+    return frame.drop("id", "oferta_id", "lote_id", "radicado", "recepcion")
 
 
 def counts(engine: Engine) -> tuple[int, int, int]:
@@ -106,7 +107,7 @@ def counts(engine: Engine) -> tuple[int, int, int]:
 
 def without_identity(answer: dict[str, Any]) -> dict[str, Any]:
     rows = [{k: v for k, v in r.items() if k != "radicado"} for r in answer["resultado"]]
-    return {**answer, "lote_id": None, "resultado": rows}
+    return {**answer, "numero_lote": None, "resultado": rows}
 
 
 @pytest.fixture
@@ -129,7 +130,8 @@ def test_a_group_decides_and_stores_exactly_as_filing_one_by_one(
         assert_frame_equal(g.evaluated[1], a.evaluated[1])  # the engine's whole result
         assert_frame_equal(g.evaluated[2], a.evaluated[2])  # the typed row
         assert without_identity(batch_answer(g)) == without_identity(batch_answer(a))
-        assert g.decisions["radicado"].to_list() == [f"{g.batch_id:06d}-000001"]
+        # Its own radicado: the broker's tag, its own count of batches, row 1.
+        assert g.decisions["radicado"].to_list() == [f"{broker_tag(BROKER)}-{g.number:06d}-0000001"]
     decisions = {batch_answer(g)["resultado"][0]["decision"] for g in grouped}  # type: ignore[arg-type]
     assert decisions == {"aceptada", "reducida", "rechazada"}
     assert_frame_equal(stored(offer, "central"), stored(offer, "uno-a-uno"))

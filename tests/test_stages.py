@@ -36,6 +36,7 @@ from democratiza.stages.lifecycle import (
 )
 from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.stages.terms import StageError, StageTerms
+from democratiza.storage.radicados import broker_tag
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import acceptances, orders, sales
 from democratiza.tables.errors import InputRejected
@@ -303,7 +304,8 @@ def test_a_correction_keeps_the_radicado_and_the_previous_version(
         "scb",
     )
     radicado = fixed.decisions["radicado"][0]
-    assert radicado == "O000001-000001"
+    # The correction came in the broker's second batch and keeps the first one's radicado.
+    assert radicado == f"O-{broker_tag('Casa de Bolsa')}-000001-0000001"
     withdraw_order(engine, "segunda", radicado, "scb", "el inversionista desistió")
     with engine.connect() as conn:
         versions = conn.execute(

@@ -11,7 +11,7 @@ from sqlalchemy import Engine, delete, select, update
 from democratiza.adjudication.record import adjudicate, publish
 from democratiza.filing.batches import withdraw
 from democratiza.storage import audit
-from democratiza.storage.schema import audit_log
+from democratiza.storage.schema import acceptances, audit_log
 from democratiza.web.app import create_app
 from tests.test_web_support import (
     BROKER_A,
@@ -29,6 +29,13 @@ def actions(engine: Engine) -> list[str]:
         return list(conn.execute(select(audit_log.c.accion).order_by(audit_log.c.id)).scalars())
 
 
+def first_radicado(engine: Engine) -> str:
+    """The radicado received first (the order of receipt, not the radicados' own order)."""
+    with engine.connect() as conn:
+        first = select(acceptances.c.radicado).order_by(acceptances.c.recepcion).limit(1)
+        return str(conn.execute(first).scalar_one())
+
+
 def test_every_change_of_a_primera_etapa_is_in_the_chain(engine: Engine) -> None:
     open_offer(engine)
     file_samples(engine)
@@ -37,7 +44,7 @@ def test_every_change_of_a_primera_etapa_is_in_the_chain(engine: Engine) -> None
             select(audit_log.c.entidad).where(audit_log.c.accion == "lote.recibir")
         ).first()
     assert radicado is not None
-    withdraw(engine, CODE, "000001-000001", "scb", "el aceptante desistió")
+    withdraw(engine, CODE, first_radicado(engine), "scb", "el aceptante desistió")
     move(engine, "cerrada")
     adjudicate(engine, CODE, "bolsa", "adjudicación")
     publish(engine, CODE, "oficina", "publicación")

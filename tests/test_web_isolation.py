@@ -16,6 +16,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func, select
 
+from democratiza.storage.radicados import broker_tag
 from democratiza.storage.schema import acceptances, batches, orders
 from democratiza.web.app import create_app
 from democratiza.web.security.access import ACCESS, EVERYONE
@@ -34,8 +35,12 @@ from tests.test_web_support import (
     open_offer,
 )
 
-B_MARKS = (BROKER_B, "000002-")
-B_RADICADO = "000002-000001"
+# Radicados start with the broker's tag (``storage.radicados``): B's never reach A.
+B_TAG = broker_tag(BROKER_B)
+B_MARKS = (BROKER_B, B_TAG + "-")
+B_RADICADO = f"{B_TAG}-000001-0000001"
+B_MISSING = f"{B_TAG}-000001-9999999"
+A_FIRST = f"{broker_tag(BROKER_A)}-000001-0000001"
 B_FILE = SAMPLE / "lote-2-acciones-y-valores.csv"
 
 
@@ -91,7 +96,9 @@ def check_aceptaciones(s: Brokers) -> None:
     seen = s.api.get(f"/api/ofertas/{CODE}/aceptaciones", params={"limite": 5000})
     assert seen.status_code == 200 and len(seen.json()) == 750
     s.clean(seen.text)
-    after = s.api.get(f"/api/ofertas/{CODE}/aceptaciones", params={"despues_de": "000001-999999"})
+    after = s.api.get(
+        f"/api/ofertas/{CODE}/aceptaciones", params={"despues_de": A_FIRST[:-7] + "9999999"}
+    )
     assert after.json() == []  # paging past A's last radicado reaches no one else's
 
 
@@ -102,12 +109,12 @@ def check_aceptaciones_archivo(s: Brokers) -> None:
 
 
 def check_aceptacion(s: Brokers) -> None:
-    assert s.api.get(f"/api/ofertas/{CODE}/aceptaciones/000001-000001").status_code == 200
+    assert s.api.get(f"/api/ofertas/{CODE}/aceptaciones/{A_FIRST}").status_code == 200
     other = s.api.get(f"/api/ofertas/{CODE}/aceptaciones/{B_RADICADO}")
-    missing = s.api.get(f"/api/ofertas/{CODE}/aceptaciones/000002-999999")
+    missing = s.api.get(f"/api/ofertas/{CODE}/aceptaciones/{B_MISSING}")
     # B's acceptance answers exactly as one that does not exist: no oracle of existence.
     assert other.status_code == missing.status_code == 404
-    assert other.text.replace(B_RADICADO, "?") == missing.text.replace("000002-999999", "?")
+    assert other.text.replace(B_RADICADO, "?") == missing.text.replace(B_MISSING, "?")
 
 
 def check_retirar(s: Brokers) -> None:
@@ -188,7 +195,7 @@ def check_pag_trabajo(s: Brokers) -> None:
 
 def check_pag_aceptaciones(s: Brokers) -> None:
     answer = s.page.get(f"/ofertas/{CODE}/aceptaciones")
-    assert answer.status_code == 200 and "000001-000001" in answer.text
+    assert answer.status_code == 200 and A_FIRST in answer.text
     s.clean(answer.text)
 
 

@@ -1,6 +1,6 @@
 """The adjudication of a closed offer, as a stored, reproducible record.
 
-Inputs, in the order of receipt (the radicado: ``storage.receipts.receipt_rank``, the
+Inputs, in the order of receipt (``recepcion``: ``storage.radicados``, the
 tie-break the program file's remainder rule refers to): every current, valid acceptance with
 what the person's limits leave for it. The record keeps the program version and the SHA-256
 of the program file the offer keeps, the offer's parameters, the method, a SHA-256 of the
@@ -27,7 +27,6 @@ from democratiza.rules.person import ORDER, per_person
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows
 from democratiza.storage.database import new_id, read_frame
-from democratiza.storage.receipts import receipt_rank
 from democratiza.storage.records import digest, verified
 from democratiza.storage.schema import acceptances, adjudications, awards
 
@@ -79,11 +78,11 @@ def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
         "decision": text,
         "regla_limitante": text,
         "regla_limite": text,
+        "recepcion": whole,
     }
     columns = [acceptances.c[name] for name in schema]
     statement = select(*columns).where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente)
-    frame = read_frame(conn, statement, schema)
-    return frame.with_columns(receipt_rank(pl.col("radicado")).alias("recepcion"))
+    return read_frame(conn, statement, schema)
 
 
 def acceptance_prices(conn: Connection, stored: StoredOffer) -> pl.DataFrame:

@@ -4,7 +4,7 @@ Each design's acceptances are decided by ``rules.engine.CompiledProgram`` (the i
 engine), summed per person by ``rules.person.per_person`` and shared out by
 ``adjudication.joint.allocate_offer`` (the adjudication's: joint caps, then the method), in
 the order of receipt
-(``storage.receipts.receipt_rank``). Nothing here decides anything a real offer would decide
+(``recepcion``, ``storage.radicados``). Nothing here decides anything a real offer would decide
 otherwise: the base design on an offer's own acceptances gives its stored adjudication.
 
 Designs that differ only in how an oversubscribed offer is shared (method, remainder, lot,
@@ -31,7 +31,6 @@ from democratiza.design.designs import Design
 from democratiza.programs.parameters import Offer
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.person import ORDER, per_person, person_keys
-from democratiza.storage.receipts import receipt_rank
 
 REQUEST_STREAM = 1  # the random stream of the requests, apart from the population's (0)
 DECIDED_COLUMNS = [  # what the engine adds to each acceptance (the rest is the input's)
@@ -54,11 +53,14 @@ class DesignOutcome:
 
 
 def with_receipts(acceptances: pl.DataFrame) -> pl.DataFrame:
-    """The acceptances with a radicado (their order, when they have none) and its rank."""
+    """The acceptances with a radicado and an order of receipt: an offer's own, or, for a
+    population from a file or a description, the order they are listed in."""
     if "radicado" not in acceptances.columns:
         number = pl.int_range(1, pl.len() + 1).cast(pl.String).str.zfill(6)
         acceptances = acceptances.with_columns((pl.lit("000001-") + number).alias("radicado"))
-    return acceptances.with_columns(receipt_rank(pl.col("radicado")).alias("recepcion"))
+    if "recepcion" not in acceptances.columns:
+        acceptances = acceptances.with_columns(pl.int_range(1, pl.len() + 1).alias("recepcion"))
+    return acceptances
 
 
 def requested(

@@ -1,7 +1,7 @@
 """Where a designer's population comes from: an offer's own acceptances, a file, or a spec.
 
 - an offer in the database: its current acceptances as filed (withdrawn ones left out: they
-  take no shares), with their radicados, so the order of receipt is the offer's own;
+  take no shares), with their radicados and order of receipt (``recepcion``), the offer's own;
 - a file in the acceptance format (``docs/formato-aceptaciones.md``), read and typed as a
   broker's batch is; its rows are received in the order they are written;
 - a synthetic population (``population``), each acceptant asking for a share of the limit
@@ -58,8 +58,9 @@ def offer_size(engine: Engine, code: str) -> int:
 
 
 def from_offer(engine: Engine, code: str) -> pl.DataFrame:
-    """The offer's current acceptances, typed as the engine reads them, with radicados."""
-    schema = {"radicado": pl.String(), **typed_schema()}
+    """The offer's current acceptances, typed as the engine reads them, with radicados and
+    their order of receipt."""
+    schema = {"radicado": pl.String(), "recepcion": pl.Int64(), **typed_schema()}
     schema.pop("fila")
     schema.pop("cantidad_fraccionaria")
     with engine.connect() as conn:
@@ -69,7 +70,7 @@ def from_offer(engine: Engine, code: str) -> pl.DataFrame:
     return frame.with_columns(
         pl.int_range(1, pl.len() + 1).alias("fila"),
         pl.lit(False).alias("cantidad_fraccionaria"),
-    ).select(["radicado", *typed_schema()])
+    ).select(["radicado", "recepcion", *typed_schema()])
 
 
 def from_file(path: Path) -> pl.DataFrame:

@@ -7,7 +7,8 @@
   processes at once, is stored once; the second send is told so.
 - A row whose broker reference already has a current acceptance is a correction: it keeps
   the radicado, gets the next version, and the previous version stays as history.
-- Radicados are ``<batch>-<row>``, so concurrent batches never compete for numbers.
+- Radicados are ``<tag>-<the broker's batch number>-<row>`` and tell a broker nothing
+  about other brokers; the order of receipt is kept apart (``storage.radicados``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,12 @@ from democratiza.storage.bulk import (
     written_columns,
 )
 from democratiza.storage.database import new_id
+from democratiza.storage.radicados import (
+    batch_prefix,
+    radicados,
+    receipts,
+    take_batch_numbers,
+)
 from democratiza.storage.receipts import (
     StorageError,
     look_up,
@@ -58,6 +65,7 @@ BATCH_ROW = pl.Schema(
         "filas": pl.Int64(),
         "recibido_en": pl.Datetime("us"),
         "quien": pl.String(),
+        "numero": pl.Int64(),
     }
 )
 FEW_KEYS = 1_000  # up to this many references are looked up without asking first
@@ -65,7 +73,8 @@ FEW_KEYS = 1_000  # up to this many references are looked up without asking firs
 
 @dataclass(frozen=True)
 class BatchResult:
-    batch_id: int
+    batch_id: int  # the database's id: audit log and office only, never shown to a broker
+    number: int  # the broker's own count of its batches in the offer: what a broker is shown
     created: bool  # False when the same batch had already been received
     rows: int
     decisions: pl.DataFrame  # radicado, referencia, decision, cantidad_permitida
@@ -81,7 +90,7 @@ _COMPILED: dict[tuple[int, int, tuple[tuple[str, object], ...]], CompiledProgram
 _COMPILED_MAX = 64
 
 
-def compiled_program(stored: StoredOffer) -> CompiledProgram:
+def compiled_program(stored: StoredOffer, price: int | None = None) -> CompiledProgram:
     """The offer's compiled rules, reused while the offer's parameters stay the same.
 
     Why: a compiled program keeps its checks and bases once built; an offer receives many
@@ -89,7 +98,8 @@ def compiled_program(stored: StoredOffer) -> CompiledProgram:
     which gives a new key here. Programs are immutable, and one text gives one program object
     (``programs.loader``).
     """
-    offer = stored.filing_offer  # at the price in force (Ley 226 art. 11 num. 2)
+    # At the price in force (Ley 226 art. 11 num. 2), or at the price a batch was received at.
+    offer = stored.filing_offer if price is None else stored.offer_at(price)
     key = (stored.id, id(stored.program), tuple(sorted(offer.values.items())))
     compiled = _COMPILED.get(key)
     if compiled is None or compiled.offer.program is not stored.program:
@@ -97,6 +107,11 @@ def compiled_program(stored: StoredOffer) -> CompiledProgram:
             _COMPILED.clear()
         compiled = _COMPILED[key] = CompiledProgram(offer)
     return compiled
+
+
+# The versions a batch wrote when received; later versions of its rows (withdrawn, evaluated
+# again at an adjusted price) keep its ``lote_id`` but are not what the batch was answered.
+RECEIVED = acceptances.c.estado.in_(["radicada", "corregida"])
 
 
 def already_received(
@@ -114,7 +129,7 @@ def already_received(
                 acceptances.c.decision,
                 acceptances.c.cantidad_permitida,
             )
-            .where(acceptances.c.lote_id == row.id)
+            .where(acceptances.c.lote_id == row.id, RECEIVED)
             .order_by(acceptances.c.radicado)
         )
         .mappings()
@@ -122,6 +137,7 @@ def already_received(
     )
     return BatchResult(
         row.id,
+        row.numero,
         False,
         row.filas,
         decisions,
@@ -201,6 +217,7 @@ def store_batches(
     if anything fails, nothing of any of them is written.
     """
     now = datetime.now()
+    numbers = _batch_numbers(conn, stored.id, [d.broker for d in decided])
     entries = [
         {
             "oferta_id": stored.id,
@@ -211,8 +228,9 @@ def store_batches(
             "filas": d.frame.height,
             "recibido_en": now,
             "quien": d.who,
+            "numero": number,
         }
-        for d in decided
+        for d, (_, number) in zip(decided, numbers, strict=True)
     ]
     if len(entries) == 1:
         # A plain INSERT: a batch id taken meanwhile by another process must come back as
@@ -228,12 +246,8 @@ def store_batches(
     results = pl.concat([d.results for d in decided]) if len(decided) > 1 else decided[0].results
     current = _current_versions(conn, stored.id, frame.select("comisionista", "referencia"))
     retire(conn, acceptances, current["id"].to_list())
-    # Radicados are <batch>-<row within the batch>.
-    starts = np.repeat(np.cumsum([0, *sizes[:-1]]), sizes)
-    within = pl.Series("_n", np.arange(frame.height) - starts + 1, dtype=pl.Int64)
     batch_of_row = pl.Series("lote_id", np.repeat(batch_ids, sizes), dtype=pl.Int64)
-    number = within.cast(pl.String).str.zfill(6)
-    prefix = batch_of_row.cast(pl.String).str.zfill(6)
+    new_radicados = radicados([batch_prefix(tag, n) for tag, n in numbers], sizes)
     decided_columns = results.select(
         "cantidad_permitida",
         "limite_minimo",
@@ -255,7 +269,8 @@ def store_batches(
         .with_columns(
             pl.lit(stored.id).alias("oferta_id"),
             batch_of_row,
-            pl.coalesce("radicado_previo", pl.lit(prefix + "-" + number)).alias("radicado"),
+            pl.coalesce("radicado_previo", pl.lit(new_radicados)).alias("radicado"),
+            pl.coalesce("recepcion_previa", pl.lit(receipts(batch_ids, sizes))).alias("recepcion"),
             (pl.col("version_previa").fill_null(0) + 1).alias("version"),
             pl.lit(True).alias("vigente"),
             pl.when(pl.col("version_previa").is_null())
@@ -296,10 +311,11 @@ def store_batches(
     answered = rows.select("radicado", "referencia", "decision", "cantidad_permitida")
     answers = []
     offset = 0
-    for d, batch_id, size in zip(decided, batch_ids, sizes, strict=True):
+    for d, batch_id, (_, number), size in zip(decided, batch_ids, numbers, sizes, strict=True):
         answers.append(
             BatchResult(
                 batch_id,
+                number,
                 True,
                 size,
                 answered.slice(offset, size),
@@ -318,9 +334,32 @@ CURRENT_SCHEMA = pl.Schema(
         "comisionista": pl.String(),
         "referencia": pl.String(),
         "radicado_previo": pl.String(),
+        "recepcion_previa": pl.Int64(),
         "version_previa": pl.Int64(),
     }
 )
+
+
+def _batch_numbers(
+    conn: Connection, offer_id: int, brokers: Sequence[str]
+) -> list[tuple[str, int]]:
+    """Each batch's broker tag and number, in the batches' order (``storage.radicados``)."""
+    wanted: dict[str, int] = {}
+    for broker in brokers:
+        wanted[broker] = wanted.get(broker, 0) + 1
+    first = {
+        broker: take_batch_numbers(
+            conn, f"oferta:{offer_id}", broker, n, batches, {"oferta_id": offer_id}
+        )
+        for broker, n in wanted.items()
+    }
+    numbers = []
+    taken: dict[str, int] = {}
+    for broker in brokers:
+        tag, start = first[broker]
+        numbers.append((tag, start + taken.get(broker, 0)))
+        taken[broker] = taken.get(broker, 0) + 1
+    return numbers
 
 
 def _current_versions(conn: Connection, offer_id: int, keys: pl.DataFrame) -> pl.DataFrame:
@@ -350,7 +389,7 @@ def _current_versions(conn: Connection, offer_id: int, keys: pl.DataFrame) -> pl
         conn,
         acceptances,
         keys.unique(maintain_order=True),
-        ["id", "comisionista", "referencia", "radicado", "version"],
+        ["id", "comisionista", "referencia", "radicado", "recepcion", "version"],
         {"oferta_id": offer_id, "vigente": True},
     )
     return pl.DataFrame([tuple(r) for r in rows], schema=CURRENT_SCHEMA, orient="row")

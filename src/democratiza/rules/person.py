@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 
 PERSON = ["tipo_identificacion", "numero_identificacion"]
-ORDER = ["recepcion"]  # the order of receipt, unique (``storage.receipts.receipt_rank``)
+ORDER = ["recepcion"]  # the order of receipt, unique (``storage.radicados``)
 
 
 PERSON_HASH = pl.struct(PERSON).hash()  # one number per identification (collisions checked)

@@ -1,12 +1,12 @@
 """Allocate a closed stage: one clearing price, each order's shares, a reproducible record.
 
-The book is every current order marked ``valida`` at intake, in the order of receipt (the
-radicado; a broker's declared time of entry is kept but decides nothing): that order is the
-tie-break of the clearing's left-over lots (largest order first, then received earlier;
-``clearing``). The record keeps the stage's terms, the mechanism,
-the price, a SHA-256 of the canonical book and of the canonical results; recomputing it from
-the stored orders gives byte-identical results. A clearing that finds no order at or above
-the minimum price declares the stage void (desierta) with that cause.
+The book is every current order marked ``valida`` at intake, in the order of receipt
+(``recepcion``, ``storage.radicados``; a broker's declared time of entry is kept but decides
+nothing): that order is the tie-break of the clearing's left-over lots (largest order
+first, then received earlier; ``clearing``). The record keeps the stage's terms, the
+mechanism, the price, a SHA-256 of the canonical book and of the canonical results;
+recomputing it from the stored orders gives byte-identical results. A clearing that finds no
+order at or above the minimum price declares the stage void (desierta) with that cause.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from democratiza.stages.terms import StageError
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows
 from democratiza.storage.database import new_id, read_frame
-from democratiza.storage.receipts import receipt_rank
 from democratiza.storage.records import digest, verified
 from democratiza.storage.schema import order_awards, orders, stage_allocations
 
@@ -47,7 +46,7 @@ RESULT_COLUMNS = [
     "motivo",
     "asignada",
 ]
-ORDER = ["recepcion"]  # the order of receipt (``storage.receipts.receipt_rank``)
+ORDER = ["recepcion"]  # the order of receipt (``storage.radicados``)
 
 
 @dataclass(frozen=True)
@@ -67,11 +66,12 @@ def current_orders(conn: Connection, stage: StoredStage) -> pl.DataFrame:
     schema: dict[str, pl.DataType] = {"id": whole}
     schema.update({c: text for c in RESULT_COLUMNS if c != "asignada"})
     schema.update({"fecha_ingreso": pl.Datetime("us"), "precio": whole, "cantidad": whole})
+    schema["recepcion"] = whole
     statement = select(*(orders.c[c] for c in schema)).where(
         orders.c.etapa_id == stage.id, orders.c.vigente
     )
     frame = read_frame(conn, statement, schema)
-    return frame.with_columns(receipt_rank(pl.col("radicado")).alias("recepcion")).sort(ORDER)
+    return frame.sort(ORDER)
 
 
 def compute(stage: StoredStage, book: pl.DataFrame, cutoff: int | None) -> StageAllocation:

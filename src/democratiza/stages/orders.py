@@ -27,6 +27,7 @@ from democratiza.stages.terms import StageError
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows, written_columns
 from democratiza.storage.database import new_id
+from democratiza.storage.radicados import batch_prefix, radicados, receipts, take_batch_numbers
 from democratiza.storage.receipts import look_up, previous_batch, store_once
 from democratiza.storage.schema import order_batches, orders
 from democratiza.storage.versions import retire, withdraw
@@ -38,7 +39,8 @@ DECISION_COLUMNS = ["radicado", "referencia", "decision", "motivo"]
 
 @dataclass(frozen=True)
 class OrderBatchResult:
-    batch_id: int
+    batch_id: int  # the database's id: audit log and office only, never shown to a broker
+    number: int  # the broker's own count of its batches in the stage: what a broker is shown
     created: bool  # False when the same batch had already been received
     rows: int
     decisions: pl.DataFrame  # DECISION_COLUMNS
@@ -63,6 +65,7 @@ def _received(
     )
     return OrderBatchResult(
         row.id,
+        row.numero,
         False,
         row.filas,
         decisions,
@@ -109,9 +112,12 @@ def _store(
     who: str,
     before_commit: Callable[[], None] | None,
 ) -> OrderBatchResult:
+    scope = {"etapa_id": stage.id}
+    tag, number = take_batch_numbers(conn, f"etapa:{stage.id}", broker, 1, order_batches, scope)
     batch_id = new_id(
         conn.execute(
             insert(order_batches).values(
+                numero=number,
                 etapa_id=stage.id,
                 comisionista=broker,
                 lote=batch,
@@ -126,14 +132,17 @@ def _store(
     current = _current(conn, stage, broker)
     corrected = current.filter(pl.col("referencia").is_in(checked["referencia"].implode()))
     retire(conn, orders, corrected["id"].to_list())
-    number = pl.int_range(1, pl.len() + 1).cast(pl.String).str.zfill(6)
+    size = [checked.height]
     rows = (
         checked.drop("fila")
         .join(corrected.drop("id"), on="referencia", how="left", maintain_order="left")
         .with_columns(
             pl.lit(stage.id).alias("etapa_id"),
             pl.lit(batch_id).alias("lote_id"),
-            pl.coalesce("radicado_previo", pl.lit(f"O{batch_id:06d}-") + number).alias("radicado"),
+            pl.coalesce(
+                "radicado_previo", pl.lit(radicados([batch_prefix(tag, number, order=True)], size))
+            ).alias("radicado"),
+            pl.coalesce("recepcion_previa", pl.lit(receipts([batch_id], size))).alias("recepcion"),
             (pl.col("version_previa").fill_null(0) + 1).alias("version"),
             pl.lit(True).alias("vigente"),
             pl.when(pl.col("version_previa").is_null())
@@ -159,6 +168,7 @@ def _store(
     refused = rows.height - valid
     return OrderBatchResult(
         batch_id,
+        number,
         True,
         rows.height,
         rows.select(DECISION_COLUMNS),
@@ -169,14 +179,19 @@ def _store(
 
 def _current(conn: Connection, stage: StoredStage, broker: str) -> pl.DataFrame:
     rows = conn.execute(
-        select(orders.c.id, orders.c.referencia, orders.c.radicado, orders.c.version).where(
-            orders.c.etapa_id == stage.id, orders.c.comisionista == broker, orders.c.vigente
-        )
+        select(
+            orders.c.id,
+            orders.c.referencia,
+            orders.c.radicado,
+            orders.c.recepcion,
+            orders.c.version,
+        ).where(orders.c.etapa_id == stage.id, orders.c.comisionista == broker, orders.c.vigente)
     ).all()
     schema = {
         "id": pl.Int64(),
         "referencia": pl.String(),
         "radicado_previo": pl.String(),
+        "recepcion_previa": pl.Int64(),
         "version_previa": pl.Int64(),
     }
     return pl.DataFrame([tuple(r) for r in rows], schema=schema, orient="row")

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-import polars as pl
 from sqlalchemy import Connection, Engine, Row, Table, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
@@ -31,10 +30,11 @@ def previous_batch(
     batch: str,
     digest: str,
     path: Path | str,
-) -> Row[Any, Any, Any] | None:
-    """The stored batch (``id``, ``filas``) with this name, or ``None``; other bytes refused."""
+) -> Row[Any, Any, Any, Any] | None:
+    """The stored batch (``id``, ``filas``, ``numero``) with this name, or ``None``; other
+    bytes refused."""
     row = conn.execute(
-        select(table.c.id, table.c.huella, table.c.filas).where(
+        select(table.c.id, table.c.huella, table.c.filas, table.c.numero).where(
             *(table.c[name] == value for name, value in scope.items()),
             table.c.comisionista == broker,
             table.c.lote == batch,
@@ -129,21 +129,3 @@ def store_once(
         raise StorageError(refused_write(exc)) from None
     except BulkWriteRefused as exc:
         raise StorageError(refused_message(str(exc))) from None
-
-
-def receipt_rank(radicado: pl.Expr) -> pl.Expr:
-    """The order of receipt a radicado carries, as one integer (lower: received earlier).
-
-    A radicado is ``<batch>-<row>`` (an order's, ``O<batch>-<row>``): batch ids are drawn by
-    the database as batches are received, rows are numbered within the batch. This order,
-    not the filing time a broker declares, decides which filing consumes a person's limit
-    first and who gets a left-over lot (Ley 226 gives the order to the system, not to a
-    broker's clock; docs/lecturas.md). A correction keeps its radicado, so its place.
-    """
-    parts = radicado.str.extract_groups(r"(\d+)-(\d+)$")
-    batch = parts.struct.field("1").cast(pl.Int64)
-    row = parts.struct.field("2").cast(pl.Int64)
-    return batch * ROWS_PER_BATCH + row
-
-
-ROWS_PER_BATCH = 10**9  # far above any batch's rows: the rank never mixes two batches

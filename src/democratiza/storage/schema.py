@@ -94,6 +94,8 @@ batches = Table(
     Column("filas", Integer, nullable=False),
     Column("recibido_en", DateTime, nullable=False),
     Column("quien", String(120), nullable=False),
+    # The broker's own count of its batches in the offer (``storage.radicados``).
+    Column("numero", Integer, nullable=False),
     UniqueConstraint("oferta_id", "comisionista", "lote", name="uq_lote_comisionista"),
 )
 
@@ -123,6 +125,8 @@ acceptances = Table(
     Column("oferta_id", ForeignKey("ofertas.id"), nullable=False),
     Column("lote_id", ForeignKey("lotes.id"), nullable=False),
     Column("radicado", String(40), nullable=False),
+    # The order of receipt, never shown to a broker (``storage.radicados``).
+    Column("recepcion", BigInteger, nullable=False),
     Column("version", Integer, nullable=False),
     Column("vigente", Boolean, nullable=False),
     Column("estado", String(20), nullable=False),  # radicada, corregida, retirada
@@ -346,6 +350,7 @@ order_batches = Table(
     Column("filas", Integer, nullable=False),
     Column("recibido_en", DateTime, nullable=False),
     Column("quien", String(120), nullable=False),
+    Column("numero", Integer, nullable=False),  # the broker's own count, as for ``lotes``
     UniqueConstraint("etapa_id", "comisionista", "lote", name="uq_lote_ordenes_comisionista"),
 )
 
@@ -356,6 +361,7 @@ orders = Table(
     Column("etapa_id", ForeignKey("etapas.id"), nullable=False),
     Column("lote_id", ForeignKey("lotes_ordenes.id"), nullable=False),
     Column("radicado", String(40), nullable=False),
+    Column("recepcion", BigInteger, nullable=False),  # the order of receipt, as for aceptaciones
     Column("version", Integer, nullable=False),
     Column("vigente", Boolean, nullable=False),
     Column("estado", String(20), nullable=False),  # radicada, corregida, retirada
@@ -441,4 +447,14 @@ pseudonym_keys = Table(
     Column("oferta_id", ForeignKey("ofertas.id"), primary_key=True),
     Column("clave", String(64), nullable=False),  # hex of 32 random bytes; never published
     Column("creada_en", DateTime, nullable=False),
+)
+
+broker_counters = Table(
+    "contadores_comisionistas",
+    metadata,
+    Column("ambito", String(40), primary_key=True),  # oferta:<id> or etapa:<id>
+    Column("comisionista", String(120), primary_key=True),
+    Column("prefijo", String(8), nullable=False),  # the broker's tag in its radicados
+    Column("ultimo_lote", Integer, nullable=False),
+    UniqueConstraint("ambito", "prefijo", name="uq_contador_prefijo"),
 )

@@ -308,7 +308,7 @@ def upload_orders(
     return {
         "detalle": result.message,
         "creado": result.created,
-        "lote_id": result.batch_id,
+        "numero_lote": result.number,
         "filas": result.rows,
         "resultado": result.decisions.to_dicts(),
     }

@@ -22,7 +22,6 @@ from democratiza.rules.engine import IDENTITY_COLUMNS
 from democratiza.rules.explain import cite
 from democratiza.rules.person import per_person
 from democratiza.storage.database import read_frame
-from democratiza.storage.receipts import receipt_rank
 from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
 from democratiza.tables.cells import csv_text
 from democratiza.verification.pseudonyms import offer_key, pseudonym
@@ -133,8 +132,10 @@ def one_acceptance(
 
 
 def list_batches(conn: Connection, stored: StoredOffer, who: Principal) -> list[dict[str, object]]:
+    """The batches a principal may read, in the order received, each numbered among its
+    broker's own (the database's ids would tell a broker how many others filed)."""
     query = select(
-        batches.c.id,
+        batches.c.numero,
         batches.c.comisionista,
         batches.c.lote,
         batches.c.archivo,
@@ -232,6 +233,7 @@ def _as_adjudicated(
         "regla_limite": pl.String(),
         "decision": pl.String(),
         "regla_limitante": pl.String(),
+        "recepcion": pl.Int64(),
     }
     own = read_frame(
         conn,
@@ -242,6 +244,6 @@ def _as_adjudicated(
             a.numero_identificacion == id_number.strip(),
         ),
         schema,
-    ).with_columns(receipt_rank(pl.col("radicado")).alias("recepcion"))
+    )
     mine = per_person(own).filter(pl.col("radicado") == radicado)
     return mine.select("decision", "regla_limitante", "consumido_por").row(0, named=True)

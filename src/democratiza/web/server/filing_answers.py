@@ -32,7 +32,7 @@ class BatchAnswer(BaseModel):
 
     detalle: str
     creado: bool
-    lote_id: int
+    numero_lote: int  # the broker's own count of its batches in the offer
     filas: int
     por_decision: dict[str, int]
     resultado: list[dict[str, Any]]
@@ -76,7 +76,7 @@ def batch_answer(result: BatchResult) -> dict[str, Any]:
     return {
         "detalle": result.message,
         "creado": result.created,
-        "lote_id": result.batch_id,
+        "numero_lote": result.number,
         "filas": result.rows,
         "por_decision": {str(d): n for d, n in sorted(counts.items())},
         "resultado": rows,
