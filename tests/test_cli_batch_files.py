@@ -79,3 +79,31 @@ def test_a_full_disk_after_the_commit_is_told_as_it_is_and_a_resend_writes_the_f
         ]
     engine.dispose()
     assert stored == [1, rows]  # stored once, by the first send
+
+
+def test_a_batch_sent_again_after_an_adjusted_price_gets_the_files_of_its_own_price(
+    tmp_path: Path,
+) -> None:
+    # Filed at $ 1.000, then the office adjusts the price to $ 990 and keeps the earlier
+    # filings at theirs (Ley 226 art. 11 num. 2): the resent batch's files say what was
+    # decided at $ 1.000, the price its acceptances keep, not what $ 990 would decide.
+    db = f"sqlite:///{tmp_path / 'oferta.db'}"
+    offer = SAMPLE / "oferta.yaml"
+    run("oferta", "crear", "central", "-p", "central-seguros-vida", "--oferta", str(offer), db=db)
+    run("credito", "registrar", "central", *CENTRAL_CREDIT_LINE, db=db)
+    assert run("oferta", "abrir", "central", db=db)[0] == 0
+    first, second = tmp_path / "primera", tmp_path / "segunda"
+    assert send(db, first)[0] == 0
+    code, said = run(
+        "oferta", "interrumpir", "central", "--motivo", "interrupción anunciada",
+        "--precio-nuevo", "990", "--vigente-desde", "2018-02-20",
+        "--fundamento", "Ley 226 de 1995 art. 11 num. 2",
+        "--aceptaciones-anteriores", "conservan",
+        "--fundamento-anteriores", "se respondieron al precio del aviso", db=db,
+    )  # fmt: skip
+    assert code == 0, said
+    code, said = send(db, second)
+    assert code == 0, said
+    assert said.startswith("El lote 'L1' ya se había recibido; no se creó nada nuevo.")
+    name = "central/lotes/casa-de-bolsa-l1-decisiones.csv"
+    assert (second / name).read_bytes() == (first / name).read_bytes()

@@ -82,9 +82,14 @@ class StoredOffer:
     @property
     def filing_offer(self) -> Offer:
         """The offer as a filing received now is evaluated: at the price in force."""
-        if not self.adjustments:
+        return self.offer_at(self.price_in_force)
+
+    def offer_at(self, price: int) -> Offer:
+        """The offer as a filing evaluated at ``price`` (centavos) is: the initial offer, or
+        the same offer at an adjusted price."""
+        if price == self.offer.price_centavos:
             return self.offer
-        return replace(self.offer, values={**self.offer.values, "precio": self.price_in_force})
+        return replace(self.offer, values={**self.offer.values, "precio": price})
 
 
 def window_problem(program: Program, announced: date, closing: date) -> str | None:
