@@ -202,6 +202,18 @@ def test_the_office_may_evaluate_the_earlier_filings_again_at_the_adjusted_price
     assert dict(zip(rows["referencia"], rows["cantidad_permitida"], strict=True)) == (
         permitted_at(engine, FIRST, 125_000)
     )
+    # Each new version names the rule of its smallest limit at the new price, as intake would.
+    with engine.connect() as conn:
+        stored = load_offer(conn, CODE)
+        a = acceptances.c
+        kept = dict(
+            conn.execute(
+                select(a.referencia, a.regla_limite).where(a.oferta_id == 1, a.vigente)
+            ).all()
+        )
+    frame = parse(read_table(FIRST), ACCEPTANCES)
+    at_new = CompiledProgram(stored.offer_at(125_000)).evaluate(frame)
+    assert kept == dict(zip(frame["referencia"], at_new["regla_limite"], strict=True))
 
 
 def test_an_adjustment_needs_its_basis_and_the_choice_on_earlier_filings(

@@ -5,7 +5,8 @@ The adjusted price applies to every filing received after it is recorded. For th
 before, the office records its choice and basis (``offers.prices``): ``conservan`` leaves
 them at the price they were evaluated at; ``reevaluadas`` evaluates each current one again,
 with the very engine that decided it, at the adjusted price. A re-evaluated acceptance is a
-new version (``estado`` reevaluada) with its new decision and price; the old one stays as
+new version (``estado`` reevaluada) with its new decision, price and the rule of its
+smallest limit (at another price another limit may be the smallest); the old one stays as
 history, and the broker's filing is never rewritten in place.
 """
 
@@ -21,12 +22,12 @@ from democratiza.offers.lifecycle import (
 )
 from democratiza.offers.prices import AdjustmentRequest
 from democratiza.storage import audit
+from democratiza.storage.bulk import BulkWriteRefused, wire_type, write_rows, written_columns
 from democratiza.storage.database import read_frame
+from democratiza.storage.receipts import StorageError, refused_message
 from democratiza.storage.schema import acceptances
-from democratiza.storage.versions import supersede
+from democratiza.storage.versions import retire
 from democratiza.tables.acceptances import typed_schema
-
-DECIDED = ("cantidad_permitida", "limite_minimo", "decision", "regla_limitante", "causas")
 
 
 def interrupt(
@@ -47,41 +48,58 @@ def interrupt(
 
 
 def _earlier(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
-    """The current acceptances evaluated at another price, typed as the engine reads them."""
-    schema = {k: v for k, v in typed_schema().items() if k != "fila"}
-    as_read = {k: pl.String() if isinstance(v, pl.Enum) else v for k, v in schema.items()}
+    """The current acceptances evaluated at another price: every stored column."""
     a = acceptances.c
-    price = stored.price_in_force
-    statement = select(a.id, *(a[name] for name in schema)).where(
+    statement = select(acceptances).where(
         a.oferta_id == stored.id,
         a.vigente,
         a.estado != "retirada",
-        or_(a.precio.is_(None), a.precio != price),
+        or_(a.precio.is_(None), a.precio != stored.price_in_force),
     )
-    frame = read_frame(conn, statement.order_by(a.id), {"id": pl.Int64(), **as_read})
-    return frame.with_columns(
-        *(pl.col(k).cast(v) for k, v in schema.items() if isinstance(v, pl.Enum)),
-        pl.int_range(1, pl.len() + 1, dtype=pl.Int64).alias("fila"),
+    schema = {c.name: wire_type(c.type) for c in acceptances.columns}
+    return read_frame(conn, statement.order_by(a.id), schema)
+
+
+def _as_filed(earlier: pl.DataFrame) -> pl.DataFrame:
+    """The stored acceptances typed as the engine reads a broker's file."""
+    schema = typed_schema()
+    return earlier.select(
+        pl.int_range(1, pl.len() + 1, dtype=pl.Int64).alias("fila")
+        if name == "fila"
+        else pl.col(name).cast(dtype)
+        for name, dtype in schema.items()
     )
 
 
 def reevaluate(conn: Connection, stored: StoredOffer, who: str) -> int:
     """Evaluate the earlier current acceptances again at the price in force; each becomes a
-    new version with its decision and price. How many."""
+    new version with its decision and price. How many.
+
+    All of them at once, as a batch is stored: the current versions become history and the
+    new ones go in one bulk write (one statement per row took half an hour for a million).
+    """
     earlier = _earlier(conn, stored)
     if earlier.is_empty():
         return 0
-    results = compiled_program(stored).evaluate(earlier.drop("id"))
-    decided = results.select(
-        *DECIDED[:2],
-        pl.col("decision").cast(pl.String),
-        "regla_limitante",
-        pl.col("causas").cast(pl.Int64),
-    )
+    results = compiled_program(stored).evaluate(_as_filed(earlier))
     price = stored.price_in_force
-    for acceptance_id, new in zip(earlier["id"], decided.iter_rows(named=True), strict=True):
-        row = conn.execute(select(acceptances).where(acceptances.c.id == acceptance_id))
-        supersede(conn, acceptances, row.mappings().one(), estado="reevaluada", precio=price, **new)
+    following = earlier.drop("id").with_columns(
+        results["cantidad_permitida"],
+        results["limite_minimo"],
+        results["decision"].cast(pl.String),
+        results["regla_limitante"],
+        results["causas"].cast(pl.Int64),
+        results["regla_limite"],
+        (pl.col("version") + 1).alias("version"),
+        pl.lit(True).alias("vigente"),
+        pl.lit("reevaluada").alias("estado"),
+        pl.lit(price, dtype=pl.Int64).alias("precio"),
+    )
+    retire(conn, acceptances, earlier["id"].to_list())
+    try:
+        write_rows(conn, acceptances, following.select(written_columns(acceptances)))
+    except BulkWriteRefused as exc:
+        raise StorageError(refused_message(str(exc))) from None
     audit.append(
         conn,
         who,
