@@ -107,37 +107,7 @@ def chart_svg(chart: AdjudicationChart) -> str:
 
 # ------------------------------------------------------------------------------------- HTML
 
-_PAGE = """<!DOCTYPE html>
-<html lang="es">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{ title }}</title>
-<style>
-body { font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; color: #1a1a1a;
-  max-width: 60rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.45; }
-h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
-h2 { font-size: 1.25rem; margin-top: 2.2rem; border-bottom: 2px solid #034e7b;
-  padding-bottom: 0.2rem; }
-h3 { font-size: 1.05rem; margin-top: 1.6rem; }
-.sub { color: #555; margin-top: 0; }
-table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-size: 0.92rem; }
-th, td { border: 1px solid #c8c8c8; padding: 0.3rem 0.6rem; vertical-align: top; }
-th { background: #eef3f8; text-align: left; }
-td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-table.kv th { width: 22rem; font-weight: normal; }
-table.kv td { font-variant-numeric: tabular-nums; }
-tr.total td { font-weight: bold; background: #f6f6f6; }
-code { font-size: 0.85rem; word-break: break-all; }
-figure { margin: 1.5rem 0; page-break-inside: avoid; }
-figure svg { max-width: 100%; height: auto; display: block; }
-figcaption { font-size: 0.92rem; color: #333; margin-top: 0.4rem; }
-.nota { font-size: 0.85rem; color: #444; }
-@media print { body { margin: 0; max-width: none; } h2 { page-break-after: avoid; } }
-</style>
-</head>
-<body>
-<h1>{{ title }}</h1>
+_PAGE = """{% extends "informe.html" %}{% block cuerpo %}
 <p class="sub">{{ program }}</p>
 
 <h2>Cifras de la oferta</h2>
@@ -191,8 +161,8 @@ x<sub>n</sub>. El 1 % con más acciones son los adjudicatarios que más recibier
 {{- cell }}</td>{% endfor %}</tr>
 {% endfor %}</tbody>
 </table>
-{% endfor %}</body>
-</html>
+{% endfor %}
+{% endblock %}
 """
 
 

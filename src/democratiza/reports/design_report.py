@@ -107,27 +107,10 @@ def chart_svgs(designs: list[DesignFigures]) -> list[tuple[str, str]]:
     return out
 
 
-_PAGE = """<!DOCTYPE html>
-<html lang="es">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{ title }}</title>
-<style>
-body { font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; color: #1a1a1a;
-  max-width: 72rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.45; }
-h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; border-bottom: 2px solid #034e7b; }
-.tabla { overflow-x: auto; }
-table { border-collapse: collapse; font-size: 0.9rem; }
-th, td { border: 1px solid #c8c8c8; padding: 0.3rem 0.6rem; vertical-align: top; }
-th { background: #eef3f8; text-align: left; }
-td { text-align: right; font-variant-numeric: tabular-nums; }
-figure svg { max-width: 100%; height: auto; display: block; }
-.nota { font-size: 0.85rem; color: #444; }
-</style>
-</head>
-<body>
-<h1>{{ title }}</h1>
+_PAGE = """{% extends "informe.html" %}{% block ancho %}72rem{% endblock %}
+{% block estilo %}.tabla { overflow-x: auto; }
+td { text-align: right; font-variant-numeric: tabular-nums; }{% endblock %}
+{% block cuerpo %}
 <p class="nota">{{ program }}. Cada diseño se adjudica con el mismo motor de reglas y el mismo
 método de adjudicación que una oferta real, sobre la misma población.</p>
 <h2>Cifras de cada diseño</h2>
@@ -140,8 +123,8 @@ método de adjudicación que una oferta real, sobre la misma población.</p>
 {% endfor %}</tbody></table></div>
 <h2>Gráficos</h2>
 {% for title, chart in charts %}<figure><h3>{{ title }}</h3>{{ chart }}</figure>
-{% endfor %}</body>
-</html>
+{% endfor %}
+{% endblock %}
 """
 
 

@@ -8,13 +8,13 @@ is printed from exact centavos; the chart only draws.
 
 from __future__ import annotations
 
-import html
 import io
 import textwrap
 from pathlib import Path
 
 import matplotlib
 import polars as pl
+from markupsafe import Markup
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
@@ -27,6 +27,7 @@ from democratiza.reports.exports import paid_only, per_broker_files, slug
 from democratiza.reports.render.amounts import in_pesos
 from democratiza.reports.render.charts import DARK, SVG_STYLE, svg
 from democratiza.reports.render.files import atomic_write
+from democratiza.reports.render.html import PAGES
 from democratiza.reports.render.pdf import A4, metadata
 from democratiza.stages.allocate import StageAllocation
 from democratiza.stages.lifecycle import StoredStage
@@ -195,38 +196,40 @@ def _by_broker(done: StageAllocation) -> list[tuple[str, str, str, str]]:
     return [(b, group(n), group(v), group(a)) for b, n, v, a in table.iter_rows()]
 
 
-def render_html(stage: StoredStage, done: StageAllocation) -> str:
-    e = html.escape
-    rows = "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in figures(stage, done))
-    steps = "".join(f"<li>{e(s)}</li>" for s in stage.origin.get("precio_minimo_pasos", []))
-    notes = "".join(f"<li>{e(str(n))}</li>" for n in done.header["notas"])  # type: ignore[attr-defined]
-    brokers = "".join(
-        "<tr>"
-        + "".join(
-            f'<td class="n">{e(c)}</td>' if i else f"<td>{e(c)}</td>" for i, c in enumerate(r)
-        )
-        + "</tr>"
-        for r in _by_broker(done)
-    )
-    chart = demand_svg(stage, done.curve, _point(done))
-    return f"""<!DOCTYPE html>
-<html lang="es"><head><meta charset="utf-8"><title>{e(stage.name)} {e(stage.code)}</title>
-<style>body{{font-family:"DejaVu Sans",sans-serif;max-width:60rem;margin:2rem auto;color:#222}}
-th{{text-align:left;padding-right:1rem}} td.n{{text-align:right}} table{{border-collapse:collapse}}
-td,th{{padding:.2rem .5rem;border-bottom:1px solid #ddd}}</style></head><body>
-<h1>{e(stage.name)}: {e(stage.code)}</h1>
-<table>{rows}</table>
+_PAGE = """{% extends "informe.html" %}{% block cuerpo %}
+<table class="kv">
+{% for label, value in figures %}<tr><th scope="row">{{ label }}</th><td>{{ value }}</td></tr>
+{% endfor %}</table>
 <h2>Curva de demanda</h2>
-<figure>{chart}<figcaption>Acciones pedidas a cada precio o más, del precio más alto al
+<figure>{{ chart }}<figcaption>Acciones pedidas a cada precio o más, del precio más alto al
 más bajo; la línea discontinua marca las acciones ofrecidas y la punteada el precio
 mínimo.</figcaption></figure>
-<h2>Precio mínimo</h2><ol>{steps}</ol>
-<h2>Cómo se asignó</h2><ul>{notes}</ul>
+<h2>Precio mínimo</h2>
+<ol>{% for step in steps %}<li>{{ step }}</li>{% endfor %}</ol>
+<h2>Cómo se asignó</h2>
+<ul>{% for note in notes %}<li>{{ note }}</li>{% endfor %}</ul>
 <h2>Por comisionista</h2>
-<table><tr><th>Comisionista</th><th>Órdenes</th><th>Válidas</th><th>Acciones asignadas</th></tr>
-{brokers}</table>
-</body></html>
+<table>
+<thead><tr><th scope="col">Comisionista</th><th scope="col" class="n">Órdenes</th>
+<th scope="col" class="n">Válidas</th><th scope="col" class="n">Acciones asignadas</th></tr></thead>
+<tbody>
+{% for row in brokers %}<tr><td>{{ row[0] }}</td>
+{%- for n in row[1:] %}<td class="n">{{ n }}</td>{% endfor %}</tr>
+{% endfor %}</tbody>
+</table>
+{% endblock %}
 """
+
+
+def render_html(stage: StoredStage, done: StageAllocation) -> str:
+    return PAGES.from_string(_PAGE).render(
+        title=f"{stage.name}: {stage.code}",
+        figures=figures(stage, done),
+        chart=Markup(demand_svg(stage, done.curve, _point(done))),  # our own matplotlib SVG
+        steps=stage.origin.get("precio_minimo_pasos", []),
+        notes=[str(n) for n in done.header["notas"]],  # type: ignore[attr-defined]
+        brokers=_by_broker(done),
+    )
 
 
 def render_pdf(stage: StoredStage, done: StageAllocation, path: Path) -> None:
