@@ -102,9 +102,9 @@ def test_a_design_that_changes_only_the_method_changes_only_the_allocation(
         "Igualitario con redistribución; remanente: al primero en radicar",
         "Proporcional a lo permitido; remanente: al primero en radicar",
     ]
-    assert table["Cambios frente al programa"][1] == (  # in the file's order (YAML sorted)
-        "adjudicacion.metodo = Proporcional a lo permitido; "
-        "parametros.acciones_ofrecidas.valor = 2000000"
+    # The changes in words, in the file's order (YAML sorted), never their key paths.
+    assert table["Cambios frente al programa"][1] == (
+        "Método de adjudicación: Proporcional a lo permitido; Acciones ofrecidas: 2.000.000"
     )
 
 
@@ -125,7 +125,7 @@ def test_doubling_a_multiple_reduces_fewer_acceptances(tmp_path: Path) -> None:
     rows = dict(comparison_rows(figures))
     assert rows["Cambios frente al programa"] == [
         "ninguno (base)",
-        "limites.geb-8.2.1.multiplo = 2",
+        "Una vez el patrimonio líquido (Decreto 706/2017 art. 8.2.1), múltiplo: 2",
     ]
 
 

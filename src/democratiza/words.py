@@ -60,6 +60,18 @@ WORDS: dict[str, dict[str, str]] = {
         "salario_mensual": "salario mensual certificado por el empleador",
     },
     "combinar": {"primero": "el primero presentado de", "mayor": "el mayor de"},
+    # The program file's fields a design changes (``design.designs``), as the change reads.
+    "campo_programa": {
+        "multiplo": "múltiplo",
+        "tope_acciones": "tope en acciones",
+        "tope_pesos": "tope en pesos",
+        "tope_smmlv": "tope en salarios mínimos",
+        "tope_porcentaje_oferta": "porcentaje de las acciones ofrecidas",
+        "metodo": "Método de adjudicación",
+        "residuo": "Remanente",
+        "lote_acciones": "Lote de acciones",
+        "porcentaje_lineal": "Porcentaje del tramo igualitario",
+    },
     "metodo": {
         "igualitario_redistribucion": "Igualitario con redistribución",
         "proporcional": "Proporcional a lo permitido",

@@ -16,12 +16,13 @@ from fractions import Fraction
 import polars as pl
 
 from democratiza.design.simulate import DesignOutcome
-from democratiza.labels import label
+from democratiza.labels import label, rule_cited
 from democratiza.money import fixed, group, share_percent
 from democratiza.programs.schema import Program
 from democratiza.reports.adjudication_figures import ReportFigures, checked_awards, figures
 from democratiza.reports.render.text import wrap
 from democratiza.tables.cells import csv_bytes
+from democratiza.words import word
 
 GINI_PLACES = 4
 
@@ -73,12 +74,14 @@ def design_figures(outcome: DesignOutcome) -> DesignFigures:
         .sort(["len", "regla_limitante"], descending=[True, False])
         .iter_rows()
     }
-    changes = "; ".join(change_text(k, v) for k, v in design.changes.items()) or NO_CHANGES
+    changes = (
+        "; ".join(change_words(program, k, v) for k, v in design.changes.items()) or NO_CHANGES
+    )
     method = program.allocation.method
     return DesignFigures(design.name, changes, found, average_cut, binding, method, program)
 
 
-# Changes whose value is an identifier of the family: shown by its word, the key as written.
+# Changes whose value is an identifier of the family: shown by its word.
 WORDED_CHANGES = {"adjudicacion.metodo": "metodo", "adjudicacion.residuo": "residuo"}
 
 
@@ -86,16 +89,25 @@ NO_CHANGES = "ninguno (base)"
 CHANGES_ROW = "Cambios frente al programa"
 
 
-def change_value(key: str, value: object) -> str:
-    """A change's value, a method or a remainder rule by its word."""
-    kind = WORDED_CHANGES.get(key)
-    return label(kind, value) if kind else str(value)
-
-
-def change_text(key: str, value: object) -> str:
-    """A design's change as its file writes it, a method or a remainder rule by its word:
-    'adjudicacion.metodo = Proporcional a lo permitido'."""
-    return f"{key} = {change_value(key, value)}"
+def change_words(program: Program, key: str, value: object) -> str:
+    """A design's change in the decree's words, not its key path in the designs file:
+    '«Tope absoluto por persona natural» (… A.2(iii)), tope en acciones: 183.900',
+    'Método de adjudicación: Proporcional a lo permitido', 'Precio por acción: 2500.00'.
+    A path with no words (a field no table names) is shown as the file writes it."""
+    shown = group(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
+    head, _, rest = key.partition(".")
+    if head == "limites":
+        for rule in program.limits:
+            if rest.startswith(rule.id + "."):
+                field = rest.removeprefix(rule.id + ".").split(".")[0]
+                return f"{rule_cited(program, rule.id)}, {word('campo_programa', field)}: {shown}"
+    if head == "adjudicacion" and "." not in rest:
+        kind = WORDED_CHANGES.get(key)
+        return f"{word('campo_programa', rest)}: {label(kind, value) if kind else shown}"
+    parameter = rest.removesuffix(".valor") if head == "parametros" else rest
+    if head in ("oferta", "parametros") and "." not in parameter:
+        return f"{label('parametro', parameter)}: {shown}"
+    return f"{key} = {shown}"
 
 
 def _percent(value: Fraction | None) -> str:

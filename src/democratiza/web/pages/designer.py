@@ -38,7 +38,7 @@ from democratiza.reports.design_comparison import (
     CHANGES_ROW,
     NO_CHANGES,
     DesignFigures,
-    change_value,
+    change_words,
     comparison_rows,
     design_figures,
 )
@@ -157,12 +157,13 @@ def _run(request: Request, form: dict[str, str], text: str, name: str) -> Respon
 
 
 def _changes(design: Design) -> Markup:
-    """A design's changes, each key path as code (what the designs file says) and its value
-    in words; the table's own text otherwise."""
+    """A design's changes in words, each with the key path the designs file wrote as its
+    hint (so the office finds the line it wrote); the table's own text otherwise."""
     if not design.changes:
         return Markup(escape(NO_CHANGES))
+    program = design.offer.program
     return Markup("; ").join(
-        Markup("<code>{}</code> = {}").format(key, change_value(key, value))
+        Markup('<span title="{}">{}</span>').format(key, change_words(program, key, value))
         for key, value in design.changes.items()
     )
 
