@@ -115,7 +115,7 @@ def test_a_stage_is_paid_in_cash_to_its_awards_and_once_settled_takes_no_more(
         import_payments(engine, "segunda", bad, "P1", "scb", stage_ledger)
     assert [(e.row, e.column) for e in refused.value.errors] == [(2, "forma"), (3, "radicado")]
     assert "solo se paga de contado" in refused.value.errors[0].message
-    assert "Ley 226 de 1995 art. 11" in refused.value.errors[0].message
+    assert "(Ley 226/1995 art. 11)" in refused.value.errors[0].message
     settle(engine, "segunda", SALE, "oficina", stage_ledger)
     with pytest.raises(OfferError, match=r"ya se liquidó"):
         record_payment(

@@ -10,9 +10,9 @@ later stage's orders), the price they are paid at (the fixed price, or the stage
 clearing price), the payment methods admitted and the tables. ``compliance.payment_batches``
 and ``compliance.holdings.settle`` run the one rule over either.
 
-A later stage admits only payment in cash (``contado``, with the program's citation): credit
-lines and cesantías are special conditions of the Primera Etapa's destinatarios (Ley 226
-art. 11), not of the public that buys in the Segunda Etapa and after (docs/lecturas.md).
+A later stage admits the methods its program file gives it (``etapas_siguientes.formas_de_pago``,
+with their article: cash in the four programs, as credit lines and cesantías are special
+conditions of the Primera Etapa's destinatarios, not of the public; docs/lecturas.md).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, l
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import load_stage
-from democratiza.stages.terms import StageError
+from democratiza.stages.terms import StageError, rules
 from democratiza.storage.database import read_frame
 from democratiza.storage.schema import (
     acceptances,
@@ -46,6 +46,7 @@ from democratiza.storage.schema import (
     stage_sales,
 )
 from democratiza.vocabulary import NATURAL_CATEGORIES
+from democratiza.words import word
 
 STAGE_PAYABLE = ("adjudicada", "publicada")
 
@@ -218,11 +219,10 @@ def stage_ledger(conn: Connection, code: str) -> Ledger:
         .join(stage_allocations, stage_allocations.c.id == order_awards.c.adjudicacion_id)
         .where(stage_allocations.c.etapa_id == stage.id, order_awards.c.asignada > 0)
     )
-    cash = tuple(
-        Method(m.id, False, cite(program, m.citation))
-        for m in program.payment_methods
-        if m.id == "contado"
-    )
+    rule = rules(program).payments  # a stage exists only where the program has these rules
+    cited = cite(program, rule.citation)
+    methods = tuple(Method(m, False, cited) for m in rule.methods)
+    ways = " o ".join(word("forma_pago", m).lower() for m in rule.methods)
     payable = stage.state in STAGE_PAYABLE and price is not None
     title = f"La etapa '{code}'"
     return Ledger(
@@ -238,9 +238,9 @@ def stage_ledger(conn: Connection, code: str) -> Ledger:
         stage_payment_batches,
         stage_payments,
         stage_sales,
-        cash,
-        f"en la {stage.name} solo se paga de contado: el crédito y las cesantías son "
-        "condiciones especiales de la Primera Etapa (Ley 226 de 1995 art. 11)",
+        methods,
+        f"en la {stage.name} solo se paga {ways} ({cited}): el crédito y las cesantías son "
+        "condiciones especiales de la Primera Etapa",
         ("etapa.pago.registrar", "etapa.pagos.lote", "etapa.liquidar"),
         None if payable else f"{title} está {stage.state}",
         lambda c, day: [],  # a later stage's dates are its own terms' (docs/etapas.md)

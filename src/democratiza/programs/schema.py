@@ -379,6 +379,15 @@ class CpiAdjustment(Model):
     note: str | None = Field(default=None, alias="nota")
 
 
+class LaterStagePayments(Model):
+    """How a later stage's awards may be paid, with its article: credit lines and cesantías
+    are special conditions of the Primera Etapa's destinatarios (Ley 226 art. 11), not of the
+    public that buys after them."""
+
+    methods: tuple[PaymentMethod, ...] = Field(alias="metodos", min_length=1)
+    citation: Citation = Field(alias="cita")
+
+
 class LaterStages(Model):
     """What the decree says of the stages after the Primera Etapa (GEB art. 3.2-3.3).
 
@@ -392,6 +401,7 @@ class LaterStages(Model):
     # The minimum price is never below the Primera Etapa's fixed price.
     minimum_price: CitedText = Field(alias="precio_minimo")
     void: CitedText = Field(alias="desierta")
+    payments: LaterStagePayments = Field(alias="formas_de_pago")
     later: CitedText | None = Field(default=None, alias="subsecuentes")
     # Without it, a stage's terms may not adjust the minimum price by CPI.
     cpi_adjustment: CpiAdjustment | None = Field(default=None, alias="ajuste_ipc")
