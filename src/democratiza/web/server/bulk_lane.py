@@ -15,16 +15,13 @@ application built without one (the tests, scripts) files batches in its own proc
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import multiprocessing
 import os
-import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -103,24 +100,8 @@ def _engine(url: str) -> Engine:
 
 
 def _file(url: str, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
-    return file_batch_here(
-        _engine(url), code, path, shown, batch, broker, who, lambda: _one_batch_per_machine(url)
-    )
-
-
-@contextmanager
-def _one_batch_per_machine(url: str) -> Iterator[None]:
-    """Hold the machine's batch lock for this database (a file lock every lane shares).
-
-    Why per machine: what a batch competes for is the machine's cores; two batches at once
-    (one per service process) took twice the CPU from the single acceptances and finished
-    no sooner. A lock file rather than a database lock: CPU is the machine's, and another
-    machine serving the same database has cores of its own.
-    """
-    name = "democratiza-lotes-" + hashlib.sha256(url.encode()).hexdigest()[:16] + ".lock"
-    with (Path(tempfile.gettempdir()) / name).open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file closes, or the process ends
-        yield
+    # No lock around the evaluation: see the module's docstring.
+    return file_batch_here(_engine(url), code, path, shown, batch, broker, who)
 
 
 Work = Callable[[str, str, Path, str, str, str, str], bytes]
