@@ -218,11 +218,11 @@ def held_while_evaluated(
             time.sleep(0.05)
         return compiled(stored)
 
-    filing_batches.compiled_program = held  # type: ignore[assignment]
+    filing_batches.compiled_program = held
     try:
         return _file(url, code, path, shown, batch, broker, who)
     finally:
-        filing_batches.compiled_program = compiled  # type: ignore[assignment]
+        filing_batches.compiled_program = compiled
 
 
 def test_one_brokers_batch_is_not_held_behind_another_brokers_being_evaluated(
