@@ -9,8 +9,29 @@ batches take longer when the service is busy, single acceptances do not. The wor
 very same ``file_batch_here`` (the intake's all-or-nothing, once-only guarantees
 hold in any process); only the answer, or the refusal as a ``WebError``, comes back.
 
+Batches of different brokers are read, evaluated and stored at the same time, one in each
+of the lane's processes (``LANE_WORKERS``; a broker has at most one batch in the lane,
+``web.api.filing``), with no lock between them. Why: with one batch at a time per machine
+(a file lock, until this was measured), broker B's 2-row batch waited for the whole
+evaluation and write of broker A's 375.905-row one: 4,7 s on PostgreSQL, 15,8 s on SQLite.
+Without it B waits 0,1 s on PostgreSQL (``benchmarks/bench_fairness.py``). Two batches at
+once take no more from the single acceptances than one did: every lane process runs on the
+same cores (``lane_cores``) at the same low priority, so a second batch shares those cores
+with the first instead of taking the service's; with 5 brokers uploading batches and 50
+filing single acceptances (``benchmarks/bench_web.py``), the singles filed per second and
+their p99 stayed as they were, or better, and the batches' rows per second rose by a
+quarter. Two large batches at once take the memory of two (about 860 MiB each at 64 MiB of
+CSV, the largest upload).
+
+What still makes a batch wait: on SQLite, the database takes one write at a time, so B's
+write waits for A's write transaction to end (all-or-nothing: the whole batch is written in
+one; about 2,5 s per 100.000 rows, see ``docs/web.md``); and while both lane processes
+of a service process hold large batches of two brokers, a third broker's batch waits for
+one of them.
+
 ``democratiza servir`` gives each service process one lane (on SQLite as on PostgreSQL); an
-application built without one (the tests, scripts) files batches in its own process.
+application built without one (the tests, scripts) files batches in its own process, one
+at a time (``web.api.filing``).
 """
 
 from __future__ import annotations
@@ -38,9 +59,8 @@ from democratiza.web.server.lane_death import after_worker_died
 from democratiza.web.server.processes import end_with_parent
 
 NICENESS = 12  # about a fifteenth of a normal process's CPU share when both want the core
-# Two workers: one broker's file being read never keeps another's batch from its turn
-# (each broker has at most one batch in the lane, ``web.api.filing``); evaluating and
-# storing still go one batch at a time per machine.
+# Two workers: one broker's large batch (read, evaluated, stored) never keeps another
+# broker's from its turn; each broker has at most one batch in the lane (``web.api.filing``).
 LANE_WORKERS = 2
 
 
