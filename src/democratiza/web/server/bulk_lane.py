@@ -13,21 +13,22 @@ Batches of different brokers are read, evaluated and stored at the same time, on
 of the lane's processes (``LANE_WORKERS``; a broker has at most one batch in the lane,
 ``web.api.filing``), with no lock between them. Why: with one batch at a time per machine
 (a file lock, until this was measured), broker B's 2-row batch waited for the whole
-evaluation and write of broker A's 375.905-row one: 4,7 s on PostgreSQL, 15,8 s on SQLite.
-Without it B waits 0,1 s on PostgreSQL (``benchmarks/bench_fairness.py``). Two batches at
-once take no more from the single acceptances than one did: every lane process runs on the
-same cores (``lane_cores``) at the same low priority, so a second batch shares those cores
-with the first instead of taking the service's; with 5 brokers uploading batches and 50
-filing single acceptances (``benchmarks/bench_web.py``), the singles filed per second and
-their p99 stayed as they were, or better, and the batches' rows per second rose by a
-quarter. Two large batches at once take the memory of two (about 860 MiB each at 64 MiB of
-CSV, the largest upload).
+evaluation and write of broker A's 375.905-row one (the most a 64 MiB upload holds): 4 to
+4,7 s on PostgreSQL. Without it B waits at most 0,2 s (``benchmarks/bench_fairness.py``);
+A's batch takes a little longer (7 s became 8 to 11 s), as B's share the lane's cores with it.
+Two batches at once take no more from the single acceptances than one did: every lane
+process runs on the same cores (``lane_cores``) at the same low priority, so a second batch
+shares those cores with the first instead of taking the service's. With 5 brokers uploading
+10.000-row batches and 50 filing single acceptances (``benchmarks/bench_web.py``, one run
+after the other): 335 singles per second, p99 402 ms, with the lock; 358, p99 361 ms,
+without; the batches' rows per second went from 23.800 to 30.300. Two large batches at
+once take the memory of two: about 840 MiB each for 375.905 rows.
 
-What still makes a batch wait: on SQLite, the database takes one write at a time, so B's
+What still makes a batch wait: on SQLite the database takes one write at a time, so B's
 write waits for A's write transaction to end (all-or-nothing: the whole batch is written in
-one; about 2,5 s per 100.000 rows, see ``docs/web.md``); and while both lane processes
-of a service process hold large batches of two brokers, a third broker's batch waits for
-one of them.
+one): about 2 s per 100.000 rows, 7,9 s for 375.905, 20 s for a million filed from the
+command line (``docs/web.md``, «Rendimiento»). And while both lane processes of a service
+process hold large batches of two brokers, a third broker's batch waits for one of them.
 
 ``democratiza servir`` gives each service process one lane (on SQLite as on PostgreSQL); an
 application built without one (the tests, scripts) files batches in its own process, one
