@@ -69,6 +69,18 @@ CODE = "banco-web"
 PROGRAM = "central-seguros-vida"
 
 
+def open_offer(url: str, brokers: list[str]) -> list[str]:
+    """The schema migrated, the offer ``CODE`` open, and an API token per broker."""
+    engine = make_engine(url)
+    migrate(engine)
+    with engine.begin() as conn:
+        stored = create_offer(conn, CODE, PROGRAM, PARAMS, "banco", "aviso")
+        advance(conn, stored, "abierta", "banco", "inicio del plazo")
+        tokens = [create_token(conn, b, "banco", "banco")[1] for b in brokers]
+    engine.dispose()
+    return tokens
+
+
 def recreate(admin_url: str, name: str) -> str:
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
@@ -330,14 +342,8 @@ def main() -> None:
     args = parser.parse_args()
 
     url = recreate(args.admin_url, args.base)
-    engine = make_engine(url)
-    migrate(engine)
     brokers = [f"Comisionista {i:02d}" for i in range(args.clientes + args.lotes)]
-    with engine.begin() as conn:
-        stored = create_offer(conn, CODE, PROGRAM, PARAMS, "banco", "aviso")
-        advance(conn, stored, "abierta", "banco", "inicio del plazo")
-        tokens = [create_token(conn, b, "banco", "banco")[1] for b in brokers]
-    engine.dispose()
+    tokens = open_offer(url, brokers)
 
     # More than a client can file in the time (the floor answers far faster than the intake).
     per_client = max(200, int(args.segundos * (150 if args.piso else 40)))

@@ -124,10 +124,8 @@ def large_batch(tmp_path: Path, name: str, references: list[str], quantity: int)
 
 
 def test_a_later_large_batch_corrects_exactly_the_acceptances_it_names(
-    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    engine: Engine, tmp_path: Path
 ) -> None:
-    # Small IN lists on SQLite, so that the lookup is split as it would be for a huge batch.
-    monkeypatch.setattr("democratiza.storage.bulk.KEYS_PER_QUERY", 300)
     open_offer(engine)
     first_refs = [f"G-{i:05d}" for i in range(1, 1_201)]
     first = import_batch(

@@ -256,3 +256,61 @@ def test_a_state_changes_only_from_the_state_the_caller_saw(two_offers: Engine) 
             text("SELECT count(*) FROM eventos_oferta WHERE a_estado = 'cerrada'")
         ).scalar()
     assert closings == 1
+
+
+def test_a_bulk_write_on_sqlite_stores_each_value_as_sqlalchemy_binds_it(tmp_path: Path) -> None:
+    """The fast SQLite path writes the very text and types SQLAlchemy's own INSERT writes."""
+    from datetime import date, datetime
+
+    from sqlalchemy import (
+        BigInteger,
+        Boolean,
+        Column,
+        Date,
+        DateTime,
+        Integer,
+        MetaData,
+        String,
+        Table,
+        insert,
+    )
+
+    from democratiza.storage.bulk import sqlite_values
+    from democratiza.storage.database import make_engine
+
+    kinds = MetaData()
+    fast, plain = (
+        Table(
+            name,
+            kinds,
+            Column("id", Integer, primary_key=True),
+            Column("cuando", DateTime),
+            Column("dia", Date),
+            Column("si", Boolean),
+            Column("n", BigInteger),
+            Column("texto", String),
+        )
+        for name in ("rapida", "comun")
+    )
+    rows = pl.DataFrame(
+        {
+            "cuando": [datetime(2026, 12, 1, 15, 30), datetime(2026, 1, 2, 3, 4, 5, 6), None],
+            "dia": [date(2026, 12, 1), None, date(1999, 1, 9)],
+            "si": [True, False, None],
+            "n": [1, -(2**40), None],
+            "texto": ["ñandú", "", None],
+        }
+    )
+    engine = make_engine(f"sqlite:///{tmp_path / 'tipos.db'}")
+    kinds.create_all(engine)
+    assert sqlite_values(fast, rows) is not None  # every column goes the fast way
+    with engine.begin() as conn:
+        write_rows(conn, fast, rows)
+        conn.execute(insert(plain), rows.to_dicts())  # SQLAlchemy binds each value
+        shown = ", ".join(f"typeof({c}), {c}" for c in rows.columns)
+        read = [
+            conn.exec_driver_sql(f"SELECT {shown} FROM {t} ORDER BY id").all()
+            for t in ("rapida", "comun")
+        ]
+    assert read[0] == read[1]
+    assert read[0][0][:2] == ("text", "2026-12-01 15:30:00.000000")

@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -27,7 +28,7 @@ from democratiza.web.app import create_app
 from democratiza.web.errors import Unavailable
 from democratiza.web.server.bulk_lane import BulkLane, _file, _start_worker, lane_cores
 from democratiza.web.server.lane_death import UNKNOWN, after_worker_died
-from tests.test_web_support import BROKER_A, CODE, SAMPLE, bearer, count, open_offer
+from tests.test_web_support import BROKER_A, BROKER_B, CODE, SAMPLE, bearer, count, open_offer
 
 GOOD = (SAMPLE / "lote-1-casa-de-bolsa.csv").read_bytes()
 BAD = (SAMPLE / "lote-4-credicorp-capital-con-errores.csv").read_bytes()
@@ -151,6 +152,7 @@ def worker_pid(*_: str) -> bytes:
 
 SERVICE = """
 import sys
+import threading
 from democratiza.web.server.bulk_lane import BulkLane
 from tests.test_web_bulk_lane import worker_pid
 lane = BulkLane("sqlite://", work=worker_pid)
@@ -187,3 +189,75 @@ def test_the_lane_process_ends_when_its_service_is_killed_outright() -> None:
             break
         time.sleep(0.1)
     assert gone(worker), f"el proceso {worker} del carril de lotes quedó huérfano"
+
+
+OTHER = (SAMPLE / "lote-2-acciones-y-valores.csv").read_bytes()  # Acciones y Valores's
+HOLD = "DEMOCRATIZA_PRUEBA_RETENER"  # folder of the files that hold and release broker A
+
+
+def held_while_evaluated(
+    url: str, code: str, path: Path, shown: str, batch: str, broker: str, who: str
+) -> bytes:
+    """The lane's work; broker A's batch stops inside its evaluation until released.
+
+    The wait is where a batch is decided (``compiled_program``, called once the file has
+    been read): a batch of another broker filed meanwhile shows whether it waits for A's.
+    """
+    from democratiza.filing import batches as filing_batches
+
+    if broker != BROKER_A:
+        return _file(url, code, path, shown, batch, broker, who)
+    folder = Path(os.environ[HOLD])
+    compiled = filing_batches.compiled_program
+
+    def held(stored: Any) -> Any:
+        (folder / "a-evaluando").touch()
+        for _ in range(1200):
+            if (folder / "soltar").exists():
+                break
+            time.sleep(0.05)
+        return compiled(stored)
+
+    filing_batches.compiled_program = held
+    try:
+        return _file(url, code, path, shown, batch, broker, who)
+    finally:
+        filing_batches.compiled_program = compiled
+
+
+def test_one_brokers_batch_is_not_held_behind_another_brokers_being_evaluated(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Broker B's batch is stored and answered while broker A's is still being evaluated."""
+    open_offer(engine)
+    monkeypatch.setenv(HOLD, str(tmp_path))  # the lane's processes inherit it
+    lane = BulkLane(engine.url.render_as_string(hide_password=False), work=held_while_evaluated)
+    answers: dict[str, int] = {}
+
+    def send(broker: str, body: bytes, headers: dict[str, str]) -> None:
+        answers[broker] = client.post(
+            f"/api/ofertas/{CODE}/lotes",
+            files={"archivo": ("lote.csv", body)},
+            data={"lote": "L1"},
+            headers=headers,
+        ).status_code
+
+    a_token, b_token = bearer(engine, BROKER_A), bearer(engine, BROKER_B)
+    with TestClient(create_app(engine, lane=lane)) as client:
+        a = threading.Thread(target=send, args=(BROKER_A, GOOD, a_token))
+        a.start()
+        for _ in range(1200):  # the lane's process starts (spawn) and reads A's file
+            if (tmp_path / "a-evaluando").exists():
+                break
+            time.sleep(0.05)
+        assert (tmp_path / "a-evaluando").exists(), "el lote de A no llegó a evaluarse"
+        b = threading.Thread(target=send, args=(BROKER_B, OTHER, b_token))
+        b.start()
+        b.join(timeout=60)  # a new lane process, B's file read, evaluated, stored
+        b_done_while_a_held = not b.is_alive() and a.is_alive()
+        (tmp_path / "soltar").touch()
+        a.join(timeout=60)
+        b.join(timeout=60)
+    assert b_done_while_a_held, "el lote de B esperó a que terminara el de A"
+    assert answers == {BROKER_B: 201, BROKER_A: 201}
+    assert count(engine, batches) == 2

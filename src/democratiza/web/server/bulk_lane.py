@@ -9,22 +9,41 @@ batches take longer when the service is busy, single acceptances do not. The wor
 very same ``file_batch_here`` (the intake's all-or-nothing, once-only guarantees
 hold in any process); only the answer, or the refusal as a ``WebError``, comes back.
 
+Batches of different brokers are read, evaluated and stored at the same time, one in each
+of the lane's processes (``LANE_WORKERS``; a broker has at most one batch in the lane,
+``web.api.filing``), with no lock between them. Why: with one batch at a time per machine
+(a file lock, until this was measured), broker B's 2-row batch waited for the whole
+evaluation and write of broker A's 375.905-row one (the most a 64 MiB upload holds): 4 to
+4,7 s on PostgreSQL. Without it B waits at most 0,2 s (``benchmarks/bench_fairness.py``);
+A's batch takes a little longer (7 s became 8 to 11 s), as B's share the lane's cores with it.
+Two batches at once take no more from the single acceptances than one did: every lane
+process runs on the same cores (``lane_cores``) at the same low priority, so a second batch
+shares those cores with the first instead of taking the service's. With 5 brokers uploading
+10.000-row batches and 50 filing single acceptances (``benchmarks/bench_web.py``, one run
+after the other): 335 singles per second, p99 402 ms, with the lock; 358, p99 361 ms,
+without; the batches' rows per second went from 23.800 to 30.300. Two large batches at
+once take the memory of two: about 840 MiB each for 375.905 rows.
+
+What still makes a batch wait: on SQLite the database takes one write at a time, so B's
+write waits for A's write transaction to end (all-or-nothing: the whole batch is written in
+one): about 2 s per 100.000 rows, 7,9 s for 375.905, 20 s for a million filed from the
+command line (``docs/web.md``, «Rendimiento»). And while both lane processes of a service
+process hold large batches of two brokers, a third broker's batch waits for one of them.
+
 ``democratiza servir`` gives each service process one lane (on SQLite as on PostgreSQL); an
-application built without one (the tests, scripts) files batches in its own process.
+application built without one (the tests, scripts) files batches in its own process, one
+at a time (``web.api.filing``).
 """
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import multiprocessing
 import os
-import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from sqlalchemy import Engine
@@ -41,9 +60,8 @@ from democratiza.web.server.lane_death import after_worker_died
 from democratiza.web.server.processes import end_with_parent
 
 NICENESS = 12  # about a fifteenth of a normal process's CPU share when both want the core
-# Two workers: one broker's file being read never keeps another's batch from its turn
-# (each broker has at most one batch in the lane, ``web.api.filing``); evaluating and
-# storing still go one batch at a time per machine.
+# Two workers: one broker's large batch (read, evaluated, stored) never keeps another
+# broker's from its turn; each broker has at most one batch in the lane (``web.api.filing``).
 LANE_WORKERS = 2
 
 
@@ -103,24 +121,8 @@ def _engine(url: str) -> Engine:
 
 
 def _file(url: str, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
-    return file_batch_here(
-        _engine(url), code, path, shown, batch, broker, who, lambda: _one_batch_per_machine(url)
-    )
-
-
-@contextmanager
-def _one_batch_per_machine(url: str) -> Iterator[None]:
-    """Hold the machine's batch lock for this database (a file lock every lane shares).
-
-    Why per machine: what a batch competes for is the machine's cores; two batches at once
-    (one per service process) took twice the CPU from the single acceptances and finished
-    no sooner. A lock file rather than a database lock: CPU is the machine's, and another
-    machine serving the same database has cores of its own.
-    """
-    name = "democratiza-lotes-" + hashlib.sha256(url.encode()).hexdigest()[:16] + ".lock"
-    with (Path(tempfile.gettempdir()) / name).open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file closes, or the process ends
-        yield
+    # No lock around the evaluation: see the module's docstring.
+    return file_batch_here(_engine(url), code, path, shown, batch, broker, who)
 
 
 Work = Callable[[str, str, Path, str, str, str, str], bytes]
