@@ -22,6 +22,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
+from democratiza.offers.lifecycle import StoredOffer
+from democratiza.rules.engine import CompiledProgram
 from democratiza.storage.database import make_engine
 from democratiza.storage.schema import acceptances, batches
 from democratiza.web.app import create_app
@@ -210,13 +212,13 @@ def held_while_evaluated(
     folder = Path(os.environ[HOLD])
     compiled = filing_batches.compiled_program
 
-    def held(stored: Any) -> Any:
+    def held(stored: StoredOffer, price: int | None = None) -> CompiledProgram:
         (folder / "a-evaluando").touch()
         for _ in range(1200):
             if (folder / "soltar").exists():
                 break
             time.sleep(0.05)
-        return compiled(stored)
+        return compiled(stored, price)
 
     filing_batches.compiled_program = held
     try:
