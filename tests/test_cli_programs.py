@@ -28,7 +28,7 @@ def test_programa_id_is_programa_ver_id() -> None:
 
 def test_validar_accepts_a_good_file_and_names_its_hash() -> None:
     out = run("programa", "validar", str(GEB))
-    assert "el programa geb-2017 (versión 3) es válido; huella SHA-256 " in out
+    assert "el programa geb-2017 (versión 4) es válido; huella SHA-256 " in out
     assert read_program("geb-2017").sha256 in out
 
 

@@ -59,11 +59,11 @@ def test_later_edits_to_the_file_never_change_an_offers_rules(
         stored = create_offer(conn, "propia", str(path), PARAMS, "oficina", "aviso")
     assert stored.program_sha256 == hashlib.sha256(CENTRAL.read_bytes()).hexdigest()
     edit(path, CAP, "tope_acciones: 1000")
-    edit(path, "version: 2", "version: 3")
+    edit(path, "version: 3", "version: 4")
     assert 367_800 in caps(engine, "propia") and 1000 not in caps(engine, "propia")
     with engine.connect() as conn:
         again = load_offer(conn, "propia")
-    assert again.program.version == 2  # version 2 still loads after the file became 3
+    assert again.program.version == 3  # version 3 still loads after the file became 4
     assert again.program_sha256 == stored.program_sha256
     path.unlink()  # the file is gone: the offer still has its program
     assert 367_800 in caps(engine, "propia")
@@ -166,10 +166,10 @@ def test_programa_comparar_shows_each_changed_value_by_its_key_path(
     out = cli("programa", "comparar", "propia", "--archivo", str(path), db=db_url)
     assert "Los valores son los mismos: el texto cambia solo en comentarios o formato." in out
     edit(path, CAP, "tope_acciones: 400000")
-    edit(path, "version: 2", "version: 3")
+    edit(path, "version: 3", "version: 4")
     out = cli("programa", "comparar", "propia", "--archivo", str(path), db=db_url)
     assert "3 valor(es) cambian (guardado → actual):" in out
-    assert "  version: 2 → 3" in out
+    assert "  version: 3 → 4" in out
     assert "  limites[3].tope_acciones: 367800 → 400000" in out
     assert "  limites[6].tope_acciones: 367800 → 400000" in out
     # Without --archivo: the bundled file of the same id (here identical to the copy kept).

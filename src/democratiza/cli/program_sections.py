@@ -11,6 +11,7 @@ from rich.text import Text
 from democratiza.compliance.fines.bands import REFERENCE_LABELS
 from democratiza.programs.schema import Citation, Program
 from democratiza.rules.explain import cite
+from democratiza.words import word
 
 
 def table(title: str, *columns: str) -> Table:
@@ -128,6 +129,8 @@ def show_later_sections(console: Console, p: Program) -> None:
             *([("Etapas subsecuentes", later.later)] if later.later else []),
         ]:
             row(t, label, text.value, c(text.citation))
+        ways = ", ".join(word("forma_pago", m) for m in later.payments.methods)
+        row(t, "Formas de pago (formas_de_pago)", ways, c(later.payments.citation))
         cpi = later.cpi_adjustment
         if cpi is not None:
             row(
