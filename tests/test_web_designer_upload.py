@@ -124,7 +124,9 @@ def test_a_refused_batch_shows_its_rows_and_columns_in_spanish(
     assert scratch() == before
 
 
-def test_a_population_file_names_the_key_it_refuses(office: tuple[TestClient, str]) -> None:
+def test_a_population_file_names_the_key_it_refuses(
+    office: tuple[TestClient, str], tmp_path: Path
+) -> None:
     client, csrf = office
     designs = DESIGNS / "disenos-geb.yaml"
     wrong = SPEC.read_text(encoding="utf-8").replace("semilla:", "semila:")
@@ -136,6 +138,10 @@ def test_a_population_file_names_the_key_it_refuses(office: tuple[TestClient, st
     assert "semilla: falta este campo" in shown
     assert "aceptantes.pensionado: se espera un número entero" in shown
     assert "Field required" not in shown and "Extra inputs" not in shown
+    mine = tmp_path / "mia.yaml"  # the command says the same, with the file's path
+    mine.write_text(wrong, encoding="utf-8")
+    said = CliRunner().invoke(cli, ["simular", str(designs), "--poblacion", str(mine)])
+    assert said.exit_code != 0 and "semila:clavedesconocida" in squeezed(said.output)
     broken = post(client, csrf, designs, ("mia.yaml", b"semilla: [", "text/yaml"))[1]
     assert "mia.yaml: no es un archivo YAML válido" in text(broken)
 
@@ -180,3 +186,17 @@ def test_what_the_page_cannot_read_is_refused_in_spanish(office: tuple[TestClien
         files={"disenos": (designs.name, designs.read_bytes(), "text/yaml")},
     )
     assert answer.status_code == 422 and "falta el archivo de la población" in text(answer.text)
+
+
+def test_only_the_office_uploads_a_population(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    add_people(engine)
+    read: list[object] = []
+    monkeypatch.setattr(designer, "population_upload", lambda *a: read.append(a))
+    for login in ("auditor", "comisionista_a"):
+        client = TestClient(create_app(engine))
+        csrf = log_in(client, login)
+        status, _ = post(client, csrf, DESIGNS / "disenos-central.yaml", (BATCH.name, b"x", ""))
+        assert status == 403
+    assert read == []  # refused before the body is read
