@@ -10,6 +10,7 @@ import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -19,6 +20,7 @@ from typer.testing import CliRunner
 from democratiza.cli.main import app as cli
 from democratiza.design.sources import from_file
 from democratiza.tables.errors import InputRejected
+from democratiza.web.api.uploads import save_upload
 from democratiza.web.app import create_app
 from democratiza.web.pages import designer, designer_input
 from democratiza.web.server.scratch import PREFIX
@@ -152,8 +154,12 @@ def test_an_uploaded_population_is_bounded_before_it_is_read(
     client, csrf = office
     designs = DESIGNS / "disenos-central.yaml"
     saved: list[object] = []
-    real_save = designer_input.save_upload
-    monkeypatch.setattr(designer_input, "save_upload", lambda *a: saved.append(a) or real_save(*a))
+
+    def save(*args: Any) -> tuple[Path, str]:
+        saved.append(args)
+        return save_upload(*args)
+
+    monkeypatch.setattr("democratiza.web.pages.designer_input.save_upload", save)
     # A file over the limit, in a body the service reads: refused by its size, never saved.
     big = b"x" * (MIB + 1)
     status, page = post(client, csrf, designs, ("grande.csv", big, "text/csv"))
