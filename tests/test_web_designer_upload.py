@@ -5,6 +5,8 @@ upload is bounded before it is read and never kept."""
 
 from __future__ import annotations
 
+import csv
+import json
 import os
 import re
 import tempfile
@@ -90,6 +92,21 @@ def test_an_uploaded_batch_gives_the_command_s_comparison(
     assert "sobre 750 aceptantes" in text(page)
     assert page_csv(client, page) == command_csv(tmp_path, designs, "--aceptaciones", str(BATCH))
     assert scratch() == before  # the uploaded file is removed with the request
+
+
+def test_an_uploaded_json_batch_gives_the_command_s_comparison(
+    office: tuple[TestClient, str], tmp_path: Path
+) -> None:
+    """The same acceptances as JSON: the reader chosen by the name's ending, as for a batch."""
+    client, csrf = office
+    with BATCH.open(encoding="utf-8", newline="") as rows:
+        records = [{k: v for k, v in row.items() if v} for row in csv.DictReader(rows)]
+    batch = tmp_path / "aceptaciones.json"
+    batch.write_text(json.dumps({"aceptaciones": records}, ensure_ascii=False), encoding="utf-8")
+    designs = DESIGNS / "disenos-central.yaml"
+    status, page = post(client, csrf, designs, (batch.name, batch.read_bytes(), ""))
+    assert status == 200 and "sobre 750 aceptantes" in text(page)
+    assert page_csv(client, page) == command_csv(tmp_path, designs, "--aceptaciones", str(batch))
 
 
 def test_an_uploaded_population_file_gives_the_command_s_comparison(
