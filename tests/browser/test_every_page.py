@@ -68,6 +68,7 @@ TALLEST = 4000  # px of a page kept in its screenshot
 ROLES = ("publico", "comisionista_a", "oficina", "auditor")
 ORDERS = Path(__file__).parents[2] / "examples/segunda-etapa"
 DESIGNS = Path(__file__).parents[2] / "examples/simulacion"
+BATCH, BAD = "lote-1-casa-de-bolsa.csv", "lote-4-credicorp-capital-con-errores.csv"
 # English that must never reach a person (pydantic's, starlette's, click's).
 ENGLISH = re.compile(
     r"Input should|Field required|value is not|Not Found|Method Not Allowed|Internal Server|"
@@ -139,6 +140,21 @@ def _design(page: Page) -> None:
     page.set_input_files("input[name=disenos]", str(DESIGNS / "disenos-geb.yaml"))
     page.click("#simular")
     page.wait_for_selector("#tabla-disenos")
+
+
+def _design_file(batch: Path) -> Callable[[Page], None]:
+    """A population of the office's own: its radio and its file chosen through their labels,
+    as a person at any width does."""
+
+    def act(page: Page) -> None:
+        page.get_by_text("Un archivo propio").click()
+        assert page.is_checked("#fuente-archivo")
+        page.get_by_label("Archivo de la población").set_input_files(str(batch))
+        page.set_input_files("input[name=disenos]", str(DESIGNS / "disenos-central.yaml"))
+        page.click("#simular")
+        page.wait_for_selector("#tabla-disenos, #errores")
+
+    return act
 
 
 def _verify(page: Page) -> None:
@@ -296,6 +312,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             Visit("adjudicacion", adjudication),
             Visit("disenador", "/oficina/disenador"),
             Visit("disenador-comparacion", "/oficina/disenador", _design),
+            Visit("disenador-archivo", "/oficina/disenador", _design_file(SAMPLE / BATCH)),
+            Visit("disenador-archivo-rechazado", "/oficina/disenador", _design_file(SAMPLE / BAD)),
         ],
         "auditor": [
             Visit("auditoria", "/auditoria"),

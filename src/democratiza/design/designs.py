@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
+from democratiza.design.yaml_input import validated
 from democratiza.programs.loader import (
     DATA_PACKAGE,
     ProgramError,
@@ -40,7 +41,6 @@ from democratiza.programs.loader import (
     parse_program,
 )
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
-from democratiza.validation_messages import validation_message
 
 OFFER = "oferta"  # the first key of a change to an offer parameter
 
@@ -145,20 +145,7 @@ def load_designs(path: Path) -> list[Design]:
 
 
 def _spec(text: str, name: str) -> DesignsFile:
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (línea {mark.line + 1})" if mark is not None else ""
-        raise DesignError(f"{name}: no es un archivo YAML válido{where}") from None
-    try:
-        return DesignsFile.model_validate(data)
-    except ValidationError as exc:
-        problems = [
-            f"{'.'.join(str(part) for part in e['loc']) or 'el archivo'}: {validation_message(e)}"
-            for e in exc.errors()
-        ]
-        raise DesignError(f"{name}: " + "; ".join(problems)) from None
+    return validated(DesignsFile, text, name, DesignError)
 
 
 def parse_designs(text: str, name: str, base: Path | None, most: int | None = None) -> list[Design]:

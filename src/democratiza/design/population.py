@@ -20,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-import yaml
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from democratiza.design.yaml_input import validated
 from democratiza.tables.acceptances import typed_schema
 from democratiza.vocabulary import NATURAL_CATEGORIES, UNDERTAKINGS, Category
 
@@ -95,9 +95,27 @@ class PopulationSpec(_Model):
             raise ValueError("solicitud.forma_pago: las proporciones deben sumar 1")
         return self
 
+    @property
+    def size(self) -> int:
+        """How many acceptants the file describes (known before any is drawn)."""
+        return sum(self.counts.values())
+
+
+class PopulationSpecError(ValueError):
+    """A population parameter file that cannot be read; the message names each key path."""
+
+
+def parse_population_spec(text: str, name: str) -> PopulationSpec:
+    """A population parameter file's text (``name`` is how its problems are introduced)."""
+    return validated(PopulationSpec, text, name, PopulationSpecError)
+
 
 def load_population_spec(path: Path) -> PopulationSpec:
-    return PopulationSpec.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PopulationSpecError(f"{path}: no se pudo leer ({exc})") from None
+    return parse_population_spec(text, str(path))
 
 
 def _amounts(rng: np.random.Generator, law: LogNormal, n: int) -> NDArray[np.int64]:

@@ -20,8 +20,9 @@ import polars as pl
 from sqlalchemy import ColumnElement, Engine, and_, func, select
 
 from democratiza.design.designs import Design
-from democratiza.design.population import load_population_spec, population
+from democratiza.design.population import PopulationSpec, load_population_spec, population
 from democratiza.design.simulate import requested
+from democratiza.money import group
 from democratiza.offers.lifecycle import load_offer
 from democratiza.storage.database import read_frame
 from democratiza.storage.schema import acceptances
@@ -41,7 +42,16 @@ def example_populations() -> dict[str, Path]:
 
 def spec_size(path: Path) -> int:
     """How many acceptants a population parameter file describes."""
-    return sum(load_population_spec(path).counts.values())
+    return load_population_spec(path).size
+
+
+class TooMany(ValueError):
+    """A file with more acceptances than its reader takes: how many it has, before any is
+    typed or checked."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(f"la población tiene {group(size)} aceptantes")
+        self.size = size
 
 
 def _current(offer_id: int) -> ColumnElement[bool]:
@@ -73,13 +83,23 @@ def from_offer(engine: Engine, code: str) -> pl.DataFrame:
     ).select(["radicado", "recepcion", *typed_schema()])
 
 
-def from_file(path: Path) -> pl.DataFrame:
-    """Acceptances from a file in the acceptance format (refused whole if any cell is bad)."""
-    return parse(read_table(path))
+def from_file(path: Path, most: int | None = None) -> pl.DataFrame:
+    """Acceptances from a file in the acceptance format, read and checked as a broker's batch
+    (refused whole if any cell is bad); more than ``most`` rows are refused (``TooMany``)
+    once read, before they are typed."""
+    raw = read_table(path)
+    if most is not None and raw.frame.height > most:
+        raise TooMany(raw.frame.height)
+    return parse(raw)
 
 
 def from_spec(path: Path, base: Design) -> pl.DataFrame:
     """A synthetic population and what each asks for under the base design."""
-    spec = load_population_spec(path)
+    return synthetic(load_population_spec(path), base)
+
+
+def synthetic(spec: PopulationSpec, base: Design) -> pl.DataFrame:
+    """The population a parameter file describes, each asking for their share of the limit
+    the base design leaves them."""
     share = spec.request.share_of_limit
     return requested(population(spec), base.offer, share.low, share.high, spec.seed)

@@ -99,6 +99,7 @@ def create_app(
     app.state.engine = engine
     app.state.jobs = runner
     app.state.lane = lane
+    app.state.max_upload = max_upload  # a batch's, and a population the designer takes
     app.state.tokens = TokenCache()
     app.state.throttle = Throttle()
     app.state.proxies = tuple(proxies)

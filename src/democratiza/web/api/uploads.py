@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import Form, UploadFile
+from starlette import datastructures
 
 from democratiza.reports.exports import slug
 from democratiza.tables.errors import InputRejected
@@ -39,7 +40,7 @@ def upload_name(filename: str | None) -> tuple[str, str]:
     return slug(Path(name).stem)[:80] or "lote", suffix
 
 
-def save_upload(upload: UploadFile, limit: int = MAX_UPLOAD) -> tuple[Path, str]:
+def save_upload(upload: datastructures.UploadFile, limit: int = MAX_UPLOAD) -> tuple[Path, str]:
     """Stream the upload to a new private folder; returns (path, name as the broker sent it)."""
     stem, suffix = upload_name(upload.filename)
     folder = scratch_folder()

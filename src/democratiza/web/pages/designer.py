@@ -1,13 +1,15 @@
 """The program designer's page, for the program office: ``democratiza simular`` from a form.
 
-The office chooses a population (an offer's own acceptances, or one of the shipped
-population parameter files) and uploads a designs file as the command takes it
+The office chooses a population (an offer's own acceptances, one of the shipped population
+parameter files, or a file of its own: acceptances in the format of a batch, or a parameter
+file) and uploads a designs file as the command takes it
 (``docs/simulacion.md``); the page shows the comparison table and its charts and offers the
 CSV, HTML and PDF the command writes, from the same functions (``design.simulate``,
 ``reports.design_comparison``, ``reports.design_report``).
 
 The work is bounded (``designer_input``): at most ``MAX_POPULATION`` acceptants and
-``MAX_DESIGNS`` designs, so that a request takes seconds.
+``MAX_DESIGNS`` designs, so that a request takes seconds; an uploaded population is as large
+as a batch may be, and removed when the request ends, whatever its outcome.
 
 Why files in a temporary folder: the downloads are the files ``write_report`` writes, kept
 under an unguessable name for ``KEEP_SECONDS`` so that any server process can serve them.
@@ -43,15 +45,19 @@ from democratiza.reports.design_comparison import (
     design_figures,
 )
 from democratiza.reports.design_report import chart_svgs, write_report
+from democratiza.tables.errors import InputRejected
 from democratiza.web.api import catalog
-from democratiza.web.errors import NotFound
+from democratiza.web.errors import ErrorItem, NotFound, rejected_file
 from democratiza.web.pages.designer_input import (
+    FILE,
     MAX_DESIGNS,
     MAX_DESIGNS_FILE,
     MAX_POPULATION,
     Refused,
+    Uploaded,
     designs_text,
     population,
+    population_upload,
 )
 from democratiza.web.pages.forms import FieldErrors
 from democratiza.web.pages.templating import render
@@ -75,6 +81,7 @@ def _page(
     errors: FieldErrors,
     result: Mapping[str, object] | None = None,
     status: int = 200,
+    rows: tuple[list[ErrorItem], int] = ([], 0),
 ) -> Response:
     with request.app.state.engine.connect() as conn:
         offers = [(o.codigo, f"{o.codigo} ({o.programa})") for o in catalog.offers(conn)]
@@ -88,6 +95,9 @@ def _page(
         "ejemplos": examples,
         "maximo": group(MAX_POPULATION),
         "maximo_disenos": MAX_DESIGNS,
+        "maximo_archivo": f"{request.app.state.max_upload // (1024 * 1024)} MiB",
+        "errores_archivo": rows[0],  # a population file's errors, row by row
+        "total_errores": rows[1],
         "resultado": result,
         **errors.context(),
     }
@@ -106,23 +116,36 @@ async def run(request: Request) -> Response:
     form = {k: v for k, v in posted.items() if isinstance(v, str)}
     upload = posted.get("disenos")
     text, name = "", "disenos.yaml"
-    if isinstance(upload, UploadFile) and upload.filename:
-        name = Path(upload.filename).name
-        try:
+    people = posted.get(FILE)
+    uploaded = None
+    try:
+        if isinstance(upload, UploadFile) and upload.filename:
+            name = Path(upload.filename).name
             text = designs_text(await upload.read(MAX_DESIGNS_FILE + 1))
-        except Refused as exc:
-            refused = FieldErrors({exc.field: [exc.message]})
-            return await run_in_threadpool(_page, request, form, refused, None, 422)
-    return await run_in_threadpool(_run, request, form, text, name)
+        if form.get("fuente") == "archivo" and isinstance(people, UploadFile) and people.filename:
+            limit = request.app.state.max_upload
+            uploaded = await run_in_threadpool(population_upload, people, limit)
+    except Refused as exc:
+        refused = FieldErrors({exc.field: [exc.message]})
+        return await run_in_threadpool(_page, request, form, refused, None, exc.status)
+    try:
+        return await run_in_threadpool(_run, request, form, text, name, uploaded)
+    finally:
+        if uploaded is not None:
+            uploaded.remove()
 
 
-def _run(request: Request, form: dict[str, str], text: str, name: str) -> Response:
+def _run(
+    request: Request, form: dict[str, str], text: str, name: str, uploaded: Uploaded | None
+) -> Response:
     errors = FieldErrors()
     if not text.strip():
         errors.by_field["disenos"] = ["falta el archivo de diseños (o está vacío)"]
     source = form.get("fuente")
-    if source not in ("oferta", "ejemplo"):
+    if source not in ("oferta", "ejemplo", "archivo"):
         errors.by_field["fuente"] = ["elija de dónde sale la población"]
+    elif source == "archivo" and uploaded is None:
+        errors.by_field[FILE] = ["falta el archivo de la población"]
     if errors:
         return _page(request, form, errors, status=422)
     try:
@@ -130,10 +153,16 @@ def _run(request: Request, form: dict[str, str], text: str, name: str) -> Respon
     except DesignError as exc:
         return _page(request, form, FieldErrors({"disenos": [str(exc)]}), status=422)
     try:
-        people = population(request.app.state.engine, form, designs[0])
+        people = population(request.app.state.engine, form, designs[0], uploaded)
         results = [design_figures(outcome) for outcome in simulate(people, designs)]
     except Refused as exc:
-        return _page(request, form, FieldErrors({exc.field: [exc.message]}), status=422)
+        return _page(request, form, FieldErrors({exc.field: [exc.message]}), status=exc.status)
+    except InputRejected as exc:  # the batch checks' refusal, under the office's file name
+        assert uploaded is not None and uploaded.path is not None
+        hidden = str(uploaded.path.parent)
+        found = rejected_file(exc, uploaded.name, hidden, "El archivo de aceptaciones")
+        refused = FieldErrors({FILE: [found.message]})
+        return _page(request, form, refused, None, 422, (found.items, found.total))
     except ValueError as exc:  # a design the adjudication cannot run (its own words)
         return _page(request, form, FieldErrors({"disenos": [str(exc)]}), status=422)
     program = designs[0].offer.program.name

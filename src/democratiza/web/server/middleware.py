@@ -6,7 +6,9 @@ own route; here a request passes through one function call.
 
 - A body over the limit (uploads: ``max_upload``; a package sent to the public verifier:
   twice the largest package it takes, so that one somewhat too large is refused in words
-  on the page; anything else: 1 MiB) is refused with 413: at once when its declared
+  on the page; the designer's form, which may carry a population as large as a batch:
+  ``max_upload`` and 1 MiB more for the designs file and the fields; anything else: 1 MiB)
+  is refused with 413: at once when its declared
   length is over, and otherwise (a chunked body, or one that lies about its length) as
   soon as the bytes read pass the limit; nothing past the limit is ever read.
 - Every response carries headers that keep pages from being framed or sniffed and deny
@@ -29,6 +31,7 @@ from democratiza.web.errors import ApiError, BodyTooLarge
 MAX_BODY = 1024 * 1024  # any request but an upload: 1 MiB
 UPLOAD_SUFFIX = "/lotes"
 VERIFIER = "/verificar"
+DESIGNER = "/oficina/disenador"
 ALWAYS = (
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
@@ -60,6 +63,8 @@ class LimitsAndHeaders:
         limit = self.max_upload if path.endswith(UPLOAD_SUFFIX) else MAX_BODY
         if path == VERIFIER:
             limit = 2 * UPLOAD_BYTES
+        elif path == DESIGNER:
+            limit = self.max_upload + MAX_BODY
         declared = next((v for k, v in scope["headers"] if k == b"content-length"), None)
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await _too_large(send, limit)
