@@ -17,7 +17,7 @@ import yaml
 from sqlalchemy import Engine
 
 from democratiza.adjudication.record import adjudicate
-from democratiza.design.designs import DesignError, changed, load_designs
+from democratiza.design.designs import DesignError, changed, load_designs, parse_designs
 from democratiza.design.population import load_population_spec, population
 from democratiza.design.simulate import simulate
 from democratiza.design.sources import from_offer, from_spec
@@ -155,3 +155,20 @@ def test_a_population_is_the_same_for_the_same_seed() -> None:
     filers = first.filter(pl.col("obligado_declarar"))
     assert filers["patrimonio_liquido"].null_count() == 0
     assert first.filter(~pl.col("obligado_declarar"))["patrimonio_liquido"].null_count() > 0
+
+
+def test_a_key_written_twice_is_refused_not_silently_the_last_one() -> None:
+    # YAML keeps the last of two equal keys: the first edit would be lost without a word.
+    text = (
+        "programa: geb-2017\n"
+        "disenos:\n"
+        "  - nombre: Doble\n"
+        "    cambios:\n"
+        "      limites.geb-8.2.1.multiplo: 2\n"
+        "      limites.geb-8.2.1.multiplo: 3\n"
+    )
+    with pytest.raises(DesignError) as refused:
+        parse_designs(text, "d.yaml", None)
+    assert str(refused.value) == (
+        "d.yaml: la clave 'limites.geb-8.2.1.multiplo' está repetida (línea 6, columna 7)"
+    )

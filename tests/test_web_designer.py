@@ -113,7 +113,7 @@ def test_the_work_is_bounded_and_bad_files_are_refused_in_spanish(
         run(client, csrf, offer, server_file, "d.yaml")
     )
     broken = run(client, csrf, offer, b"disenos: [nombre: {", "d.yaml")
-    assert "d.yaml: no es un archivo YAML válido" in text(broken)
+    assert "d.yaml: no es YAML válido" in text(broken)
     no_list = text(run(client, csrf, offer, b"programa: central-seguros-vida\n", "d.yaml"))
     assert "disenos: falta este campo" in no_list
     assert "Field required" not in no_list

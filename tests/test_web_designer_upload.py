@@ -162,7 +162,7 @@ def test_a_population_file_names_the_key_it_refuses(
     said = CliRunner().invoke(cli, ["simular", str(designs), "--poblacion", str(mine)])
     assert said.exit_code != 0 and "semila:clavedesconocida" in squeezed(said.output)
     broken = post(client, csrf, designs, ("mia.yaml", b"semilla: [", "text/yaml"))[1]
-    assert "mia.yaml: no es un archivo YAML válido" in text(broken)
+    assert "mia.yaml: no es YAML válido" in text(broken)
 
 
 def test_an_uploaded_population_is_bounded_before_it_is_read(

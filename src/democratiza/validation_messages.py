@@ -1,4 +1,4 @@
-"""Pydantic's validation messages in Spanish, in one place for the whole project.
+"""What a person wrote, refused in Spanish: pydantic's messages, and YAML read strictly.
 
 Program files, stage terms, the API's bodies and the pages' forms are all read by pydantic,
 whose messages are English ("Input should be greater than or equal to 1"); whatever reads
@@ -9,7 +9,10 @@ them for a person turns each error into Spanish here, with the figures of its co
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
 
 # Pydantic's messages in Spanish, by the error's type; the ``{…}`` are its context's values.
 VALIDATION_TEXT = {
@@ -76,3 +79,62 @@ def spanish(kind: str, ctx: Mapping[str, Any] | None) -> str:
         return template.format(**context)
     except (KeyError, IndexError, ValueError):
         return template.split(" (")[0]
+
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def validated_yaml(model: type[Model], text: str, name: str, error: type[Exception]) -> Model:
+    """A YAML file a person wrote (a designs file, a population's parameters, a stage's
+    terms) as ``model``; else ``error`` with every problem in Spanish under its key path
+    ('aceptantes.pensionado: se espera un número entero'), the file named by ``name``."""
+    try:
+        data = load_yaml(text)
+    except YamlProblem as exc:
+        raise error(f"{name}: {exc}") from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems = [
+            f"{'.'.join(str(part) for part in e['loc']) or 'el archivo'}: {validation_message(e)}"
+            for e in exc.errors()
+        ]
+        raise error(f"{name}: " + "; ".join(problems)) from None
+
+
+# YAML a person wrote (program files, designs files, populations, a stage's terms) is read
+# safely, with LibYAML's parser where installed, and a key written twice is refused: YAML
+# keeps the last of two equal keys, so an edit written under a key already there would be
+# silently lost.
+
+
+class YamlProblem(ValueError):
+    """The text is not YAML, or repeats a key; the message says where, in Spanish."""
+
+
+class _RepeatedKey(yaml.MarkedYAMLError):
+    pass
+
+
+class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise _RepeatedKey(problem=str(key), problem_mark=key_node.start_mark)
+            seen.add(key)
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        return mapping
+
+
+def load_yaml(text: str) -> Any:
+    """The text's YAML as data; ``YamlProblem`` for a syntax error or a repeated key."""
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader: no arbitrary objects
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (línea {mark.line + 1}, columna {mark.column + 1})" if mark else ""
+        if isinstance(exc, _RepeatedKey):
+            raise YamlProblem(f"la clave '{exc.problem}' está repetida{where}") from None
+        raise YamlProblem(f"no es YAML válido{where}") from None

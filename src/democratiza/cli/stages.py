@@ -6,8 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-import yaml
-from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
@@ -32,7 +30,7 @@ from democratiza.stages.terms import StageError, StageState, StageTerms
 from democratiza.storage.receipts import StorageError
 from democratiza.tables.cells import write_csv
 from democratiza.tables.errors import InputRejected
-from democratiza.validation_messages import validation_message
+from democratiza.validation_messages import validated_yaml
 
 stage_app = typer.Typer(
     help="Segunda Etapa y etapas subsecuentes: crear, recibir órdenes, adjudicar, exportar.",
@@ -46,16 +44,15 @@ Office = "oficina del programa"
 
 def _terms(path: Path) -> StageTerms:
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-        return StageTerms.model_validate(raw)
-    except (OSError, yaml.YAMLError) as exc:
-        raise refuse(f"{path}: no se pudo leer ({exc}).") from None
-    except ValidationError as exc:
-        lines = [
-            f"{path}: {'.'.join(str(p) for p in e['loc']) or '(archivo)'}: {validation_message(e)}"
-            for e in exc.errors()
-        ]
-        raise refuse("\n".join(lines)) from None
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise refuse(f"{path}: no es texto UTF-8.") from None
+    except OSError as exc:
+        raise refuse(f"{path}: no se pudo leer ({exc.strerror}).") from None
+    try:
+        return validated_yaml(StageTerms, text, str(path), StageError)
+    except StageError as exc:
+        raise refuse(str(exc)) from None
 
 
 @stage_app.command("crear")

@@ -29,18 +29,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from democratiza.design.yaml_input import validated
 from democratiza.programs.loader import (
     DATA_PACKAGE,
     ProgramError,
     ProgramFileError,
     bundled_program_ids,
     parse_program,
+    program_data,
 )
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
+from democratiza.validation_messages import validated_yaml
 
 OFFER = "oferta"  # the first key of a change to an offer parameter
 
@@ -145,7 +145,7 @@ def load_designs(path: Path) -> list[Design]:
 
 
 def _spec(text: str, name: str) -> DesignsFile:
-    return validated(DesignsFile, text, name, DesignError)
+    return validated_yaml(DesignsFile, text, name, DesignError)
 
 
 def parse_designs(text: str, name: str, base: Path | None, most: int | None = None) -> list[Design]:
@@ -158,7 +158,10 @@ def parse_designs(text: str, name: str, base: Path | None, most: int | None = No
             f"{name}: tiene {len(spec.disenos)} diseños; aquí se comparan a lo sumo {most}"
         )
     program_text, source = _program_text(spec.programa, base)
-    original = yaml.safe_load(program_text)
+    try:
+        original = program_data(program_text, source)
+    except ProgramFileError as exc:
+        raise DesignError(f"{source}: " + "; ".join(e.message for e in exc.errors)) from None
     designs = []
     for entry in spec.disenos:
         data, params = original, dict(spec.oferta)

@@ -23,8 +23,8 @@ import polars as pl
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from democratiza.design.yaml_input import validated
 from democratiza.tables.acceptances import typed_schema
+from democratiza.validation_messages import validated_yaml
 from democratiza.vocabulary import NATURAL_CATEGORIES, UNDERTAKINGS, Category
 
 
@@ -107,7 +107,7 @@ class PopulationSpecError(ValueError):
 
 def parse_population_spec(text: str, name: str) -> PopulationSpec:
     """A population parameter file's text (``name`` is how its problems are introduced)."""
-    return validated(PopulationSpec, text, name, PopulationSpecError)
+    return validated_yaml(PopulationSpec, text, name, PopulationSpecError)
 
 
 def load_population_spec(path: Path) -> PopulationSpec:

@@ -14,12 +14,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from democratiza.programs.cross_checks import program_problems, written_problems
 from democratiza.programs.messages import schema_errors
 from democratiza.programs.schema import Program
+from democratiza.validation_messages import YamlProblem, load_yaml
 
 DATA_PACKAGE = "democratiza.programs.data"
 
@@ -63,38 +63,12 @@ def _refused(source: str, path: str, message: str) -> ProgramFileError:
     return ProgramFileError([ProgramError(source, path, message)])
 
 
-class _RepeatedKey(yaml.MarkedYAMLError):
-    pass
-
-
-class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """A safe loader (LibYAML's parser where installed) that refuses a key written twice:
-    YAML keeps the last of two equal keys, and an edit written under a key already there
-    would be silently lost."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise _RepeatedKey(problem=str(key), problem_mark=key_node.start_mark)
-            seen.add(key)
-        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
-        return mapping
-
-
 def program_data(text: str, source: str) -> Any:
     """The file's YAML as data; a syntax error or a repeated key is refused with its line."""
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader: no arbitrary objects
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (línea {mark.line + 1}, columna {mark.column + 1})" if mark else ""
-        if isinstance(exc, _RepeatedKey):
-            message = f"la clave '{exc.problem}' está repetida{where}"
-        else:
-            message = f"no es YAML válido{where}"
-        raise _refused(source, "(archivo)", message) from None
+        return load_yaml(text)
+    except YamlProblem as exc:
+        raise _refused(source, "(archivo)", str(exc)) from None
 
 
 def problems(data: Any, source: str) -> tuple[Program | None, list[ProgramError]]:
