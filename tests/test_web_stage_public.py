@@ -18,9 +18,10 @@ from sqlalchemy import Engine, select
 from democratiza.adjudication.record import publish
 from democratiza.stages.allocate import allocate_stage
 from democratiza.stages.lifecycle import advance_stage, load_stage
-from democratiza.stages.orders import import_orders
+from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.storage.schema import orders
 from democratiza.verification.package import AWARDS
+from democratiza.web.api.views import WITHDRAWN
 from democratiza.web.app import create_app
 from tests.test_stages import FIRST, book, close, new_stage, order, settle_sample
 from tests.test_web_support import csrf_of
@@ -36,8 +37,8 @@ def text(page: str) -> str:
 
 
 def allocated_stage(engine: Engine, tmp_path: Path) -> dict[str, dict[str, Any]]:
-    """A Segunda Fase allocated (not yet published): two valid orders and one refused (below
-    the minimum price); each order's row by its reference."""
+    """A Segunda Fase allocated (not yet published): two valid orders, one refused (below
+    the minimum price) and one withdrawn; each order's current row by its reference."""
     settle_sample(engine, "central-seguros-vida")
     publish(engine, FIRST, "oficina", "publicación de resultados")
     new_stage(engine)
@@ -46,7 +47,13 @@ def allocated_stage(engine: Engine, tmp_path: Path) -> dict[str, dict[str, Any]]
         order("O2", "1200", "9000"),
         order("O3", "900", "6000"),  # below the $ 1.000 minimum: refused at intake
     ]
+    rows.append(order("O4", "1100", "5000"))  # withdrawn by its broker while open
     import_orders(engine, STAGE, book(tmp_path / "o.csv", rows), "Casa de Bolsa", "B1", "scb")
+    with engine.connect() as conn:
+        withdrawn = conn.execute(
+            select(orders.c.radicado).where(orders.c.referencia == "O4")
+        ).scalar_one()
+    withdraw_order(engine, STAGE, withdrawn, "usuario:scb", "el cliente desistió")
     close(engine)
     allocate_stage(engine, STAGE, "oficina", "cierre del libro")
     with engine.connect() as conn:
@@ -110,6 +117,9 @@ def test_a_buyer_finds_their_order_once_the_stage_is_published(
     refused = public.post("/api/resultados/consulta", json=query(rows["O3"])).json()
     assert refused["decision"] == "rechazada" and refused["asignada"] == 0
     assert refused["motivo"] == rows["O3"]["motivo"] and "mínimo" in refused["motivo"]
+    gone = public.post("/api/resultados/consulta", json=query(rows["O4"])).json()
+    assert gone["decision"] == "rechazada" and gone["motivo"] == WITHDRAWN  # no user named
+    assert "usuario:scb" in rows["O4"]["motivo"]
     # The pseudonym is the one the stage's package names the order by.
     package = public.get(f"/etapas/{STAGE}/paquete.zip")
     with zipfile.ZipFile(io.BytesIO(package.content)) as archive:
@@ -212,7 +222,7 @@ def test_the_stage_s_statistics_page(engine: Engine, tmp_path: Path) -> None:
     for figure in (
         f"{offered} acciones ofrecidas en la etapa",
         "$ 1.000 precio mínimo por acción",
-        "3 órdenes recibidas",
+        "4 órdenes recibidas",
         "2 órdenes válidas",
         "17.000 acciones pedidas en las órdenes válidas",
         "$ 1.000 precio único de adjudicación",

@@ -226,6 +226,10 @@ def lookup_result(
     return found
 
 
+# A withdrawn order, as its buyer reads it: the stored reason is the broker's own note.
+WITHDRAWN = "su comisionista la retiró mientras la etapa recibía órdenes"
+
+
 def _missing() -> NotFound:
     """The one answer for an unknown radicado and for a wrong identification alike: the
     lookup must never tell that a radicado exists (no oracle)."""
@@ -260,6 +264,7 @@ def lookup_order_result(
                 o.cantidad,
                 o.decision,
                 o.motivo,
+                o.estado,
                 allocation.precio.label("precio_adjudicacion"),
                 order_awards.c.asignada,
             )
@@ -285,6 +290,8 @@ def lookup_order_result(
         raise _missing()
     found = dict(row)
     who = (str(found.pop("tipo_identificacion")), str(found.pop("numero_identificacion")))
+    if found.pop("estado") == "retirada":  # its stored reason names who withdrew it
+        found["motivo"] = WITHDRAWN
     assigned = int(found["asignada"] or 0)
     price = int(found["precio_adjudicacion"] or 0)
     return {
