@@ -31,6 +31,7 @@ from democratiza.adjudication.record import adjudicate, publish, stored_adjudica
 from democratiza.compliance.holdings import settle
 from democratiza.filing.batches import import_batch
 from democratiza.programs.loader import bundled_program_ids, load_program
+from democratiza.stages.allocate import allocate_stage, current_orders
 from democratiza.stages.lifecycle import advance_stage, create_stage, load_stage
 from democratiza.stages.orders import import_orders
 from democratiza.stages.terms import StageTerms
@@ -62,6 +63,8 @@ from playwright.sync_api import Browser, Page
 
 OPEN = "oferta-abierta"
 STAGE = "segunda"
+SOLD = "oferta-con-etapa"  # an offer whose Segunda Fase is allocated and published
+SOLD_STAGE = "segunda-publicada"
 PAGES = SHOTS / "paginas"
 WIDTHS = (1280, 375)
 TALLEST = 4000  # px of a page kept in its screenshot
@@ -219,6 +222,23 @@ def _build(engine: Engine) -> tuple[str, str, str]:
         stage = create_stage(conn, STAGE, CODE, terms, "oficina", "aviso de la Segunda Fase")
         advance_stage(conn, stage, "abierta", "oficina", "apertura")
     import_orders(engine, STAGE, ORDERS / "ordenes-casa-de-bolsa.csv", BROKER_A, "CB-O1", "scb")
+    open_offer(engine, SOLD)
+    file_samples(engine, SOLD)
+    move(engine, "cerrada", SOLD)
+    adjudicate(engine, SOLD, "oficina", "adjudicación", date(2018, 3, 1))
+    publish(engine, SOLD, "oficina", "publicación de resultados")
+    settle(engine, SOLD, date(2018, 3, 20), "oficina")
+    with engine.begin() as conn:
+        stage = create_stage(conn, SOLD_STAGE, SOLD, terms, "oficina", "aviso de la Segunda Fase")
+        advance_stage(conn, stage, "abierta", "oficina", "apertura")
+    import_orders(
+        engine, SOLD_STAGE, ORDERS / "ordenes-casa-de-bolsa.csv", BROKER_A, "CB-O1", "scb"
+    )
+    with engine.begin() as conn:
+        advance_stage(conn, load_stage(conn, SOLD_STAGE), "cerrada", "oficina", "cierre")
+    allocate_stage(engine, SOLD_STAGE, "oficina", "cierre del libro")
+    with engine.begin() as conn:
+        advance_stage(conn, load_stage(conn, SOLD_STAGE), "publicada", "oficina", "publicación")
     open_offer(engine, OPEN)
     import_batch(engine, OPEN, SAMPLE / "lote-2-acciones-y-valores.csv", BROKER_B, "L1", "ayv")
     open_offer(engine, "oferta-por-adjudicar")
@@ -264,6 +284,16 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     with engine.connect() as conn:
         assert load_stage(conn, STAGE).state == "abierta"
 
+    with engine.connect() as conn:
+        bought = current_orders(conn, load_stage(conn, SOLD_STAGE)).row(0, named=True)
+
+    def lookup_order(page: Page) -> None:
+        page.select_option("select[name=oferta]", SOLD_STAGE)
+        page.fill("input[name=radicado]", bought["radicado"])
+        page.select_option("select[name=tipo_identificacion]", bought["tipo_identificacion"])
+        page.fill("input[name=numero_identificacion]", bought["numero_identificacion"])
+        page.click("#consulta button")
+
     def lookup(page: Page) -> None:
         page.select_option("select[name=oferta]", CODE)
         page.fill("input[name=radicado]", person["radicado"])
@@ -279,7 +309,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         Visit("calculadora-errores", "/calculadora", _miscalculate),
         Visit("resultado", "/resultados"),
         Visit("resultado-consultado", "/resultados", lookup),
+        Visit("resultado-orden-consultado", "/resultados", lookup_order),
         Visit("estadisticas", f"/ofertas/{CODE}/estadisticas"),
+        Visit("estadisticas-etapa", f"/etapas/{SOLD_STAGE}/estadisticas"),
         Visit("verificar", "/verificar"),
         Visit("verificar-coincide", "/verificar", _verify),
         Visit("verificar-no-es-zip", "/verificar", _verify_not_a_zip),

@@ -7,6 +7,11 @@ are. Counts of shares and of acceptances only: no name, no identification number
 financial figure of anyone (Ley 1581 de 2012), not even aggregated in pesos. The figures and
 the charts are the adjudication report's own (``adjudication_figures``,
 ``adjudication_charts``): one computation, shown in two places.
+
+A later stage's (``stage_statistics``) are its report's too (``stage_report``): shares
+offered, orders, valid demand, the single price, shares allocated and buyers, and the demand
+curve with the table of its figures. Prices are the stage's, public like the sale; no order's
+sum to pay.
 """
 
 from __future__ import annotations
@@ -15,10 +20,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from democratiza.labels import label
-from democratiza.money import fixed, group, share_percent
+from democratiza.money import fixed, group, pesos, share_percent
 from democratiza.reports.adjudication_charts import ChartTable, charts, gini_text, people
 from democratiza.reports.adjudication_figures import ReportFigures, ReportInput
 from democratiza.reports.adjudication_report import chart_svg
+from democratiza.reports.stage_report import (
+    DEMAND_CAPTION,
+    DEMAND_TITLE,
+    buyers,
+    clearing_point,
+    demand_svg,
+    demand_table,
+)
+from democratiza.stages.allocate import StageAllocation
+from democratiza.stages.lifecycle import StoredStage
 
 # The report's charts that name no one and carry no figure in pesos, in the page's order.
 PUBLIC_CHARTS = ("categorias", "histograma", "concentracion")
@@ -102,3 +117,52 @@ def public_statistics(inp: ReportInput, f: ReportFigures) -> PublicStatistics:
         f"{label('metodo', inp.metodo)}; remanente: {label('residuo', inp.regla_remanente).lower()}"
     )
     return PublicStatistics(headline(inp, f), placement(inp, f), method, drawn)
+
+
+@dataclass(frozen=True)
+class PublicStageStatistics:
+    headline: tuple[Headline, ...]
+    method: str  # the mechanism, in words
+    chart: PublicChart  # the demand curve and its table
+
+
+def stage_statistics(stage: StoredStage, done: StageAllocation) -> PublicStageStatistics:
+    """A published later stage's figures and its demand curve (with the table of its figures)."""
+    h = done.header
+    offered = stage.shares
+    demand, allocated = int(str(h["demanda_valida"])), int(str(h["asignadas"]))
+    price = h["precio"]
+    assert price is None or isinstance(price, int)
+
+    def times(n: int) -> str:
+        return f"{fixed(Fraction(n, offered), 2)} veces la oferta" if offered else ""
+
+    figures = (
+        Headline(
+            group(offered),
+            "acciones ofrecidas en la etapa",
+            f"de {group(int(stage.origin['disponibles']))} disponibles",
+        ),
+        Headline(pesos(stage.minimum_price), "precio mínimo por acción"),
+        Headline(group(done.results.height), "órdenes recibidas"),
+        Headline(group(int(str(h["ordenes_validas"]))), "órdenes válidas"),
+        Headline(group(demand), "acciones pedidas en las órdenes válidas", times(demand)),
+        Headline(pesos(price) if price is not None else "—", "precio único de adjudicación"),
+        Headline(
+            group(allocated),
+            "acciones asignadas",
+            f"{share_percent(Fraction(allocated, offered))} de la oferta colocado"
+            if offered
+            else "",
+        ),
+        Headline(group(offered - allocated), "acciones no asignadas"),
+        Headline(group(buyers(done)), "compradores"),
+    )
+    chart = PublicChart(
+        "demanda",
+        DEMAND_TITLE,
+        DEMAND_CAPTION,
+        demand_svg(stage, done.curve, clearing_point(done)),
+        demand_table(done.curve, price),
+    )
+    return PublicStageStatistics(figures, label("mecanismo", stage.terms.mechanism), chart)

@@ -23,6 +23,7 @@ from matplotlib.ticker import MaxNLocator
 
 from democratiza.labels import label
 from democratiza.money import group, pesos
+from democratiza.reports.adjudication_charts import ChartTable
 from democratiza.reports.exports import paid_only, per_broker_files, slug
 from democratiza.reports.render.amounts import in_pesos
 from democratiza.reports.render.charts import DARK, SVG_STYLE, svg
@@ -49,6 +50,11 @@ BROKER_COLUMNS = [
     "valor_a_pagar",
 ]
 AMOUNT_COLUMNS = ("precio", "precio_adjudicacion", "valor_a_pagar")
+DEMAND_TITLE = "Curva de demanda y punto de corte"
+DEMAND_CAPTION = (
+    "Acciones pedidas a cada precio o más, del precio más alto al más bajo; la línea "
+    "discontinua marca las acciones ofrecidas y la punteada el precio mínimo."
+)
 
 
 def _priced(done: StageAllocation) -> pl.DataFrame:
@@ -101,7 +107,8 @@ def registry_file(done: StageAllocation, out_dir: Path, paid: pl.DataFrame | Non
     return path
 
 
-def _point(done: StageAllocation) -> tuple[int, int] | None:
+def clearing_point(done: StageAllocation) -> tuple[int, int] | None:
+    """The clearing (price, shares allocated), once the stage has a price."""
     price, allocated = done.header["precio"], done.header["asignadas"]
     if isinstance(price, int) and isinstance(allocated, int):
         return price, allocated
@@ -141,13 +148,38 @@ def demand_svg(
     FigureCanvasAgg(fig)
     _draw_curve(stage, curve, point, fig.add_subplot())
     with matplotlib.rc_context(SVG_STYLE):
-        return svg(fig, "Curva de demanda y punto de corte")
+        return svg(fig, DEMAND_TITLE)
+
+
+def demand_table(curve: list[tuple[int, int]], price: int | None) -> ChartTable:
+    """The demand curve's figures, for who cannot see the chart: each price, high to low,
+    with the shares asked at it or above; the clearing price's row says so (a row of its own
+    when no order asked exactly that price: the minimum, or a cut-off between two prices)."""
+    points = dict(curve)
+    if price is not None and price not in points:
+        points[price] = max((q for p, q in curve if p >= price), default=0)
+    return ChartTable(
+        "Demanda acumulada a cada precio",
+        ("Precio por acción", "Acciones pedidas a ese precio o más", "Punto de corte"),
+        tuple(
+            (pesos(p), group(q), "precio de adjudicación" if p == price else "")
+            for p, q in sorted(points.items(), reverse=True)
+        ),
+        (True, True, False),
+    )
+
+
+def buyers(done: StageAllocation) -> int:
+    """How many people (by identification) were allocated shares."""
+    bought = done.results.filter(pl.col("asignada") > 0)
+    if not bought.height:
+        return 0
+    return bought.select("tipo_identificacion", "numero_identificacion").n_unique()
 
 
 def figures(stage: StoredStage, done: StageAllocation) -> list[tuple[str, str]]:
     h = done.header
     price = h["precio"]
-    buyers = done.results.filter(pl.col("asignada") > 0)
     return [
         ("Etapa", f"{stage.name} ({stage.code}) del programa {stage.program.name}"),
         ("Viene de", str(stage.origin["de"])),
@@ -170,14 +202,7 @@ def figures(stage: StoredStage, done: StageAllocation) -> list[tuple[str, str]]:
             else "-",
         ),
         ("Acciones asignadas", group(int(h["asignadas"]))),  # type: ignore[call-overload]
-        (
-            "Compradores",
-            group(
-                buyers.select("tipo_identificacion", "numero_identificacion").n_unique()
-                if buyers.height
-                else 0
-            ),
-        ),
+        ("Compradores", group(buyers(done))),
         ("Huella de las órdenes (SHA-256)", str(h["huella_entradas"])),
         ("Huella del resultado (SHA-256)", str(h["huella_resultado"])),
     ]
@@ -201,9 +226,7 @@ _PAGE = """{% extends "informe.html" %}{% block cuerpo %}
 {% for label, value in figures %}<tr><th scope="row">{{ label }}</th><td>{{ value }}</td></tr>
 {% endfor %}</table>
 <h2>Curva de demanda</h2>
-<figure>{{ chart }}<figcaption>Acciones pedidas a cada precio o más, del precio más alto al
-más bajo; la línea discontinua marca las acciones ofrecidas y la punteada el precio
-mínimo.</figcaption></figure>
+<figure>{{ chart }}<figcaption>{{ caption }}</figcaption></figure>
 <h2>Precio mínimo</h2>
 <ol>{% for step in steps %}<li>{{ step }}</li>{% endfor %}</ol>
 <h2>Cómo se asignó</h2>
@@ -225,7 +248,8 @@ def render_html(stage: StoredStage, done: StageAllocation) -> str:
     return PAGES.from_string(_PAGE).render(
         title=f"{stage.name}: {stage.code}",
         figures=figures(stage, done),
-        chart=Markup(demand_svg(stage, done.curve, _point(done))),  # our own matplotlib SVG
+        chart=Markup(demand_svg(stage, done.curve, clearing_point(done))),  # our own matplotlib SVG
+        caption=DEMAND_CAPTION,
         steps=stage.origin.get("precio_minimo_pasos", []),
         notes=[str(n) for n in done.header["notas"]],  # type: ignore[attr-defined]
         brokers=_by_broker(done),
@@ -249,7 +273,7 @@ def render_pdf(stage: StoredStage, done: StageAllocation, path: Path) -> None:
                 y -= 0.018
             y -= 0.004
         ax = fig.add_axes((0.12, 0.06, 0.83, 0.45))
-        _draw_curve(stage, done.curve, _point(done), ax)
+        _draw_curve(stage, done.curve, clearing_point(done), ax)
         pdf.savefig(fig)
     atomic_write(path, out.getvalue())
 

@@ -35,6 +35,7 @@ ROWS_PER_BATCH = 10**9  # far above any batch's rows: the order never mixes two 
 TAG_LENGTH = 4  # 20 bits: two of 40 brokers share a first choice about once in 1.300 offers
 BATCH_DIGITS = 6
 ROW_DIGITS = 7  # a batch holds up to 1.000.000 rows
+ORDER_PREFIX = "O-"  # what a later stage's order's radicado starts with
 
 
 def broker_tag(broker: str, taken: Iterable[str] = ()) -> str:
@@ -97,7 +98,12 @@ def take_batch_numbers(
 
 def batch_prefix(tag: str, number: int, order: bool = False) -> str:
     """What every radicado of a batch starts with."""
-    return f"{'O-' if order else ''}{tag}-{number:0{BATCH_DIGITS}d}-"
+    return f"{ORDER_PREFIX if order else ''}{tag}-{number:0{BATCH_DIGITS}d}-"
+
+
+def is_order(radicado: str) -> bool:
+    """Whether a radicado names a later stage's order (not a Primera Etapa acceptance)."""
+    return radicado.strip().upper().startswith(ORDER_PREFIX)
 
 
 def radicados(prefixes: Sequence[str], sizes: Sequence[int]) -> pl.Series:

@@ -105,7 +105,7 @@ def create_app(
     app.state.proxies = tuple(proxies)
     app.state.lockout = Lockout()
     app.state.published = {}  # public statistics and packages, by offer and result hash
-    app.state.published_stages = {}  # later stages' public packages, by stage
+    app.state.published_stages = {}  # later stages' public figures and packages, by stage
     errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))
     # In the order the routes must be tried: a path two routes could match goes to the first.
     for router in (

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date
 
 from pydantic import BaseModel, Field
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
 
 from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import StoredOffer
@@ -17,6 +17,9 @@ from democratiza.programs.loader import ProgramFileError, bundled_program_ids, l
 from democratiza.programs.parameters import PARAMETERS, make_offer_value
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
+from democratiza.stages.lifecycle import load_stage
+from democratiza.storage.schema import offers as offer_table
+from democratiza.storage.schema import stages
 from democratiza.web.api.views import offer_list
 from democratiza.web.errors import NotFound
 
@@ -134,3 +137,28 @@ def offer_view(stored: StoredOffer, state: str | None = None) -> OfferView:
 
 def offers(conn: Connection) -> list[OfferRow]:
     return [OfferRow(**{k: str(v) for k, v in row.items()}) for row in offer_list(conn)]
+
+
+class PublishedStage(BaseModel):
+    """A later stage whose allocation is published: what the public pages link to."""
+
+    codigo: str
+    nombre: str  # "Segunda Fase", "Etapa Subsecuente 1"
+    oferta: str  # the Primera Etapa's offer
+
+
+def published_stages(conn: Connection, offer_id: int | None = None) -> list[PublishedStage]:
+    """The later stages already published (of one offer, or of all), offer by offer, in
+    their order: their statistics, their package and their orders' results are public."""
+    query = (
+        select(stages.c.codigo, offer_table.c.codigo.label("oferta"))
+        .join(offer_table, offer_table.c.id == stages.c.oferta_id)
+        .where(stages.c.estado == "publicada")
+        .order_by(stages.c.oferta_id, stages.c.numero)
+    )
+    if offer_id is not None:
+        query = query.where(stages.c.oferta_id == offer_id)
+    return [
+        PublishedStage(codigo=code, nombre=load_stage(conn, code).name, oferta=offer)
+        for code, offer in conn.execute(query).all()
+    ]

@@ -2,7 +2,9 @@
 
 Why public: the aviso de oferta and the decree's limits are public; the calculator lets
 anyone ask what they could buy; the result lookup needs the radicado *and* the
-identification, so it reveals nothing about anyone else (Ley 1581 de 2012).
+identification, so it reveals nothing about anyone else (Ley 1581 de 2012). The same lookup
+answers a Primera Etapa acceptance and a later stage's order: an order's radicado starts
+with ``O-`` (``storage.radicados``), and then ``oferta`` names the stage.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
+from democratiza.storage.radicados import is_order
 from democratiza.web.api import catalog
 from democratiza.web.api.calculator import CalculatorInput, CalculatorResult, calculate
-from democratiza.web.api.views import lookup_result, offer_or_404
+from democratiza.web.api.views import lookup_order_result, lookup_result, offer_or_404
 from democratiza.web.errors import ERROR_RESPONSES, ErrorItem, Unprocessable
 from democratiza.web.security.access import route
 
@@ -21,7 +24,10 @@ router = APIRouter(prefix="/api", tags=["público"], responses=ERROR_RESPONSES)
 
 
 class ResultQuery(BaseModel):
-    oferta: str = Field(max_length=80)
+    oferta: str = Field(
+        max_length=80,
+        description="la oferta (Primera Etapa) o, para una orden (radicado O-…), la etapa",
+    )
     radicado: str = Field(max_length=40)
     tipo_identificacion: str = Field(max_length=10)
     numero_identificacion: str = Field(max_length=40)
@@ -43,6 +49,23 @@ class ResultAnswer(BaseModel):
     precio: int = Field(
         description="Precio por acción a pagar, en centavos (el ajustado si lo hubo)"
     )
+
+
+class OrderResultAnswer(BaseModel):
+    """A later stage's order: what it asked, its decision and what it was allocated."""
+
+    etapa: str
+    etapa_nombre: str
+    oferta: str = Field(description="la oferta de la Primera Etapa de la que viene la etapa")
+    radicado: str
+    decision: str = Field(description="valida o rechazada (al radicarla)")
+    motivo: str | None = Field(description="por qué se rechazó, con su fuente")
+    cantidad: int = Field(description="acciones pedidas")
+    precio: int = Field(description="precio por acción ofrecido, en centavos")
+    precio_adjudicacion: int = Field(description="el precio único de la etapa, en centavos")
+    asignada: int = Field(description="acciones asignadas al precio único")
+    valor_a_pagar: int = Field(description="asignadas × precio único, en centavos")
+    seudonimo: str = Field(description="el seudónimo con que el paquete de la etapa la nombra")
 
 
 @route(router, "GET", "/programas", "api.programas")
@@ -96,10 +119,17 @@ def calculator(data: CalculatorInput, request: Request) -> CalculatorResult:
 
 
 @route(router, "POST", "/resultados/consulta", "api.resultado")
-def result(data: ResultQuery, request: Request) -> ResultAnswer:
-    """El resultado propio, una vez publicado: con el radicado y la identificación."""
+def result(data: ResultQuery, request: Request) -> ResultAnswer | OrderResultAnswer:
+    """El resultado propio, una vez publicado: con el radicado y la identificación.
+
+    Una aceptación de la Primera Etapa (``oferta``: la oferta) o una orden de una etapa
+    siguiente (radicado ``O-…``; ``oferta``: la etapa), una vez publicada su asignación."""
+    order = is_order(data.radicado)
+    lookup = lookup_order_result if order else lookup_result
     with request.app.state.engine.begin() as conn:  # may draw the offer's pseudonym key
-        found = lookup_result(
+        found = lookup(
             conn, data.oferta, data.radicado, data.tipo_identificacion, data.numero_identificacion
         )
+    if order:
+        return OrderResultAnswer.model_validate(found)
     return ResultAnswer.model_validate(found)

@@ -21,8 +21,19 @@ from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.rules.engine import IDENTITY_COLUMNS
 from democratiza.rules.explain import cite
 from democratiza.rules.person import per_person
+from democratiza.stages.lifecycle import load_stage
+from democratiza.stages.terms import StageError
 from democratiza.storage.database import read_frame
-from democratiza.storage.schema import acceptances, adjudications, awards, batches, offers
+from democratiza.storage.schema import (
+    acceptances,
+    adjudications,
+    awards,
+    batches,
+    offers,
+    order_awards,
+    orders,
+    stage_allocations,
+)
 from democratiza.tables.cells import csv_text
 from democratiza.verification.pseudonyms import offer_key, pseudonym
 from democratiza.web.errors import NotFound
@@ -167,9 +178,7 @@ def lookup_result(
     names it by, so the person finds their own row there. The key is drawn the first time
     it is needed (here or for the package) and kept, so ``conn`` must be able to write.
     """
-    missing = NotFound(
-        "No hay un resultado publicado con ese radicado e identificación. Verifique los datos."
-    )
+    missing = _missing()
     try:
         stored = load_offer(conn, code)
     except OfferError:
@@ -215,6 +224,87 @@ def lookup_result(
         found["regla_limitante_cita"] = cite(stored.program, limit.citation)
     found["oferta"] = code
     return found
+
+
+# A withdrawn order, as its buyer reads it: the stored reason is the broker's own note.
+WITHDRAWN = "su comisionista la retiró mientras la etapa recibía órdenes"
+
+
+def _missing() -> NotFound:
+    """The one answer for an unknown radicado and for a wrong identification alike: the
+    lookup must never tell that a radicado exists (no oracle)."""
+    return NotFound(
+        "No hay un resultado publicado con ese radicado e identificación. Verifique los datos."
+    )
+
+
+def lookup_order_result(
+    conn: Connection, code: str, radicado: str, id_type: str, id_number: str
+) -> dict[str, object]:
+    """A later stage's order, once the stage is published, by radicado plus identification:
+    its decision at intake (and why it was refused), the shares and price asked, the shares
+    allocated at the stage's single price and the pseudonym the stage's package names it by
+    (under the offer's key, like the Primera Etapa's: ``verification.publish``). Same
+    answers as ``lookup_result`` for what is not there; ``conn`` must be able to write."""
+    try:
+        stage = load_stage(conn, code)
+    except StageError:
+        raise _missing() from None
+    if stage.state != "publicada":
+        raise NotFound("Los resultados de esta etapa aún no se han publicado.")
+    o = orders.c
+    allocation = stage_allocations.c
+    row = (
+        conn.execute(
+            select(
+                o.radicado,
+                o.tipo_identificacion,
+                o.numero_identificacion,
+                o.precio,
+                o.cantidad,
+                o.decision,
+                o.motivo,
+                o.estado,
+                allocation.precio.label("precio_adjudicacion"),
+                order_awards.c.asignada,
+            )
+            .select_from(orders)
+            .join(stage_allocations, allocation.etapa_id == o.etapa_id)
+            .outerjoin(
+                order_awards,
+                (order_awards.c.orden_id == o.id)
+                & (order_awards.c.adjudicacion_id == allocation.id),
+            )
+            .where(
+                o.etapa_id == stage.id,
+                o.radicado == radicado.strip(),
+                o.vigente,
+                o.tipo_identificacion == id_type.strip().upper(),
+                o.numero_identificacion == id_number.strip(),
+            )
+        )
+        .mappings()
+        .first()
+    )
+    if row is None:
+        raise _missing()
+    found = dict(row)
+    who = (str(found.pop("tipo_identificacion")), str(found.pop("numero_identificacion")))
+    if found.pop("estado") == "retirada":  # its stored reason names who withdrew it
+        found["motivo"] = WITHDRAWN
+    assigned = int(found["asignada"] or 0)
+    price = int(found["precio_adjudicacion"] or 0)
+    return {
+        **found,
+        "asignada": assigned,
+        "precio_adjudicacion": price,
+        "valor_a_pagar": assigned * price,
+        "motivo": found["motivo"] if found["decision"] != "valida" else None,
+        "seudonimo": pseudonym(offer_key(conn, stage.first.id), *who),
+        "etapa": stage.code,
+        "etapa_nombre": stage.name,
+        "oferta": stage.first.code,
+    }
 
 
 def _as_adjudicated(

@@ -1,5 +1,5 @@
-"""Public pages: home, offer notice, result lookup, and logging in and out (the calculator
-has its own module).
+"""Public pages: home, offer notice, result lookup (a Primera Etapa acceptance or a later
+stage's order), and logging in and out (the calculator has its own module).
 
 Why forms post back to the same page: the answer (or the Spanish reason it was refused)
 is shown next to what the person typed, without JavaScript.
@@ -16,9 +16,10 @@ from starlette.concurrency import run_in_threadpool
 
 from democratiza.labels import label
 from democratiza.offers.dates import business_dates
+from democratiza.storage.radicados import is_order
 from democratiza.vocabulary import ID_TYPES
 from democratiza.web.api import catalog
-from democratiza.web.api.views import lookup_result, offer_or_404
+from democratiza.web.api.views import lookup_order_result, lookup_result, offer_or_404
 from democratiza.web.errors import WebError
 from democratiza.web.pages.forms import form_fields
 from democratiza.web.pages.templating import HOME, render
@@ -38,14 +39,17 @@ router = APIRouter(include_in_schema=False)
 def home(request: Request) -> Response:
     with request.app.state.engine.connect() as conn:
         offers = catalog.offers(conn)
-    return render(request, "inicio.html", {"programas": catalog.all_programs(), "ofertas": offers})
+        stages = catalog.published_stages(conn)
+    context = {"programas": catalog.all_programs(), "ofertas": offers, "etapas": stages}
+    return render(request, "inicio.html", context)
 
 
 @route(router, "GET", "/ofertas/{codigo}", "pag.aviso")
 def notice(codigo: str, request: Request) -> Response:
     with request.app.state.engine.connect() as conn:
-        view = catalog.offer_view(offer_or_404(conn, codigo))
-    return render(request, "aviso.html", {"oferta": view})
+        stored = offer_or_404(conn, codigo)
+        stages = catalog.published_stages(conn, stored.id)
+    return render(request, "aviso.html", {"oferta": catalog.offer_view(stored), "etapas": stages})
 
 
 def _result_page(
@@ -53,13 +57,17 @@ def _result_page(
 ) -> Response:
     with request.app.state.engine.connect() as conn:
         offers = catalog.offers(conn)
+        stages = catalog.published_stages(conn)
     published = [o for o in offers if o.estado == "publicada"]
+    choices = [(o.codigo, f"{o.codigo} · Primera Etapa") for o in published or offers]
+    choices += [(s.codigo, f"{s.codigo} · {s.nombre} de la oferta {s.oferta}") for s in stages]
     context = {
         "valores": values,
-        "resultado": found,
+        "resultado": found if found and "etapa" not in found else None,
+        "orden": found if found and "etapa" in found else None,
         "error": error,
-        "ofertas": [(o.codigo, o.codigo) for o in published or offers],
-        "publicadas": bool(published),
+        "ofertas": choices,
+        "publicadas": bool(published or stages),
         "tipos": [(t, f"{label('tipo_identificacion', t)} ({t})") for t in ID_TYPES],
     }
     return render(request, "resultado.html", context, status)
@@ -77,6 +85,8 @@ async def result_lookup(request: Request) -> Response:
 
 def _lookup(request: Request, values: dict[str, str]) -> Response:
     code = values.get("oferta", "")
+    if is_order(values.get("radicado", "")):
+        return _lookup_order(request, values, code)
     try:
         with request.app.state.engine.begin() as conn:  # may draw the offer's pseudonym key
             found = lookup_result(
@@ -100,6 +110,22 @@ def _lookup(request: Request, values: dict[str, str]) -> Response:
         "plazo_pago": deadline,
     }
     return _result_page(request, values, shown, None)
+
+
+def _lookup_order(request: Request, values: dict[str, str], code: str) -> Response:
+    """A later stage's order (its radicado starts with O-; the list names the stage)."""
+    try:
+        with request.app.state.engine.begin() as conn:  # may draw the offer's pseudonym key
+            found = lookup_order_result(
+                conn,
+                code,
+                values.get("radicado", ""),
+                values.get("tipo_identificacion", ""),
+                values.get("numero_identificacion", ""),
+            )
+    except WebError as exc:
+        return _result_page(request, values, None, exc.message, 404)
+    return _result_page(request, values, found, None)
 
 
 def _next(target: str | None, fallback: str) -> str:

@@ -1,4 +1,5 @@
-"""The public statistics of a published offer and its public package, with no login.
+"""The public statistics of a published offer (or later stage) and its public package, with
+no login.
 
 Why public: once the results are published anyone may see how the sale went and check the
 adjudication (``docs/verificacion.md``); the page shows counts of shares and acceptances
@@ -7,8 +8,8 @@ only, and the package names each filing by its pseudonym (Ley 1581 de 2012).
 Why a cache: the figures come from the stored record, recomputed and checked against its
 hash (``stored_adjudication``), which takes seconds on a large offer; a published
 adjudication never changes, so its page and its package are kept per process, keyed by the
-record's result hash (a later stage's package, by the stage's code). Building a package
-records its manifest's hash in the audit log.
+record's result hash (a later stage's page and package, by the stage's code: a published
+stage never changes either). Building a package records its manifest's hash in the audit log.
 """
 
 from __future__ import annotations
@@ -23,10 +24,16 @@ from sqlalchemy import select
 from democratiza.adjudication.record import acceptance_prices, stored_adjudication
 from democratiza.reports.adjudication_figures import build_figures, report_input
 from democratiza.reports.exports import slug
-from democratiza.reports.public_statistics import PublicStatistics, public_statistics
-from democratiza.stages.lifecycle import load_stage
+from democratiza.reports.public_statistics import (
+    PublicStageStatistics,
+    PublicStatistics,
+    public_statistics,
+    stage_statistics,
+)
+from democratiza.stages.allocate import stored_allocation
+from democratiza.stages.lifecycle import StoredStage, load_stage
 from democratiza.stages.terms import StageError
-from democratiza.storage.schema import adjudications, stages
+from democratiza.storage.schema import adjudications
 from democratiza.verification.publish import offer_package, stage_package_of
 from democratiza.verification.verify import zipped
 from democratiza.web.api import catalog, views
@@ -78,17 +85,6 @@ def _published(request: Request, code: str) -> tuple[Any, Published]:
     return stored, cache[key]
 
 
-def _published_stages(request: Request, offer_id: int) -> list[tuple[str, str]]:
-    """(code, name) of the offer's later stages already published, in their order."""
-    with request.app.state.engine.connect() as conn:
-        codes = conn.execute(
-            select(stages.c.codigo)
-            .where(stages.c.oferta_id == offer_id, stages.c.estado == "publicada")
-            .order_by(stages.c.numero)
-        ).scalars()
-        return [(code, load_stage(conn, code).name) for code in codes]
-
-
 @route(router, "GET", "/ofertas/{codigo}/estadisticas", "pag.estadisticas")
 def statistics(codigo: str, request: Request) -> Response:
     stored, published = _published(request, codigo)
@@ -103,30 +99,66 @@ def statistics(codigo: str, request: Request) -> Response:
     return render(request, "estadisticas.html", context)
 
 
+def _published_stages(request: Request, offer_id: int) -> list[catalog.PublishedStage]:
+    with request.app.state.engine.connect() as conn:
+        return catalog.published_stages(conn, offer_id)
+
+
 @route(router, "GET", "/ofertas/{codigo}/paquete.zip", "pag.estadisticas.paquete")
 def package(codigo: str, request: Request) -> Response:
     _, published = _published(request, codigo)
     return _zip(published.package_zip, f"paquete-{slug(codigo)}.zip")
 
 
-@route(router, "GET", "/etapas/{etapa}/paquete.zip", "pag.etapa.paquete")
-def stage_package(etapa: str, request: Request) -> Response:
-    """A published later stage's package (a published stage never changes: kept by code)."""
-    cache: dict[str, bytes] = request.app.state.published_stages
-    if etapa not in cache:
-        with request.app.state.engine.connect() as conn:
+@dataclass(frozen=True)
+class PublishedStage:
+    stage: StoredStage
+    statistics: PublicStageStatistics
+    package_zip: bytes
+    manifest_digest: str
+
+
+def _published_stage(request: Request, code: str) -> PublishedStage:
+    """A published later stage's figures and package (it never changes: kept by code)."""
+    cache: dict[str, PublishedStage] = request.app.state.published_stages
+    if code not in cache:
+        engine = request.app.state.engine
+        with engine.connect() as conn:
             try:
-                load_stage(conn, etapa)
+                load_stage(conn, code)
             except StageError as exc:
                 raise NotFound(str(exc)) from None
         try:
-            built = stage_package_of(request.app.state.engine, etapa, WHO)
-        except StageError as exc:
+            built = stage_package_of(engine, code, WHO)
+        except StageError as exc:  # not published yet
             raise Conflict(str(exc)) from None
+        with engine.connect() as conn:
+            stage = load_stage(conn, code)  # as published
+        stats = stage_statistics(stage, stored_allocation(engine, code))
         if len(cache) >= KEPT:
             cache.pop(next(iter(cache)))
-        cache[etapa] = zipped(built.files)
-    return _zip(cache[etapa], f"paquete-{slug(etapa)}.zip")
+        cache[code] = PublishedStage(stage, stats, zipped(built.files), built.manifest_digest)
+    return cache[code]
+
+
+@route(router, "GET", "/etapas/{etapa}/estadisticas", "pag.etapa.estadisticas")
+def stage_statistics_page(etapa: str, request: Request) -> Response:
+    """A published later stage's figures, its demand curve (and its table), its package."""
+    published = _published_stage(request, etapa)
+    stage = published.stage
+    context = {
+        "etapa": stage,
+        "estadisticas": published.statistics,
+        "paquete": published,
+        "huella_programa": stage.first.program_sha256,
+    }
+    return render(request, "estadisticas_etapa.html", context)
+
+
+@route(router, "GET", "/etapas/{etapa}/paquete.zip", "pag.etapa.paquete")
+def stage_package(etapa: str, request: Request) -> Response:
+    """A published later stage's package."""
+    return _zip(_published_stage(request, etapa).package_zip, f"paquete-{slug(etapa)}.zip")
 
 
 def _zip(data: bytes, name: str) -> Response:

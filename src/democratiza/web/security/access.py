@@ -124,6 +124,7 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.estadisticas": EVERYONE,  # a published offer's figures and package: no one named
     "pag.estadisticas.paquete": EVERYONE,
     "pag.etapa.paquete": EVERYONE,  # a published later stage's package
+    "pag.etapa.estadisticas": EVERYONE,  # its figures and demand curve: no one named
     "pag.verificar": EVERYONE,  # anyone verifies a package: it names no one
     "pag.verificar.enviar": EVERYONE,
     "pag.entrar": EVERYONE,
