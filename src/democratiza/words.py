@@ -85,6 +85,33 @@ WORDS: dict[str, dict[str, str]] = {
         "subasta_holandesa": "Subasta holandesa (precio uniforme)",
         "construccion_libro": "Construcción del libro (precio de corte del vendedor)",
     },
+    # How each mechanism sets the one price every buyer pays (stages/clearing.py), for the
+    # stage's aviso.
+    "mecanismo_precio": {
+        "subasta_holandesa": (
+            "Cada orden dice cuántas acciones pide y el precio más alto que paga por cada una. "
+            "Al cierre, las órdenes se ordenan del precio más alto al más bajo y el precio de la "
+            "etapa es el más alto al que las órdenes a ese precio o más cubren todas las "
+            "acciones ofrecidas; si ninguno las cubre, es el precio mínimo y se atienden todas "
+            "las órdenes válidas. Todos los compradores pagan ese mismo precio."
+        ),
+        "construccion_libro": (
+            "Cada orden dice cuántas acciones pide y el precio más alto que paga por cada una. "
+            "Al cierre, el vendedor ve la demanda a cada precio y fija el precio de corte, "
+            "nunca inferior al precio mínimo; se atienden las órdenes a ese precio o más, y "
+            "todos los compradores pagan ese mismo precio."
+        ),
+    },
+    # Where a later stage's shares come from (``stages.lifecycle``: the stage's origin).
+    "origen_etapa": {
+        "ofrecidas_primera_etapa": "Acciones ofrecidas en la Primera Etapa",
+        "adjudicadas_primera_etapa": "Acciones adjudicadas en la Primera Etapa",
+        "disponibles_etapa_anterior": "Acciones disponibles en la etapa anterior",
+        "asignadas_etapa_anterior": "Acciones asignadas en la etapa anterior",
+        "pagadas": "Acciones pagadas",
+        "resueltas_por_no_pago": "Acciones resueltas por falta de pago (vuelven)",
+        "disponibles": "Acciones disponibles para esta etapa",
+    },
     "forma_pago": {
         "contado": "De contado",
         "credito": "Con crédito",

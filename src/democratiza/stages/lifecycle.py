@@ -47,6 +47,9 @@ from democratiza.storage.schema import (
 )
 
 STAGE_DONE = ("adjudicada", "publicada", "desierta")
+# The states in which a stage's aviso is public: from its opening on. A draft is the office's
+# work before the aviso; a stage declared void was open (or closed) first.
+ANNOUNCED: tuple[StageState, ...] = ("abierta", "cerrada", "adjudicada", "desierta", "publicada")
 LIFE = Life(stages, stage_events, "etapa_id", "etapa", "etapas/{code}", NEXT, StageError)
 
 

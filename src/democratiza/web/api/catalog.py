@@ -17,7 +17,7 @@ from democratiza.programs.loader import ProgramFileError, bundled_program_ids, l
 from democratiza.programs.parameters import PARAMETERS, make_offer_value
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
-from democratiza.stages.lifecycle import load_stage
+from democratiza.stages.lifecycle import ANNOUNCED, load_stage
 from democratiza.storage.schema import offers as offer_table
 from democratiza.storage.schema import stages
 from democratiza.web.api.views import offer_list
@@ -139,26 +139,37 @@ def offers(conn: Connection) -> list[OfferRow]:
     return [OfferRow(**{k: str(v) for k, v in row.items()}) for row in offer_list(conn)]
 
 
-class PublishedStage(BaseModel):
-    """A later stage whose allocation is published: what the public pages link to."""
+class PublicStage(BaseModel):
+    """A later stage whose aviso is public (open or later): what the public pages link to."""
 
     codigo: str
     nombre: str  # "Segunda Fase", "Etapa Subsecuente 1"
     oferta: str  # the Primera Etapa's offer
+    estado: str
 
 
-def published_stages(conn: Connection, offer_id: int | None = None) -> list[PublishedStage]:
-    """The later stages already published (of one offer, or of all), offer by offer, in
-    their order: their statistics, their package and their orders' results are public."""
+def announced_stages(conn: Connection, offer_id: int | None = None) -> list[PublicStage]:
+    """The later stages whose aviso is public (of one offer, or of all), offer by offer, in
+    their order: each has its notice page (``/etapas/{etapa}``)."""
+    return _stages(conn, offer_id, ANNOUNCED)
+
+
+def published_stages(conn: Connection, offer_id: int | None = None) -> list[PublicStage]:
+    """The later stages already published: their statistics, their package and their orders'
+    results are public."""
+    return _stages(conn, offer_id, ("publicada",))
+
+
+def _stages(conn: Connection, offer_id: int | None, states: tuple[str, ...]) -> list[PublicStage]:
     query = (
-        select(stages.c.codigo, offer_table.c.codigo.label("oferta"))
+        select(stages.c.codigo, offer_table.c.codigo.label("oferta"), stages.c.estado)
         .join(offer_table, offer_table.c.id == stages.c.oferta_id)
-        .where(stages.c.estado == "publicada")
+        .where(stages.c.estado.in_(states))
         .order_by(stages.c.oferta_id, stages.c.numero)
     )
     if offer_id is not None:
         query = query.where(stages.c.oferta_id == offer_id)
     return [
-        PublishedStage(codigo=code, nombre=load_stage(conn, code).name, oferta=offer)
-        for code, offer in conn.execute(query).all()
+        PublicStage(codigo=code, nombre=load_stage(conn, code).name, oferta=offer, estado=state)
+        for code, offer, state in conn.execute(query).all()
     ]

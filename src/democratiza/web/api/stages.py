@@ -98,6 +98,7 @@ class StageView(BaseModel):
     lote: int
     fecha_apertura: str
     fecha_cierre: str
+    fuente: str = Field(description="El reglamento o aviso del que salen las cifras de la etapa")
     origen: dict[str, Any]
 
 
@@ -117,6 +118,7 @@ def stage_view(stage: StoredStage) -> StageView:
         lote=t.lot,
         fecha_apertura=t.opens.isoformat(),
         fecha_cierre=t.closes.isoformat(),
+        fuente=t.source,
         origen=stage.origin,
     )
 

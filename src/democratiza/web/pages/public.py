@@ -1,5 +1,6 @@
-"""Public pages: home, offer notice, result lookup (a Primera Etapa acceptance or a later
-stage's order), and logging in and out (the calculator has its own module).
+"""Public pages: home, offer notice, a later stage's notice, result lookup (a Primera Etapa
+acceptance or a later stage's order), and logging in and out (the calculator has its own
+module).
 
 Why forms post back to the same page: the answer (or the Spanish reason it was refused)
 is shown next to what the person typed, without JavaScript.
@@ -15,12 +16,17 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from democratiza.labels import label
+from democratiza.money import group
 from democratiza.offers.dates import business_dates
+from democratiza.rules.explain import cite
+from democratiza.stages.lifecycle import ANNOUNCED
+from democratiza.stages.terms import rules
 from democratiza.storage.radicados import is_order
 from democratiza.vocabulary import ID_TYPES
 from democratiza.web.api import catalog
+from democratiza.web.api import stages as api_stages
 from democratiza.web.api.views import lookup_order_result, lookup_result, offer_or_404
-from democratiza.web.errors import WebError
+from democratiza.web.errors import NotFound, WebError
 from democratiza.web.pages.forms import form_fields
 from democratiza.web.pages.templating import HOME, render
 from democratiza.web.security.access import SESSION_COOKIE, current, route
@@ -39,7 +45,7 @@ router = APIRouter(include_in_schema=False)
 def home(request: Request) -> Response:
     with request.app.state.engine.connect() as conn:
         offers = catalog.offers(conn)
-        stages = catalog.published_stages(conn)
+        stages = catalog.announced_stages(conn)
     context = {"programas": catalog.all_programs(), "ofertas": offers, "etapas": stages}
     return render(request, "inicio.html", context)
 
@@ -48,8 +54,54 @@ def home(request: Request) -> Response:
 def notice(codigo: str, request: Request) -> Response:
     with request.app.state.engine.connect() as conn:
         stored = offer_or_404(conn, codigo)
-        stages = catalog.published_stages(conn, stored.id)
+        stages = catalog.announced_stages(conn, stored.id)
     return render(request, "aviso.html", {"oferta": catalog.offer_view(stored), "etapas": stages})
+
+
+# Where a later stage's shares come from, in the order a person reads it (``origen_etapa``
+# words; a Segunda Etapa's come from the Primera, a subsequent stage's from the previous one).
+ORIGIN = (
+    "ofrecidas_primera_etapa",
+    "adjudicadas_primera_etapa",
+    "disponibles_etapa_anterior",
+    "asignadas_etapa_anterior",
+    "pagadas",
+    "resueltas_por_no_pago",
+    "disponibles",
+)
+
+
+@route(router, "GET", "/etapas/{etapa}", "pag.etapa.aviso")
+def stage_notice(etapa: str, request: Request) -> Response:
+    """A later stage's aviso, from its opening on: what it offers and where from, who may buy,
+    how the price is set, its minimum price and how it was reached, its terms and how it is
+    paid, each rule with its article. The figures are the API's notice (``api.etapa``)."""
+    with request.app.state.engine.connect() as conn:
+        stage = api_stages.stage_or_404(conn, etapa)
+    if stage.state not in ANNOUNCED:
+        raise NotFound(
+            f"El aviso de la etapa '{etapa}' aún no se ha publicado: se publica al abrirse."
+        )
+    view = api_stages.stage_view(stage)
+    program = stage.program
+    later = rules(program)
+    context = {
+        "etapa": view,
+        "programa": program.name,
+        "origen": {k: group(int(view.origen[k])) for k in ORIGIN if k in view.origen},
+        "pasos": view.origen.get("precio_minimo_pasos", []),
+        "inversionistas": later.investors.value,
+        "cita_inversionistas": cite(program, later.investors.citation),
+        "regla_precio_minimo": later.minimum_price.value,
+        "cita_precio_minimo": cite(program, later.minimum_price.citation),
+        "formas_pago": [label("forma_pago", m) for m in later.payments.methods],
+        "cita_formas_pago": cite(program, later.payments.citation),
+        "desierta": f"{later.void.value} ({cite(program, later.void.citation)})",
+        "subsecuentes": (
+            f"{later.later.value} ({cite(program, later.later.citation)})" if later.later else None
+        ),
+    }
+    return render(request, "aviso_etapa.html", context)
 
 
 def _result_page(

@@ -99,7 +99,7 @@ def statistics(codigo: str, request: Request) -> Response:
     return render(request, "estadisticas.html", context)
 
 
-def _published_stages(request: Request, offer_id: int) -> list[catalog.PublishedStage]:
+def _published_stages(request: Request, offer_id: int) -> list[catalog.PublicStage]:
     with request.app.state.engine.connect() as conn:
         return catalog.published_stages(conn, offer_id)
 

@@ -125,6 +125,7 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.estadisticas.paquete": EVERYONE,
     "pag.etapa.paquete": EVERYONE,  # a published later stage's package
     "pag.etapa.estadisticas": EVERYONE,  # its figures and demand curve: no one named
+    "pag.etapa.aviso": EVERYONE,  # a later stage's aviso, from its opening on
     "pag.verificar": EVERYONE,  # anyone verifies a package: it names no one
     "pag.verificar.enviar": EVERYONE,
     "pag.entrar": EVERYONE,
