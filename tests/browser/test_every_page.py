@@ -311,6 +311,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         Visit("resultado-consultado", "/resultados", lookup),
         Visit("resultado-orden-consultado", "/resultados", lookup_order),
         Visit("estadisticas", f"/ofertas/{CODE}/estadisticas"),
+        Visit("aviso-etapa", f"/etapas/{STAGE}"),
+        Visit("aviso-etapa-publicada", f"/etapas/{SOLD_STAGE}"),
         Visit("estadisticas-etapa", f"/etapas/{SOLD_STAGE}/estadisticas"),
         Visit("verificar", "/verificar"),
         Visit("verificar-coincide", "/verificar", _verify),
