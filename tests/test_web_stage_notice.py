@@ -14,7 +14,7 @@ from sqlalchemy import Engine
 from democratiza.labels import label
 from democratiza.money import group
 from democratiza.rules.explain import cite
-from democratiza.stages.lifecycle import create_stage, load_stage
+from democratiza.stages.lifecycle import create_stage, declare_void, load_stage
 from democratiza.stages.terms import rules
 from democratiza.web.app import create_app
 from tests.test_stages import FIRST, new_stage, settle_sample, terms
@@ -123,6 +123,16 @@ def test_a_draft_stage_has_no_public_notice(engine: Engine) -> None:
     assert "aún no se ha publicado" in text(page.text)
     assert f'href="{NOTICE}"' not in public.get("/").text
     assert f'href="{NOTICE}"' not in public.get(f"/ofertas/{FIRST}").text
+
+
+def test_a_stage_declared_void_keeps_its_notice(engine: Engine) -> None:
+    settle_sample(engine, "central-seguros-vida")
+    new_stage(engine)
+    with engine.begin() as conn:
+        declare_void(conn, load_stage(conn, STAGE), "oficina", "causal del reglamento")
+    page = TestClient(create_app(engine)).get(NOTICE)
+    assert page.status_code == 200
+    assert f"estado: {label('estado_etapa', 'desierta')}" in text(page.text)
 
 
 def test_the_notice_is_linked_from_home_the_offer_and_the_statistics(
