@@ -32,7 +32,9 @@ def test_evaluar_writes_decisions_and_summary(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "Resumen: geb-2017 (22 aceptaciones)" in result.output
+    shown = " ".join(result.output.split())  # the summary's title wraps to the table
+    assert "Resumen: Programa de democratización de acciones del Grupo Energía Bogotá" in shown
+    assert "geb-2017" not in shown.split("Resumen:")[1].split("Decisión")[0]
     decisions = pl.read_csv(tmp_path / "decisiones-aceptaciones-geb-2017.csv")
     assert decisions.height == 22
     document = json.loads((tmp_path / "decisiones-aceptaciones-geb-2017.json").read_text("utf-8"))
@@ -102,7 +104,9 @@ def test_calcular_shows_every_limit_and_the_binding_one() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "Puede comprar hasta 23.785 acciones." in result.output
-    assert "geb-8.2.1: Una vez el patrimonio líquido" in result.output
+    binding = "Una vez el patrimonio líquido (Decreto 706/2017 art. 8.2.1)"
+    assert f"Límite que determina el máximo: {binding}" in result.output
+    assert "geb-8.2.1" not in result.output  # the limit by its name, never its id
     assert "5 × $ 60.000.000 (ingresos de la declaración) / $ 2.018 = 148.662 acciones" in (
         result.output
     )

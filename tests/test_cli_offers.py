@@ -9,6 +9,9 @@ from typer.testing import CliRunner
 
 from democratiza.cli.main import app
 from tests.helpers import CENTRAL_CREDIT_LINE
+from tests.identifiers import leaks
+from tests.test_statements import pdf_text
+from tests.test_web_pages import text as page_text
 
 SAMPLE = Path(__file__).parents[1] / "examples/primera-etapa"
 runner = CliRunner()
@@ -117,6 +120,15 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
     out = run("oferta", "ver", code, db=db)
     for text in ("publicada", "suspensión ordenada", "cerrada → adjudicada"):
         assert text in out
+    # The report and the offer's view name the program, its limits and its states by their
+    # words; the brokers' files keep the codes their systems read (docs/formato-*.md).
+    html = (folder / "informe-adjudicacion.html").read_text(encoding="utf-8")
+    for shown in (
+        page_text(html),
+        pdf_text((folder / "informe-adjudicacion.pdf").read_bytes()),
+        out,
+    ):
+        assert not leaks(shown), leaks(shown)
 
     # After the sale: a payment, the settlement, and an event on the sold shares.
     awarded = (

@@ -432,7 +432,10 @@ def partial_statement() -> Statement:
 
 def test_statement_text_in_spanish() -> None:
     text = statement_text(partial_statement())
-    assert text.startswith("Estado de cuenta de la multa (programa geb-2017) al 2021-10-01\n")
+    assert text.startswith(
+        "Estado de cuenta de la multa al 2021-10-01: Programa de democratización de acciones "
+        "del Grupo Energía Bogotá S.A. ESP (20%)\n"
+    )
     assert (
         "2021-06-30  Intereses de mora del 2021-03-01 al 2021-06-30; usura del periodo "
         "2021-01-01 a 2021-06-30: 20,00 % EA, tasa de usura certificada\n"

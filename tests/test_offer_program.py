@@ -143,7 +143,7 @@ def test_a_program_file_given_by_path_works_through_the_whole_flow(
     out = cli("oferta", "exportar", "propia", "--salida", str(tmp_path / "salidas"), db=db_url)
     assert (tmp_path / "salidas" / "propia" / "registro-adjudicatarios.csv").exists()
     out = cli("oferta", "ver", "propia", db=db_url)
-    assert "Oferta 'propia' (programa-propio): adjudicada" in out
+    assert "Oferta 'propia': adjudicada" in out
 
 
 def test_programa_comparar_shows_each_changed_value_by_its_key_path(

@@ -124,6 +124,15 @@ WORDS: dict[str, dict[str, str]] = {
         "arriba": "redondeado hacia arriba",
         "cercano": "redondeado al entero más cercano (media acción hacia arriba)",
     },
+    # A program's fine (``multas``): the date its bands count from and how it is adjusted.
+    "fecha_referencia_multa": {
+        "enajenacion": "fecha de enajenación",
+        "adjudicacion": "fecha de adjudicación",
+    },
+    "ajuste_multa": {
+        "ipc_1_enero": "por el IPC del año anterior cada 1 de enero",
+        "tasa_moratoria_dia_pago": "a la tasa máxima moratoria del día del pago",
+    },
     "persona": {"natural": "Persona natural", "juridica": "Persona jurídica"},
     "tipo_identificacion": {
         "CC": "Cédula de ciudadanía",
@@ -183,6 +192,10 @@ WORDS: dict[str, dict[str, str]] = {
         "aceptacion.retirar": "Aceptación retirada",
         "pagos.lote": "Lote de pagos recibido",
         "pago.registrar": "Pago registrado",
+        "etapa.pagos.lote": "Lote de pagos de la etapa recibido",
+        "etapa.pago.registrar": "Pago de la etapa registrado",
+        "etapa.liquidar": "Periodo de pago de la etapa liquidado",
+        "paquete.publicar": "Paquete público armado",
         "etapa.creacion": "Etapa creada",
         "etapa.transicion": "Etapa: cambio de estado",
         "etapa.adjudicar": "Etapa adjudicada",

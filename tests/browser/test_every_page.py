@@ -5,10 +5,10 @@ The data are one Primera Etapa adjudicated, published and settled with its Segun
 and a broker's orders in it, an offer open with its batches, and a broker's batch filed from
 the page (its result) and another refused (its errors). Each role's pages are visited in one
 browser context per width; the screenshots go to ``salidas/capturas/paginas/<ancho>/``. An
-identifier "where its word belongs" is one of the vocabulary (``words``, the programs'
-limits) written as a code (with '_' or '-') or without its accents ('valida', 'credito')
-in the text a person reads; what a person must type or keep (a radicado, a hash, a category's
-code for the file) is shown in ``<code>`` and is not read as text.
+identifier "where its word belongs" is one of ``tests.identifiers`` (the vocabulary's codes,
+the programs' ids, an audit action) in the text a person reads; what a person must type or
+keep (a radicado, a hash, a category's code for the file) is shown in ``<code>`` and is not
+read as text.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 import shutil
 import time
-import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -30,15 +29,14 @@ from sqlalchemy import Engine
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
 from democratiza.compliance.holdings import settle
 from democratiza.filing.batches import import_batch
-from democratiza.programs.loader import bundled_program_ids, load_program
 from democratiza.stages.allocate import allocate_stage, current_orders
 from democratiza.stages.lifecycle import advance_stage, create_stage, load_stage
 from democratiza.stages.orders import import_orders
 from democratiza.stages.terms import StageTerms
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
-from democratiza.words import WORDS
 from tests.browser.conftest import CHROMIUM, SHOTS
+from tests.identifiers import leaks
 from tests.test_web_support import (
     BROKER_A,
     BROKER_B,
@@ -77,28 +75,6 @@ ENGLISH = re.compile(
     r"Input should|Field required|value is not|Not Found|Method Not Allowed|Internal Server|"
     r"Show this message|Unprocessable|Bad Request|Error: Missing"
 )
-
-
-def _plain(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
-
-
-def identifiers() -> re.Pattern[str]:
-    """The vocabulary's identifiers that read wrong as text: codes with '_' or '-', and words
-    whose label only adds accents ('valida' for 'válida'); plus every limit's id."""
-    found = set()
-    for words in WORDS.values():
-        for ident, word in words.items():
-            first = word.split(" ")[0].lower()
-            if "_" in ident or (first != ident.lower() and _plain(first) == ident.lower()):
-                found.add(ident)
-    for program_id in bundled_program_ids():
-        found.update(rule.id for rule in load_program(program_id).limits)
-    alternatives = "|".join(re.escape(i) for i in sorted(found, key=len, reverse=True))
-    return re.compile(rf"(?<![\w.-])(?:{alternatives})(?![\w-])")
-
-
-IDENTIFIER = identifiers()
 
 
 @dataclass(frozen=True)
@@ -382,9 +358,7 @@ def problems_of(page: Page, width: int) -> list[str]:
         document.body.appendChild(copy); copy.style.position = "absolute";
         const text = copy.innerText; copy.remove(); return text; }"""
     )
-    for match in sorted({m.group(0) for m in IDENTIFIER.finditer(shown)}):
-        around = shown[max(0, shown.find(match) - 40) : shown.find(match) + len(match) + 40]
-        found.append(f"identificador {match!r} donde va su palabra: …{' '.join(around.split())}…")
+    found += leaks(shown)
     for match in sorted({m.group(0) for m in ENGLISH.finditer(shown)}):
         found.append(f"inglés: {match!r}")
     return found

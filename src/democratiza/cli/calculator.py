@@ -17,6 +17,7 @@ from rich.console import Console
 from democratiza.cli.common import centavos_option, fail
 from democratiza.cli.offer_options import offer_from
 from democratiza.compliance.instalments import instalment_schedule, schedule_lines
+from democratiza.labels import rule_cited
 from democratiza.money import AMOUNT_EXAMPLES
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.calculator import Question, ask
@@ -128,7 +129,8 @@ def calculator_command(
     console.print(f"[bold]{answer.headline}[/]", highlight=False)
     if cantidad is None and explanation.decision != "rechazada" and answer.binding is not None:
         rule = answer.binding
-        console.print(f"Límite que determina el máximo: {rule.id}: {rule.name}", highlight=False)
+        shown = rule_cited(offer.program, rule.id)
+        console.print(f"Límite que determina el máximo: {shown}", highlight=False)
     for cause in explanation.causes:
         console.print(f"  ✗ {cause}", highlight=False)
     console.print("Límites aplicables:")

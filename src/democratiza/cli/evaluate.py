@@ -119,7 +119,7 @@ def print_summary(results: pl.DataFrame, offer: Offer) -> None:
     summary = summarize(results)
     program = offer.program
     asked = count(results.height, "aceptación", "aceptaciones")
-    table = Table(title=f"Resumen: {program.id} ({asked})")
+    table = Table(title=f"Resumen: {program.name} ({asked})")
     for col in ("Decisión", "Aceptaciones", "Acciones solicitadas", "Acciones permitidas"):
         table.add_column(col, justify="right" if col != "Decisión" else "left")
     for row in summary.by_decision.iter_rows():

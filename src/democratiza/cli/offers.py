@@ -248,9 +248,10 @@ def show_command(codigo: Code, db: Db = None) -> None:
     except OfferError as exc:
         raise refuse(str(exc)) from None
     state = label("estado_oferta", stored.state)
-    console.print(f"Oferta '{codigo}' ({stored.program.id}): {state}", highlight=False)
+    console.print(f"Oferta '{codigo}': {state}", highlight=False)
     console.print(
-        f"  Programa: versión {stored.program.version}, huella {stored.program_sha256}",
+        f"  Programa: {stored.program.name}, versión {stored.program.version}, huella "
+        f"{stored.program_sha256}",
         highlight=False,
     )
     shown = {

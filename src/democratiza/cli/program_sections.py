@@ -8,7 +8,6 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from democratiza.compliance.fines.bands import REFERENCE_LABELS
 from democratiza.programs.schema import Citation, Program
 from democratiza.rules.explain import cite
 from democratiza.words import word
@@ -96,7 +95,8 @@ def show_later_sections(console: Console, p: Program) -> None:
     if f.adjustment_method and f.reference_date:
         say(
             "  Cálculo (multas.fecha_referencia, multas.metodo_ajuste): tramos desde la "
-            f"{REFERENCE_LABELS[f.reference_date]}, ajuste {f.adjustment_method}"
+            f"{word('fecha_referencia_multa', f.reference_date)}, ajuste "
+            f"{word('ajuste_multa', f.adjustment_method)}"
         )
     else:
         say(

@@ -47,7 +47,7 @@ from democratiza.reports.render.text import long_date, wrap
 
 def _offer_rows(inp: ReportInput) -> list[tuple[str, str]]:
     return [
-        ("Programa", f"{inp.programa_nombre} ({inp.programa_id})"),
+        ("Programa", inp.programa_nombre),
         ("Acciones ofrecidas", group(inp.acciones_ofrecidas)),
         ("Precio por acción", pesos(inp.precio_centavos)),
         *(("Precio ajustado tras una interrupción", a) for a in inp.ajustes_precio),
@@ -166,6 +166,10 @@ x<sub>n</sub>. El 1 % con más acciones son los adjudicatarios que más recibier
 """
 
 
+# Under the title, which names the program (its code is in the offer's figures, by its name).
+SUBTITLE = "Ley 226 de 1995"
+
+
 def _title(inp: ReportInput) -> str:
     return f"Informe de adjudicación — {inp.programa_nombre}"
 
@@ -183,7 +187,7 @@ def render_html(inp: ReportInput, figures: ReportFigures) -> str:
     ]
     return PAGES.from_string(_PAGE).render(
         title=_title(inp),
-        program=f"Programa {inp.programa_id} · Ley 226 de 1995",
+        program=SUBTITLE,
         offer=_offer_rows(inp),
         results=_result_rows(figures),
         reductions=person_reductions(inp),
@@ -226,7 +230,7 @@ def _first_page(inp: ReportInput, f: ReportFigures) -> Figure:
     fig.text(
         MARGIN,
         1 - below / page_h,
-        f"Programa {inp.programa_id} · Ley 226 de 1995",
+        SUBTITLE,
         color="#555555",
         va="top",
     )

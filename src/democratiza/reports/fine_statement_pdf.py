@@ -165,7 +165,7 @@ def _page_frame(fig: Figure, statement: Statement, page: int, pages: int) -> flo
     top = _text_block(
         fig,
         top + 0.05,
-        f"Programa {statement.program_id} · al {statement.until:%Y-%m-%d}",
+        f"{statement.program_name} · al {statement.until:%Y-%m-%d}",
         color="#555555",
     )
     fig.text(
@@ -251,7 +251,7 @@ def fine_statement_pdf(statement: Statement, terms: FineTerms) -> bytes:
     pages = _account_pages(everything, room)
     total = len(pages) + 1
     out = io.BytesIO()
-    info = metadata(TITLE, f"Multa del programa {statement.program_id}")
+    info = metadata(TITLE, f"Multa: {statement.program_name}")
     with matplotlib.rc_context(AMOUNTS_STYLE), PdfPages(out, metadata=info) as pdf:
         fig = Figure(figsize=A4_LANDSCAPE)
         _summary(fig, _page_frame(fig, statement, 1, total), statement, terms)

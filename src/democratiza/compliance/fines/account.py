@@ -63,7 +63,7 @@ class StatementRow:
 class Statement:
     """A fine's account up to ``until``: its steps, the readings applied and the sources."""
 
-    program_id: str
+    program_name: str  # as its file names it
     fine: FineAmount
     until: date
     rows: tuple[StatementRow, ...]

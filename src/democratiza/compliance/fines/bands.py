@@ -22,11 +22,7 @@ from datetime import date, timedelta
 
 from democratiza.calendar import add_months
 from democratiza.programs.schema import FineBand
-
-REFERENCE_LABELS = {
-    "enajenacion": "fecha de enajenación",
-    "adjudicacion": "fecha de adjudicación",
-}
+from democratiza.words import word
 
 
 class BandError(ValueError):
@@ -105,7 +101,7 @@ def band_for(
     reference: date,
     breach: date,
     bands: Sequence[FineBand],
-    reference_label: str = REFERENCE_LABELS["enajenacion"],
+    reference_label: str = word("fecha_referencia_multa", "enajenacion"),
 ) -> BandMatch:
     """The band of a breach on ``breach`` for shares received on ``reference``."""
     windows = band_windows(reference, bands)

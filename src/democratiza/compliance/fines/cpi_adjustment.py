@@ -141,4 +141,4 @@ def cpi_rate_statement(
             )
         if stop == until:
             break
-    return Statement(terms.program_id, fine, until, tuple(rows), GEB_NOTES, tuple(sources))
+    return Statement(terms.program_name, fine, until, tuple(rows), GEB_NOTES, tuple(sources))

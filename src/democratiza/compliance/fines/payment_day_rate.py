@@ -103,4 +103,4 @@ def payment_day_statement(
                 excess=paid.centavos - owed,
             )
         )
-    return Statement(terms.program_id, fine, until, tuple(rows), CENTRAL_NOTES, (rate.source,))
+    return Statement(terms.program_name, fine, until, tuple(rows), CENTRAL_NOTES, (rate.source,))

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from democratiza.compliance.fines.bands import REFERENCE_LABELS
 from democratiza.money import pesos
 from democratiza.programs.schema import Citation, FineAdjustment, FineBand, FineBaseKey, Program
+from democratiza.words import word
 
 BASE_LABELS: dict[FineBaseKey, str] = {
     "precio_adquisicion": "precio de adquisición por acción",
@@ -31,6 +31,7 @@ class FineTerms:
     """What a program's ``multas`` section says, in the form the computation needs."""
 
     program_id: str
+    program_name: str  # as its file names it, for what a person reads
     bands: tuple[FineBand, ...]
     base_keys: tuple[FineBaseKey, ...]
     base_texts: tuple[str, ...]  # the program's own words for each base, same order
@@ -83,10 +84,11 @@ class FineTerms:
 
         return cls(
             program_id=program.id,
+            program_name=program.name,
             bands=fines.bands,
             base_keys=fines.base_keys,
             base_texts=tuple(b.value for b in fines.base_values),
-            reference_label=REFERENCE_LABELS[fines.reference_date],
+            reference_label=word("fecha_referencia_multa", fines.reference_date),
             adjustment=fines.adjustment_method,
             default_interest=fines.default_interest is not None,
             base_citations=tuple(cite(b.citation) for b in fines.base_values),

@@ -71,8 +71,7 @@ def statement_text(statement: Statement) -> str:
     """The account in Spanish, one step per paragraph."""
     fine = statement.fine
     lines = [
-        f"Estado de cuenta de la multa (programa {statement.program_id}) "
-        f"al {statement.until:%Y-%m-%d}",
+        f"Estado de cuenta de la multa al {statement.until:%Y-%m-%d}: {statement.program_name}",
         fine.base.explain(),
         fine.band.reason,
         "",

@@ -60,7 +60,7 @@ from democratiza.web.pages.designer_input import (
     population_upload,
 )
 from democratiza.web.pages.forms import FieldErrors
-from democratiza.web.pages.templating import render
+from democratiza.web.pages.templating import program_name, render
 from democratiza.web.security.access import route
 
 router = APIRouter(include_in_schema=False)
@@ -84,7 +84,9 @@ def _page(
     rows: tuple[list[ErrorItem], int] = ([], 0),
 ) -> Response:
     with request.app.state.engine.connect() as conn:
-        offers = [(o.codigo, f"{o.codigo} ({o.programa})") for o in catalog.offers(conn)]
+        offers = [
+            (o.codigo, f"{o.codigo} ({program_name(o.programa)})") for o in catalog.offers(conn)
+        ]
     examples = [
         (name, f"{name}: {group(spec_size(path))} aceptantes")
         for name, path in example_populations().items()

@@ -58,7 +58,8 @@ def _rule_cited(ident: object, program: object) -> str:
     return rule_cited(found, ident) if found is not None else label("regla", ident)
 
 
-def _program_name(ref: object) -> str:
+def program_name(ref: object) -> str:
+    """A program (an id, or an offer's) as its file names it; an unknown one as it is."""
     found = program_of(ref)
     return found.name if found is not None else str(ref)
 
@@ -96,7 +97,7 @@ def _codes(message: object) -> Markup:
 TEMPLATES.env.filters["codigos"] = _codes  # {{ e.mensaje|codigos }}
 TEMPLATES.env.filters["etiqueta"] = _label  # {{ c|etiqueta("categoria") }}
 TEMPLATES.env.filters["regla"] = _rule_cited  # {{ r|regla(oferta.programa) }}
-TEMPLATES.env.filters["programa"] = _program_name  # {{ o.programa|programa }}
+TEMPLATES.env.filters["programa"] = program_name  # {{ o.programa|programa }}
 TEMPLATES.env.filters["mayuscula"] = _first_upper
 TEMPLATES.env.globals["cuenta"] = count  # {{ cuenta(n, "aceptación", "aceptaciones") }}
 
