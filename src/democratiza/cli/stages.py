@@ -31,6 +31,7 @@ from democratiza.storage.receipts import StorageError
 from democratiza.tables.cells import write_csv
 from democratiza.tables.errors import InputRejected
 from democratiza.validation_messages import validated_yaml
+from democratiza.words import word
 
 stage_app = typer.Typer(
     help="Segunda Etapa y etapas subsecuentes: crear, recibir órdenes, adjudicar, exportar.",
@@ -86,7 +87,7 @@ def _describe(origin: dict[str, object], shares: int, minimum: int) -> None:
         "disponibles",
     ):
         if key in origin:
-            console.print(f"  {key.replace('_', ' ')}: {group(int(str(origin[key])))}")
+            console.print(f"  {word('origen_etapa', key)}: {group(int(str(origin[key])))}")
     if "tope" in origin:
         console.print(f"  {origin['tope']}", highlight=False)
     console.print(f"  Acciones ofrecidas en la etapa: {group(shares)}")
