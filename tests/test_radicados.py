@@ -21,7 +21,7 @@ from sqlalchemy import Engine, select, text
 from democratiza.adjudication.record import adjudicate
 from democratiza.filing.batches import import_batch
 from democratiza.storage.database import MIGRATIONS, make_engine, migrate
-from democratiza.storage.radicados import broker_tag, take_batch_numbers
+from democratiza.storage.radicados import broker_tag, take_batch_numbers, take_many_batch_numbers
 from democratiza.storage.schema import acceptances, batches, broker_counters
 from democratiza.web.app import create_app
 from tests.test_receipt_order import one_row
@@ -156,3 +156,43 @@ def test_the_migration_keeps_the_order_of_radicados_stored_before_it(
         engine, CODE, one_row(tmp_path, "a3.csv", referencia="CB-3"), BROKER_A, "A3", "x"
     )
     assert third.number == 3 and third.decisions["radicado"][0] == "CLYF-000003-0000001"
+
+
+def test_a_large_batch_being_written_does_not_hold_its_brokers_counter(
+    db_url: str, tmp_path: Path
+) -> None:
+    # The numbers are taken in a short transaction of their own: while Casa de Bolsa's batch
+    # is still being written, a single acceptance of the same broker (grouped with other
+    # brokers' singles) takes its number at once instead of waiting for that commit.
+    if not db_url.startswith("postgresql"):
+        pytest.skip("SQLite has one writer at a time: every write waits for the batch anyway")
+    engine = make_engine(db_url)
+    migrate(engine)
+    open_offer(engine)
+    taken: list[tuple[str, int]] = []
+
+    def meanwhile() -> None:  # inside the batch's transaction, just before its commit
+        with engine.begin() as conn:
+            conn.execute(text("SET LOCAL lock_timeout = '2s'"))
+            taken.append(take_batch_numbers(conn, "oferta:1", BROKER_A, 1, batches, {}))
+
+    import_batch(engine, CODE, SAMPLE / "lote-1-casa-de-bolsa.csv", BROKER_A, "A1", "x", meanwhile)
+    engine.dispose()
+    assert taken == [("CLYF", 2)]
+
+
+def test_single_acceptances_of_several_brokers_take_their_numbers_at_once(engine: Engine) -> None:
+    open_offer(engine)
+    where = {"oferta_id": 1}
+    with engine.begin() as conn:
+        take_batch_numbers(conn, "oferta:1", BROKER_A, 1, batches, where)  # Casa de Bolsa: 1
+        taken = take_many_batch_numbers(
+            conn, "oferta:1", {BROKER_A: 2, BROKER_B: 3}, batches, where
+        )
+    # Casa de Bolsa's next two are 2 and 3; Acciones y Valores, new here, starts at 1.
+    assert taken == {BROKER_A: ("CLYF", 2), BROKER_B: ("MFZJ", 1)}
+    with engine.begin() as conn:
+        again = take_many_batch_numbers(
+            conn, "oferta:1", {BROKER_A: 1, BROKER_B: 1}, batches, where
+        )
+    assert again == {BROKER_A: ("CLYF", 4), BROKER_B: ("MFZJ", 4)}

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
@@ -41,6 +42,7 @@ from democratiza.storage.radicados import (
     radicados,
     receipts,
     take_batch_numbers,
+    take_many_batch_numbers,
 )
 from democratiza.storage.receipts import (
     StorageError,
@@ -343,22 +345,27 @@ CURRENT_SCHEMA = pl.Schema(
 def _batch_numbers(
     conn: Connection, offer_id: int, brokers: Sequence[str]
 ) -> list[tuple[str, int]]:
-    """Each batch's broker tag and number, in the batches' order (``storage.radicados``)."""
-    wanted: dict[str, int] = {}
-    for broker in brokers:
-        wanted[broker] = wanted.get(broker, 0) + 1
-    first = {
-        broker: take_batch_numbers(
-            conn, f"oferta:{offer_id}", broker, n, batches, {"oferta_id": offer_id}
-        )
-        for broker, n in wanted.items()
-    }
+    """Each batch's broker tag and number, in the batches' order (``storage.radicados``).
+
+    Taken in a short transaction of their own, before the caller's writes: a broker's counter
+    is then locked for milliseconds, not for the whole of a large batch's write, which would
+    hold every single acceptance grouped with one of that broker's. A batch refused after
+    leaves a gap in its broker's own numbers, which tells nobody anything.
+    """
+    counts = Counter(brokers)
+    scope, where = f"oferta:{offer_id}", {"oferta_id": offer_id}
+    with conn.engine.begin() as own:
+        if len(counts) == 1:
+            [(broker, n)] = counts.items()
+            first = {broker: take_batch_numbers(own, scope, broker, n, batches, where)}
+        else:
+            first = take_many_batch_numbers(own, scope, counts, batches, where)
     numbers = []
-    taken: dict[str, int] = {}
+    taken: Counter[str] = Counter()
     for broker in brokers:
         tag, start = first[broker]
-        numbers.append((tag, start + taken.get(broker, 0)))
-        taken[broker] = taken.get(broker, 0) + 1
+        numbers.append((tag, start + taken[broker]))
+        taken[broker] += 1
     return numbers
 
 

@@ -113,7 +113,8 @@ def _store(
     before_commit: Callable[[], None] | None,
 ) -> OrderBatchResult:
     scope = {"etapa_id": stage.id}
-    tag, number = take_batch_numbers(conn, f"etapa:{stage.id}", broker, 1, order_batches, scope)
+    with conn.engine.begin() as own:  # its own short transaction, as for acceptances
+        tag, number = take_batch_numbers(own, f"etapa:{stage.id}", broker, 1, order_batches, scope)
     batch_id = new_id(
         conn.execute(
             insert(order_batches).values(

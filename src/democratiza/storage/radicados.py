@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from sqlalchemy import Connection, Table, func, insert, select, update
+from sqlalchemy import Connection, Table, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from democratiza.storage.schema import broker_counters
@@ -94,6 +94,42 @@ def take_batch_numbers(
             return take_batch_numbers(conn, scope, broker, count, stored, where)
     tag, last = conn.execute(select(c.prefijo, c.ultimo_lote).where(*mine)).one()
     return str(tag), int(last) - count + 1
+
+
+def take_many_batch_numbers(
+    conn: Connection,
+    scope: str,
+    counts: Mapping[str, int],
+    stored: Table,
+    where: Mapping[str, Any],
+) -> dict[str, tuple[str, int]]:
+    """``take_batch_numbers`` for several brokers at once (single acceptances stored
+    together): each broker's tag and the first of its numbers.
+
+    One statement whatever the brokers (one per broker cost single acceptances about a tenth
+    of their rate): every counter is bumped and read back at once, the brokers listed in
+    their order. A broker with no counter yet (its first batch in the offer) takes the path
+    of one.
+    """
+    brokers = sorted(counts)
+    values = ", ".join(f"(:b{i}, :n{i})" for i in range(len(brokers)))
+    bump = text(
+        f"WITH pedidos(comisionista, n) AS (VALUES {values}) "
+        "UPDATE contadores_comisionistas SET ultimo_lote = ultimo_lote + pedidos.n "
+        "FROM pedidos WHERE contadores_comisionistas.ambito = :ambito "
+        "AND contadores_comisionistas.comisionista = pedidos.comisionista "
+        "RETURNING contadores_comisionistas.comisionista, contadores_comisionistas.prefijo, "
+        "contadores_comisionistas.ultimo_lote"
+    )
+    params: dict[str, Any] = {"ambito": scope}
+    for i, broker in enumerate(brokers):
+        params[f"b{i}"], params[f"n{i}"] = broker, counts[broker]
+    found = conn.execute(bump, params).all()
+    taken = {str(b): (str(tag), int(last) - counts[b] + 1) for b, tag, last in found}
+    for broker in brokers:
+        if broker not in taken:
+            taken[broker] = take_batch_numbers(conn, scope, broker, counts[broker], stored, where)
+    return taken
 
 
 def batch_prefix(tag: str, number: int, order: bool = False) -> str:
