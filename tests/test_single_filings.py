@@ -22,8 +22,9 @@ from polars.testing import assert_frame_equal
 from sqlalchemy import Engine, func, select
 
 from democratiza.filing import singles
-from democratiza.filing.batches import BatchResult, import_batch
+from democratiza.filing.batches import import_batch
 from democratiza.filing.singles import FILE_NAME, SingleFiling, process_group, single_filing
+from democratiza.filing.store import BatchResult
 from democratiza.offers.lifecycle import OfferError, advance, create_offer, load_offer
 from democratiza.rules.engine import CompiledProgram
 from democratiza.storage import audit

@@ -14,7 +14,7 @@ import polars as pl
 import typer
 
 from democratiza.cli.common import refuse
-from democratiza.filing.batches import BatchResult
+from democratiza.filing.store import BatchResult
 from democratiza.reports.decisions import write_decisions
 from democratiza.reports.exports import slug
 from democratiza.rules.engine import CompiledProgram

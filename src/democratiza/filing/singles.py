@@ -33,13 +33,8 @@ import polars as pl
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from democratiza.filing.batches import (
-    BatchResult,
-    Decided,
-    already_received,
-    compiled_program,
-    store_batches,
-)
+from democratiza.filing.batches import already_received, compiled_program
+from democratiza.filing.store import BatchResult, Decided, store_batches
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.engine import CompiledProgram

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from democratiza.filing.batches import BatchResult
+from democratiza.filing.store import BatchResult
 from democratiza.offers.lifecycle import OfferError
 from democratiza.rules.explain import Explainer, Explanation
 from democratiza.storage.receipts import StorageError

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
-from democratiza.filing.batches import BatchResult
 from democratiza.filing.singles import SingleFiling, process_group, without_conflicts
+from democratiza.filing.store import BatchResult
 
 GROUP_WINDOW = 0.025  # seconds the oldest waiting filing may wait for others to join it
 GROUP_QUIET = 0.003  # ...but, unless under load, the group closes after this long without one
