@@ -14,11 +14,12 @@ from sqlalchemy import Engine
 from democratiza.labels import label
 from democratiza.money import group
 from democratiza.rules.explain import cite
-from democratiza.stages.lifecycle import create_stage, declare_void, load_stage
+from democratiza.stages.lifecycle import advance_stage, create_stage, declare_void, load_stage
 from democratiza.stages.terms import rules
 from democratiza.web.app import create_app
 from tests.test_stages import FIRST, new_stage, settle_sample, terms
 from tests.test_web_stage_public import STAGE, allocated_stage, publish_stage, text
+from tests.test_web_support import add_people, log_in
 
 NOTICE = f"/etapas/{STAGE}"
 
@@ -150,3 +151,16 @@ def test_the_notice_is_linked_from_home_the_offer_and_the_statistics(
     assert f'href="{NOTICE}/estadisticas"' in notice and label("estado_etapa", "publicada") in text(
         notice
     )
+
+
+def test_the_offices_stage_page_links_the_public_notice_once_it_is_public(engine: Engine) -> None:
+    settle_sample(engine, "central-seguros-vida")
+    add_people(engine)
+    with engine.begin() as conn:
+        create_stage(conn, STAGE, FIRST, terms(), "oficina", "aviso")  # a draft: not public
+    office = TestClient(create_app(engine))
+    log_in(office, "oficina")
+    assert f'href="{NOTICE}"' not in office.get(f"/oficina/etapas/{STAGE}").text
+    with engine.begin() as conn:
+        advance_stage(conn, load_stage(conn, STAGE), "abierta", "oficina", "apertura")
+    assert f'href="{NOTICE}"' in office.get(f"/oficina/etapas/{STAGE}").text

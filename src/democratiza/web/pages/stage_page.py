@@ -25,7 +25,7 @@ from democratiza.money import MoneyError, parse_pesos
 from democratiza.reports.stage_report import demand_svg
 from democratiza.stages.allocate import current_orders
 from democratiza.stages.clearing import demand_curve
-from democratiza.stages.lifecycle import stage_history
+from democratiza.stages.lifecycle import ANNOUNCED, stage_history
 from democratiza.stages.terms import StageState
 from democratiza.storage.schema import stage_allocations
 from democratiza.web.api import payments as api_payments
@@ -69,6 +69,7 @@ def _stage_page(
         "ordenes_validas": valid.height,
         "acciones_pedidas": int(valid["cantidad"].sum() or 0),
         "eventos": history,
+        "aviso_publico": stage.state in ANNOUNCED,  # the public reads its aviso from opening on
         "registro": header,
         "pagos": payments,
         "datos": typed,
