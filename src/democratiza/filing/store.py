@@ -34,7 +34,6 @@ from democratiza.storage.radicados import (
     batch_prefix,
     radicados,
     receipts,
-    take_batch_numbers,
     take_many_batch_numbers,
 )
 from democratiza.storage.receipts import StorageError, refused_message
@@ -232,14 +231,10 @@ def _batch_numbers(
     hold every single acceptance grouped with one of that broker's. A batch refused after
     leaves a gap in its broker's own numbers, which tells nobody anything.
     """
-    counts = Counter(brokers)
-    scope, where = f"oferta:{offer_id}", {"oferta_id": offer_id}
     with conn.engine.begin() as own:
-        if len(counts) == 1:
-            [(broker, n)] = counts.items()
-            first = {broker: take_batch_numbers(own, scope, broker, n, batches, where)}
-        else:
-            first = take_many_batch_numbers(own, scope, counts, batches, where)
+        first = take_many_batch_numbers(
+            own, f"oferta:{offer_id}", Counter(brokers), batches, {"oferta_id": offer_id}
+        )
     numbers = []
     taken: Counter[str] = Counter()
     for broker in brokers:

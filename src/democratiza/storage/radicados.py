@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from sqlalchemy import Connection, Table, func, insert, select, text, update
+from numpy.typing import NDArray
+from sqlalchemy import Connection, Table, func, insert, select, text
 from sqlalchemy.exc import IntegrityError
 
 from democratiza.storage.schema import broker_counters
@@ -60,40 +61,8 @@ def take_batch_numbers(
     where: Mapping[str, Any],
 ) -> tuple[str, int]:
     """The broker's tag and the first of ``count`` consecutive batch numbers, taken in the
-    caller's transaction.
-
-    ``scope`` names the offer or stage (``oferta:7``, ``etapa:2``); ``stored`` and ``where``
-    its batches table and key, read once, for a broker's first batch after the migration
-    that brought these numbers (its earlier batches keep theirs). The counter's row is
-    updated first: two transactions of one broker take their turn on it, never the same
-    number.
-    """
-    c = broker_counters.c
-    mine = (c.ambito == scope, c.comisionista == broker)
-    bumped = conn.execute(
-        update(broker_counters).where(*mine).values(ultimo_lote=c.ultimo_lote + count)
-    )
-    if bumped.rowcount == 0:
-        taken = conn.execute(select(c.prefijo).where(c.ambito == scope)).scalars()
-        earlier = conn.execute(
-            select(func.coalesce(func.max(stored.c.numero), 0)).where(
-                *(stored.c[name] == value for name, value in where.items()),
-                stored.c.comisionista == broker,
-            )
-        ).scalar_one()
-        row = {
-            "ambito": scope,
-            "comisionista": broker,
-            "prefijo": broker_tag(broker, taken),
-            "ultimo_lote": int(earlier) + count,
-        }
-        try:
-            with conn.begin_nested():
-                conn.execute(insert(broker_counters).values(**row))
-        except IntegrityError:  # another process counted this broker (or took the tag) first
-            return take_batch_numbers(conn, scope, broker, count, stored, where)
-    tag, last = conn.execute(select(c.prefijo, c.ultimo_lote).where(*mine)).one()
-    return str(tag), int(last) - count + 1
+    caller's transaction (``take_many_batch_numbers`` for one broker)."""
+    return take_many_batch_numbers(conn, scope, {broker: count}, stored, where)[broker]
 
 
 def take_many_batch_numbers(
@@ -103,13 +72,14 @@ def take_many_batch_numbers(
     stored: Table,
     where: Mapping[str, Any],
 ) -> dict[str, tuple[str, int]]:
-    """``take_batch_numbers`` for several brokers at once (single acceptances stored
-    together): each broker's tag and the first of its numbers.
+    """Each broker's tag and the first of its ``counts[broker]`` consecutive batch numbers,
+    taken in the caller's transaction.
 
-    One statement whatever the brokers (one per broker cost single acceptances about a tenth
-    of their rate): every counter is bumped and read back at once, the brokers listed in
-    their order. A broker with no counter yet (its first batch in the offer) takes the path
-    of one.
+    ``scope`` names the offer or stage (``oferta:7``, ``etapa:2``). One statement whatever
+    the brokers (one per broker cost single acceptances stored together about a tenth of
+    their rate): every counter is bumped and read back at once, so two transactions of one
+    broker take their turn on its row and never the same number. A broker with no counter
+    yet gets one (``_first_counter``).
     """
     brokers = sorted(counts)
     values = ", ".join(f"(:b{i}, :n{i})" for i in range(len(brokers)))
@@ -128,8 +98,38 @@ def take_many_batch_numbers(
     taken = {str(b): (str(tag), int(last) - counts[b] + 1) for b, tag, last in found}
     for broker in brokers:
         if broker not in taken:
-            taken[broker] = take_batch_numbers(conn, scope, broker, counts[broker], stored, where)
+            taken[broker] = _first_counter(conn, scope, broker, counts[broker], stored, where)
     return taken
+
+
+def _first_counter(
+    conn: Connection,
+    scope: str,
+    broker: str,
+    count: int,
+    stored: Table,
+    where: Mapping[str, Any],
+) -> tuple[str, int]:
+    """A broker's counter, created with its first batches here: a tag no other broker of the
+    scope has, and numbers after those of the broker's batches stored before migration 0012
+    (``stored`` and ``where``: the scope's batches table and key)."""
+    c = broker_counters.c
+    taken = conn.execute(select(c.prefijo).where(c.ambito == scope)).scalars()
+    earlier = conn.execute(
+        select(func.coalesce(func.max(stored.c.numero), 0)).where(
+            *(stored.c[name] == value for name, value in where.items()),
+            stored.c.comisionista == broker,
+        )
+    ).scalar_one()
+    earlier = int(earlier)
+    tag = broker_tag(broker, taken)
+    row = {"ambito": scope, "comisionista": broker, "prefijo": tag, "ultimo_lote": earlier + count}
+    try:
+        with conn.begin_nested():
+            conn.execute(insert(broker_counters).values(**row))
+    except IntegrityError:  # another process counted this broker (or took the tag) first
+        return take_batch_numbers(conn, scope, broker, count, stored, where)
+    return tag, earlier + 1
 
 
 def batch_prefix(tag: str, number: int, order: bool = False) -> str:
@@ -142,17 +142,22 @@ def is_order(radicado: str) -> bool:
     return radicado.strip().upper().startswith(ORDER_PREFIX)
 
 
+def _rows(sizes: Sequence[int]) -> NDArray[np.int64]:
+    """Each row's number within its batch (1…n), for batches of ``sizes`` stored together."""
+    starts = np.repeat(np.cumsum([0, *sizes[:-1]], dtype=np.int64), sizes)
+    rows: NDArray[np.int64] = np.arange(sum(sizes), dtype=np.int64) - starts + 1
+    return rows
+
+
 def radicados(prefixes: Sequence[str], sizes: Sequence[int]) -> pl.Series:
     """The radicados of batches stored together: each batch's prefix and its rows 1…n."""
-    starts = np.repeat(np.cumsum([0, *sizes[:-1]]), sizes)
-    rows = pl.Series(np.arange(sum(sizes)) - starts + 1, dtype=pl.Int64)
+    rows = pl.Series(_rows(sizes), dtype=pl.Int64)
     prefix = pl.Series(np.repeat(np.array(prefixes, dtype=object), sizes), dtype=pl.String)
     return (prefix + rows.cast(pl.String).str.zfill(ROW_DIGITS)).alias("radicado")
 
 
 def receipts(batch_ids: Sequence[int], sizes: Sequence[int]) -> pl.Series:
     """The order of receipt of batches stored together (``recepcion``), row by row."""
-    starts = np.repeat(np.cumsum([0, *sizes[:-1]]), sizes)
-    rows = np.arange(sum(sizes), dtype=np.int64) - starts + 1
+    rows = _rows(sizes)
     batch = np.repeat(np.asarray(batch_ids, dtype=np.int64), sizes)
     return pl.Series("recepcion", batch * ROWS_PER_BATCH + rows, dtype=pl.Int64)
