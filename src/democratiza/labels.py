@@ -12,7 +12,7 @@ where its word belongs.
 from __future__ import annotations
 
 from democratiza.programs.parameters import PARAMETERS
-from democratiza.programs.schema import Program
+from democratiza.programs.schema import LaterStages, Program
 from democratiza.rules.explain import cite
 from democratiza.tables.acceptances import BY_NAME
 from democratiza.words import word
@@ -59,3 +59,11 @@ def rule_cited(program: Program, rule_id: object) -> str:
 
 def _first_upper(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def later_stage_payments(program: Program, later: LaterStages) -> str:
+    """How a later stage's shares are paid, in words with the article that says so, to read
+    inside a sentence: 'de contado (Ley 226/1995 art. 11)'."""
+    rule = later.payments
+    ways = " o ".join(word("forma_pago", m).lower() for m in rule.methods)
+    return f"{ways} ({cite(program, rule.citation)})"

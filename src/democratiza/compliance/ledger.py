@@ -24,6 +24,7 @@ from datetime import date
 import polars as pl
 from sqlalchemy import ColumnElement, Connection, Select, Table, func, literal, select
 
+from democratiza.labels import later_stage_payments
 from democratiza.offers.dates import sale_day_problems
 from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
 from democratiza.programs.schema import Program
@@ -46,7 +47,6 @@ from democratiza.storage.schema import (
     stage_sales,
 )
 from democratiza.vocabulary import NATURAL_CATEGORIES
-from democratiza.words import word
 
 STAGE_PAYABLE = ("adjudicada", "publicada")
 
@@ -222,7 +222,6 @@ def stage_ledger(conn: Connection, code: str) -> Ledger:
     rule = rules(program).payments  # a stage exists only where the program has these rules
     cited = cite(program, rule.citation)
     methods = tuple(Method(m, False, cited) for m in rule.methods)
-    ways = " o ".join(word("forma_pago", m).lower() for m in rule.methods)
     payable = stage.state in STAGE_PAYABLE and price is not None
     title = f"La etapa '{code}'"
     return Ledger(
@@ -239,7 +238,8 @@ def stage_ledger(conn: Connection, code: str) -> Ledger:
         stage_payments,
         stage_sales,
         methods,
-        f"en la {stage.name} solo se paga {ways} ({cited}): el crédito y las cesantías son "
+        f"en la {stage.name} solo se paga {later_stage_payments(program, rules(program))}: "
+        "el crédito y las cesantías son "
         "condiciones especiales de la Primera Etapa",
         ("etapa.pago.registrar", "etapa.pagos.lote", "etapa.liquidar"),
         None if payable else f"{title} está {stage.state}",

@@ -64,7 +64,8 @@ def upload_stage_payments(
     archivo: Annotated[UploadFile, File(description="Pagos en CSV, XLSX o JSON")],
     lote: BatchId,
 ) -> dict[str, Any]:
-    """Registra un archivo de pagos de lo asignado en una etapa siguiente (de contado)."""
+    """Registra un archivo de pagos de lo asignado en una etapa siguiente (en las formas que
+    el programa admite para ellas)."""
     check_stage(request.app.state.engine, etapa)
     return _upload(request, etapa, archivo, lote, stage_ledger)
 

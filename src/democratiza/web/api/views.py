@@ -16,13 +16,14 @@ import polars as pl
 from sqlalchemy import Connection, Engine, select
 
 from democratiza.compliance.ledger import acceptance_price
+from democratiza.labels import later_stage_payments
 from democratiza.money import pesos_cell
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.rules.engine import IDENTITY_COLUMNS
 from democratiza.rules.explain import cite
 from democratiza.rules.person import per_person
 from democratiza.stages.lifecycle import load_stage
-from democratiza.stages.terms import StageError
+from democratiza.stages.terms import StageError, rules
 from democratiza.storage.database import read_frame
 from democratiza.storage.schema import (
     acceptances,
@@ -304,6 +305,7 @@ def lookup_order_result(
         "etapa": stage.code,
         "etapa_nombre": stage.name,
         "oferta": stage.first.code,
+        "formas_pago": later_stage_payments(stage.program, rules(stage.program)),
     }
 
 

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from democratiza.labels import label
+from democratiza.labels import label, later_stage_payments
 from democratiza.money import group
 from democratiza.offers.dates import business_dates
 from democratiza.rules.explain import cite
@@ -94,8 +94,7 @@ def stage_notice(etapa: str, request: Request) -> Response:
         "cita_inversionistas": cite(program, later.investors.citation),
         "regla_precio_minimo": later.minimum_price.value,
         "cita_precio_minimo": cite(program, later.minimum_price.citation),
-        "formas_pago": [label("forma_pago", m) for m in later.payments.methods],
-        "cita_formas_pago": cite(program, later.payments.citation),
+        "formas_pago": later_stage_payments(program, later),
         "desierta": f"{later.void.value} ({cite(program, later.void.citation)})",
         "subsecuentes": (
             f"{later.later.value} ({cite(program, later.later.citation)})" if later.later else None

@@ -21,12 +21,13 @@ from markupsafe import Markup
 from sqlalchemy import select
 
 from democratiza.compliance.ledger import stage_ledger
+from democratiza.labels import later_stage_payments
 from democratiza.money import MoneyError, parse_pesos
 from democratiza.reports.stage_report import demand_svg
 from democratiza.stages.allocate import current_orders
 from democratiza.stages.clearing import demand_curve
 from democratiza.stages.lifecycle import ANNOUNCED, stage_history
-from democratiza.stages.terms import StageState
+from democratiza.stages.terms import StageState, rules
 from democratiza.storage.schema import stage_allocations
 from democratiza.web.api import payments as api_payments
 from democratiza.web.api import stages as api_stages
@@ -72,6 +73,7 @@ def _stage_page(
         "aviso_publico": stage.state in ANNOUNCED,  # the public reads its aviso from opening on
         "registro": header,
         "pagos": payments,
+        "formas_pago": later_stage_payments(stage.program, rules(stage.program)),
         "datos": typed,
         **errors.context(),
     }
