@@ -31,11 +31,15 @@ def pay_command(
     radicado: Annotated[str, typer.Argument(help="Radicado de la orden con acciones asignadas")],
     monto: Annotated[str, typer.Option(help="Pesos pagados")],
     fecha: Annotated[str, typer.Option(help="AAAA-MM-DD")],
+    forma: Annotated[
+        str, typer.Option(help="Forma de pago: las que el programa admite en la etapa")
+    ] = "contado",
     quien: Who = "comisionista",
     db: Db = None,
 ) -> None:
-    """Registra un pago (de contado) de una orden con acciones asignadas."""
-    register_payment(codigo, radicado, monto, fecha, "contado", quien, db, stage_ledger)
+    """Registra un pago de una orden con acciones asignadas; otra forma que las que el
+    programa admite en las etapas siguientes se rechaza con su artículo."""
+    register_payment(codigo, radicado, monto, fecha, forma, quien, db, stage_ledger)
 
 
 @stage_payment_app.command("importar")

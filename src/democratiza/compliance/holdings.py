@@ -183,7 +183,7 @@ def record_event(
             raise OfferError(f"El radicado {radicado} no tiene acciones vendidas (pagadas).")
         if not 0 < shares <= sale.acciones_pagadas:
             raise OfferError(f"El evento debe afectar entre 1 y {sale.acciones_pagadas} acciones.")
-        if terms.reference_label.endswith("adjudicación"):
+        if terms.reference == "adjudicacion":
             # The adjudication's business date, not when it was recorded (offers.dates).
             closing = stored.offer.day("fecha_cierre")
             adjudicated = business_dates(conn, stored.id, closing).adjudication

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from democratiza.money import pesos
-from democratiza.programs.schema import Citation, FineAdjustment, FineBand, FineBaseKey, Program
+from democratiza.programs.schema import FineAdjustment, FineBand, FineBaseKey, Program
+from democratiza.rules.explain import cite
 from democratiza.words import word
 
 BASE_LABELS: dict[FineBaseKey, str] = {
@@ -35,7 +37,8 @@ class FineTerms:
     bands: tuple[FineBand, ...]
     base_keys: tuple[FineBaseKey, ...]
     base_texts: tuple[str, ...]  # the program's own words for each base, same order
-    reference_label: str  # "fecha de enajenación" / "fecha de adjudicación"
+    reference: Literal["enajenacion", "adjudicacion"]  # the date the six months count from
+    reference_label: str  # its word: "fecha de enajenación" / "fecha de adjudicación"
     adjustment: FineAdjustment
     default_interest: bool  # interest at the highest legal rate on top (GEB art. 11)
     # Where each rule is written ("Decreto 706/2017 art. 11(a)"), for statements.
@@ -79,27 +82,29 @@ class FineTerms:
                 "('multas.intereses_mora'); no se calcula la multa."
             )
 
-        def cite(citation: Citation) -> str:
-            return f"{program.norms[citation.norm].short} {citation.ref}"
-
         return cls(
             program_id=program.id,
             program_name=program.name,
             bands=fines.bands,
             base_keys=fines.base_keys,
             base_texts=tuple(b.value for b in fines.base_values),
+            reference=fines.reference_date,
             reference_label=word("fecha_referencia_multa", fines.reference_date),
             adjustment=fines.adjustment_method,
             default_interest=fines.default_interest is not None,
-            base_citations=tuple(cite(b.citation) for b in fines.base_values),
-            base_rule_citation=cite(fines.base_rule.citation),
-            band_citations=tuple(cite(b.citation) for b in fines.bands),
-            adjustment_citation=cite(fines.adjustment.citation),
+            base_citations=tuple(cite(program, b.citation) for b in fines.base_values),
+            base_rule_citation=cite(program, fines.base_rule.citation),
+            band_citations=tuple(cite(program, b.citation) for b in fines.bands),
+            adjustment_citation=cite(program, fines.adjustment.citation),
             interest_citation=(
-                None if fines.default_interest is None else cite(fines.default_interest.citation)
+                None
+                if fines.default_interest is None
+                else cite(program, fines.default_interest.citation)
             ),
             payments_citation=(
-                None if fines.partial_payments is None else cite(fines.partial_payments.citation)
+                None
+                if fines.partial_payments is None
+                else cite(program, fines.partial_payments.citation)
             ),
         )
 

@@ -20,6 +20,7 @@ from democratiza.compliance.credit.gate import REGISTRABLE, credit_verdict, regi
 from democratiza.compliance.credit.lines import CreditError, CreditLine, ShareCollateral
 from democratiza.money import MoneyError, decimal_percent, parse_percent, parse_pesos, pesos
 from democratiza.offers.lifecycle import OfferError, StoredOffer
+from democratiza.rules.explain import cite
 from democratiza.web.api import views
 from democratiza.web.errors import Unprocessable, refused
 from democratiza.web.pages.forms import back, form_fields
@@ -43,7 +44,13 @@ def credit_context(conn: Connection, stored: StoredOffer) -> dict[str, Any]:
     try:
         verdict = credit_verdict(conn, stored)
     except OfferError as exc:
-        return {"lineas": [], "condiciones": [], "permite_abrir": False, "problema": str(exc)}
+        return {
+            "lineas": [],
+            "condiciones": [],
+            "permite_abrir": False,
+            "problema": str(exc),
+            **_program_terms(stored),
+        }
     return {
         "lineas": [
             {
@@ -62,6 +69,20 @@ def credit_context(conn: Connection, stored: StoredOffer) -> dict[str, Any]:
         "registrable": stored.state in REGISTRABLE,
         "garantias": GARANTIAS,
         "problema": None,
+        **_program_terms(stored),
+    }
+
+
+def _program_terms(stored: StoredOffer) -> dict[str, Any]:
+    """The program file's minimum term and grace (the form starts from them) and the article
+    of its percentage of financing; none where the program has no credit lines."""
+    rules = stored.program.credit_lines
+    if rules is None:
+        return {"plazo_minimo": "", "gracia_minima": "", "cita": ""}
+    return {
+        "plazo_minimo": rules.minimum_term_months.value,
+        "gracia_minima": rules.minimum_grace_months.value,
+        "cita": cite(stored.program, rules.minimum_financing_percent.citation),
     }
 
 
