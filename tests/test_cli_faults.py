@@ -93,7 +93,8 @@ def test_every_command_on_a_damaged_sqlite_file_answers_in_spanish(
     # instead.
     assert DAMAGED in said(result) or path in {
         ("simular",),
-        ("etapa", "crear"),
+        ("etapa", "crear"),  # its terms file
+        ("oferta", "crear"),  # its offer file, read strictly since the YAML reader is one
         ("credito", "registrar"),
     }
 
@@ -213,3 +214,18 @@ def test_a_file_the_system_refuses_is_told_in_spanish() -> None:
     assert database_fault(refused) == (
         "No se pudo usar salidas/informe.html: no hay permiso para usarlo."
     )
+
+
+def test_an_offer_file_with_a_key_written_twice_is_refused_before_anything_is_created(
+    tmp_path: Path,
+) -> None:
+    # YAML would keep the second price and say nothing: the office would never know the
+    # first line it wrote was ignored.
+    offer = tmp_path / "oferta.yaml"
+    offer.write_text('precio: "1000.00"\nprecio: "990.00"\n', encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'democratiza.db'}"
+    result = run("oferta", "crear", "c", "-p", "central-seguros-vida", "--oferta", str(offer),
+                 "--db", db)  # fmt: skip
+    assert result.exit_code == 1
+    assert "la clave 'precio' está repetida (línea 2, columna 1)" in said(result)
+    assert not (tmp_path / "democratiza.db").exists()

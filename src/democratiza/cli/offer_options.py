@@ -6,11 +6,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-import yaml
 
 from democratiza.cli.common import fail
 from democratiza.programs.loader import ProgramFileError, load_program
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
+from democratiza.validation_messages import YamlProblem, load_yaml
 
 ProgramOpt = Annotated[
     str,
@@ -32,6 +32,21 @@ OfferFileOpt = Annotated[
 ]
 
 
+def offer_file_values(offer_file: Path) -> dict[str, object]:
+    """The ``nombre: valor`` of an offer file a person wrote, read strictly (a repeated key
+    refused); a file that cannot be read or is not such a mapping ends the command in
+    Spanish."""
+    try:
+        loaded = load_yaml(offer_file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise fail([f"{offer_file}: {exc}"], "Archivo de oferta no legible:") from None
+    except YamlProblem as exc:
+        raise fail([f"{offer_file}: {exc}"], "Archivo de oferta no válido:") from None
+    if not isinstance(loaded, dict):
+        raise fail([f"{offer_file}: se espera nombre: valor"], "Archivo de oferta no válido:")
+    return {str(k): v for k, v in loaded.items()}
+
+
 def offer_from(program_id: str, params: list[str] | None, offer_file: Path | None = None) -> Offer:
     try:
         program = load_program(program_id)
@@ -39,13 +54,7 @@ def offer_from(program_id: str, params: list[str] | None, offer_file: Path | Non
         raise fail([str(e) for e in exc.errors], "Archivo de programa no válido:") from None
     overrides: dict[str, object] = {}
     if offer_file is not None:
-        try:
-            loaded = yaml.safe_load(offer_file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-            raise fail([f"{offer_file}: {exc}"], "Archivo de oferta no legible:") from None
-        if not isinstance(loaded, dict):
-            raise fail([f"{offer_file}: se espera nombre: valor"], "Archivo de oferta no válido:")
-        overrides.update({str(k): v for k, v in loaded.items()})
+        overrides.update(offer_file_values(offer_file))
     overrides.update(parameter_overrides(params))
     try:
         return make_offer(program, overrides)

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-import yaml
 from rich.console import Console
 from rich.text import Text
 from sqlalchemy import Engine, func, select
@@ -19,6 +18,7 @@ from democratiza.adjudication.record import (
 )
 from democratiza.cli.batch_files import write_batch_files
 from democratiza.cli.common import IbcFile, ibc_series, optional_day, refuse, refuse_file, table
+from democratiza.cli.offer_options import offer_file_values
 from democratiza.compliance.credit.gate import open_offer
 from democratiza.compliance.holdings import paid_shares
 from democratiza.compliance.instalments import instalment_payers
@@ -84,7 +84,7 @@ def create_command(
     db: Db = None,
 ) -> None:
     """Crea una oferta de la Primera Etapa (en borrador) con sus parámetros."""
-    params = yaml.safe_load(oferta.read_text(encoding="utf-8"))
+    params = offer_file_values(oferta)
     try:
         with engine_for(db).begin() as conn:
             stored = create_offer(conn, codigo, programa, params, quien, motivo)
