@@ -27,7 +27,6 @@ from sqlalchemy import ColumnElement, Connection, Select, Table, func, literal, 
 from democratiza.labels import later_stage_payments
 from democratiza.offers.dates import sale_day_problems
 from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
-from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import load_stage
 from democratiza.stages.terms import StageError, rules
@@ -64,11 +63,8 @@ class Method:
 class Ledger:
     """One stage's awards and the tables of their payments and sale."""
 
-    code: str
     title: str  # how a message names it: La oferta '<code>' or La etapa '<code>'
     entity: str  # the audit entry's entity: ofertas/<id> or etapas/<code>
-    program: Program
-    price: int  # centavos per share: the stage's (an acceptance may carry its own, ``precio``)
     awards: Select[tuple[object, ...]]  # radicado, <key>, natural, adjudicada (> 0), precio
     key: str  # aceptacion_id or orden_id
     items: str  # what an award is, in the audit entry's entity: aceptaciones or ordenes
@@ -169,11 +165,8 @@ def offer_ledger(conn: Connection, code: str) -> Ledger:
     )
     title = f"La oferta '{code}'"
     return Ledger(
-        code,
         title,
         f"ofertas/{stored.id}",
-        program,
-        stored.offer.price_centavos,
         statement,
         "aceptacion_id",
         "aceptaciones",
@@ -220,16 +213,12 @@ def stage_ledger(conn: Connection, code: str) -> Ledger:
         .where(stage_allocations.c.etapa_id == stage.id, order_awards.c.asignada > 0)
     )
     rule = rules(program).payments  # a stage exists only where the program has these rules
-    cited = cite(program, rule.citation)
-    methods = tuple(Method(m, False, cited) for m in rule.methods)
+    methods = tuple(Method(m, False, cite(program, rule.citation)) for m in rule.methods)
     payable = stage.state in STAGE_PAYABLE and price is not None
     title = f"La etapa '{code}'"
     return Ledger(
-        code,
         title,
         f"etapas/{code}",
-        program,
-        int(price or 0),
         statement,
         "orden_id",
         "ordenes",
@@ -239,8 +228,7 @@ def stage_ledger(conn: Connection, code: str) -> Ledger:
         stage_sales,
         methods,
         f"en la {stage.name} solo se paga {later_stage_payments(program, rules(program))}: "
-        "el crédito y las cesantías son "
-        "condiciones especiales de la Primera Etapa",
+        "el crédito y las cesantías son condiciones especiales de la Primera Etapa",
         ("etapa.pago.registrar", "etapa.pagos.lote", "etapa.liquidar"),
         None if payable else f"{title} está {stage.state}",
         lambda c, day: [],  # a later stage's dates are its own terms' (docs/etapas.md)
