@@ -97,7 +97,7 @@ def allocate_with_caps(
 
 def cap_notes(program: Program, cap: JointCap, outcome: GroupOutcome) -> list[str]:
     """What a joint cap did, in Spanish, with its article."""
-    where = f"{program.norms[cap.citation.norm].short} {cap.citation.ref}"
+    where = program.cite(cap.citation)
     size = (
         f"tope de {group(outcome.cap)} acciones ({decimal_percent(cap.share.percent)} de las "
         f"acciones ofrecidas, {word('redondeo', cap.share.rounding)})"

@@ -19,7 +19,7 @@ from sqlalchemy import Connection, select
 
 from democratiza.money import decimal_percent, pesos
 from democratiza.offers.lifecycle import StoredOffer
-from democratiza.programs.schema import Citation, InstalmentPlan, Program
+from democratiza.programs.schema import InstalmentPlan, Program
 from democratiza.storage.schema import acceptances
 from democratiza.words import count
 
@@ -49,13 +49,10 @@ def schedule_lines(program: Program, schedule: InstalmentSchedule) -> list[str]:
     plan = program.instalment_plan
     assert plan is not None, "a schedule is only made under a plan"
 
-    def cite(citation: Citation) -> str:
-        return f"{program.norms[citation.norm].short} {citation.ref}"
-
     first = (
         f"Cuota inicial: {decimal_percent(plan.down_payment.value)} de "
         f"{pesos(schedule.total)} = {pesos(schedule.down_payment)} "
-        f"({cite(plan.down_payment.citation)})."
+        f"({program.cite(plan.down_payment.citation)})."
     )
     sizes = sorted(set(schedule.instalments), reverse=True)
     parts = [
@@ -65,7 +62,7 @@ def schedule_lines(program: Program, schedule: InstalmentSchedule) -> list[str]:
     rest = (
         f"Saldo: {pesos(schedule.financed)} en "
         f"{count(len(schedule.instalments), 'cuota', 'cuotas')}: {' y '.join(parts)} "
-        f"({cite(plan.instalments.citation)})."
+        f"({program.cite(plan.instalments.citation)})."
     )
     return [first, rest]
 

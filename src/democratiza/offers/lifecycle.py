@@ -107,9 +107,9 @@ def window_problem(program: Program, announced: date, closing: date) -> str | No
         term, start = window.citation, window.start.citation
         return (
             f"El plazo del {opening:%Y-%m-%d} al {closing:%Y-%m-%d} es menor que "
-            f"{window.min_months} meses ({program.norms[term.norm].short} {term.ref}) "
-            f"contados desde {window.start.words} ({program.norms[start.norm].short} "
-            f"{start.ref}); el cierre debe ser el {earliest:%Y-%m-%d} o después."
+            f"{window.min_months} meses ({program.cite(term)}) "
+            f"contados desde {window.start.words} ({program.cite(start)}); "
+            f"el cierre debe ser el {earliest:%Y-%m-%d} o después."
         )
     return None
 
@@ -266,7 +266,7 @@ def declare_void(conn: Connection, stored: StoredOffer, who: str, why: str) -> S
             f"La oferta '{stored.code}' está {stored.state}: solo se declara desierta abierta o "
             "cerrada, antes de adjudicar."
         )
-    cite = f"{stored.program.norms[rule.citation.norm].short} {rule.citation.ref}"
+    cite = stored.program.cite(rule.citation)
     row, states = Row(stored.id, stored.code), (stored.state, "desierta")
     move(conn, LIFE, row, states, who, f"{why} ({cite})", "desierta")
     return replace(stored, state="desierta")

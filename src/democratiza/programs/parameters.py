@@ -106,7 +106,7 @@ class Offer:
 
 def _missing_message(program: Program, name: str, why: str) -> str:
     param = program.parameters.get(name)
-    where = program.norms[param.citation.norm].short + " " + param.citation.ref if param else ""
+    where = program.cite(param.citation) if param else ""
     note = f" {param.note}" if param and param.note else ""
     return (
         f"Falta el parámetro de la oferta '{name}' ({PARAMETERS[name].label}; {where}), "
@@ -147,7 +147,7 @@ def make_offer(program: Program, overrides: Mapping[str, object] | None = None) 
             continue
         param = program.parameters[name]
         if param.value is not None:
-            cite = program.norms[param.citation.norm].short + " " + param.citation.ref
+            cite = program.cite(param.citation)
             errors.append(
                 f"El parámetro '{name}' lo fija la norma ({cite}) y no se puede cambiar "
                 "para la oferta."

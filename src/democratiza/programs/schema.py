@@ -500,6 +500,10 @@ class Program(Model):
     def limit(self, rule_id: str) -> LimitRule:
         return next(r for r in self.limits if r.id == rule_id)
 
+    def cite(self, citation: Citation) -> str:
+        """Where a rule is written, as a person reads it: 'Decreto 706/2017 art. 8.2.1'."""
+        return f"{self.norms[citation.norm].short} {citation.ref}"
+
     @property
     def instalment_plan(self) -> InstalmentPlan | None:
         """The plan of payment in instalments, where the program offers it."""

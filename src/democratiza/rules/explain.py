@@ -26,7 +26,7 @@ SEPARATOR = " | "  # between the sentences of one row in a file's cell
 
 
 def cite(program: Program, citation: Citation) -> str:
-    return f"{program.norms[citation.norm].short} {citation.ref}"
+    return program.cite(citation)
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,7 @@ class LimitTexts:
             param = self.offer.program.parameters[rule.cap_smmlv.parameter].citation
             salary = (
                 f"salario mínimo mensual legal vigente de {rule.cap_smmlv.year}, "
-                f"{self.offer.program.norms[param.norm].short} {param.ref}"
+                f"{self.offer.program.cite(param)}"
             )
             return (
                 f"{rule.name}: {rule.cap_smmlv.times} × {pesos(cap.smmlv)} ({salary}) / "

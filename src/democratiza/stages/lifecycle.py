@@ -247,7 +247,7 @@ def declare_void(conn: Connection, stage: StoredStage, who: str, why: str) -> St
             "cerrada."
         )
     rule = rules(stage.program).void
-    cite = f"{stage.program.norms[rule.citation.norm].short} {rule.citation.ref}"
+    cite = stage.program.cite(rule.citation)
     row, states = Row(stage.id, stage.code), (stage.state, "desierta")
     move(conn, LIFE, row, states, who, f"{why} ({cite})", "desierta")
     return replace(stage, state="desierta")

@@ -25,7 +25,7 @@ from democratiza.stages.terms import rules
 
 
 def _cite(stage: StoredStage, rule: CitedText) -> str:
-    return f"{stage.program.norms[rule.citation.norm].short} {rule.citation.ref}"
+    return stage.program.cite(rule.citation)
 
 
 def check_orders(stage: StoredStage, frame: pl.DataFrame) -> pl.DataFrame:

@@ -99,7 +99,7 @@ def minimum_price(
 ) -> MinimumPrice:
     """The minimum price: the floor, the stage file's figure, then the CPI adjustment."""
     floor_rule = rules(program).minimum_price
-    cite = f"{program.norms[floor_rule.citation.norm].short} {floor_rule.citation.ref}"
+    cite = program.cite(floor_rule.citation)
     cpi_rule = rules(program).cpi_adjustment
     if terms.cpi_adjustment is not None and cpi_rule is None:
         raise StageError(
@@ -121,7 +121,7 @@ def minimum_price(
         steps.append(f"El aviso no fija otro: el mínimo es el de la Primera Etapa ({cite}).")
     if terms.cpi_adjustment is None or cpi_rule is None:
         return MinimumPrice(base, tuple(steps))
-    where = f"{program.norms[cpi_rule.citation.norm].short} {cpi_rule.citation.ref}"
+    where = program.cite(cpi_rule.citation)
     steps.append(f"Ajuste por IPC cada seis meses desde el aviso de la Primera Etapa ({where}).")
     elapsed = 0
     while add_months(first_announced, 6 * (elapsed + 1)) <= terms.announced:

@@ -26,7 +26,7 @@ from decimal import Decimal
 from typing import Literal
 
 from democratiza.money import decimal_percent
-from democratiza.programs.schema import Citation, Program
+from democratiza.programs.schema import Program
 
 
 class CreditError(ValueError):
@@ -64,29 +64,26 @@ class CreditTerms:
                 "(lineas_credito): nuestro texto no tiene ese artículo."
             )
 
-        def cite(citation: Citation) -> str:
-            return f"{program.norms[citation.norm].short} {citation.ref}"
-
         return cls(
             program.id,
             (
                 CreditRule(
                     "financiacion_minima",
                     lines.minimum_financing_percent.value,
-                    cite(lines.minimum_financing_percent.citation),
+                    program.cite(lines.minimum_financing_percent.citation),
                 ),
                 CreditRule(
                     "plazo_minimo",
                     lines.minimum_term_months.value,
-                    cite(lines.minimum_term_months.citation),
+                    program.cite(lines.minimum_term_months.citation),
                 ),
                 CreditRule(
                     "gracia_minima",
                     lines.minimum_grace_months.value,
-                    cite(lines.minimum_grace_months.citation),
+                    program.cite(lines.minimum_grace_months.citation),
                 ),
-                CreditRule("tasa_maxima", None, cite(lines.maximum_rate)),
-                CreditRule("garantia_acciones", None, cite(lines.share_collateral)),
+                CreditRule("tasa_maxima", None, program.cite(lines.maximum_rate)),
+                CreditRule("garantia_acciones", None, program.cite(lines.share_collateral)),
             ),
         )
 
