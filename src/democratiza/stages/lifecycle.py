@@ -71,8 +71,14 @@ class StoredStage:
 
     @property
     def name(self) -> str:
-        base = rules(self.program).name.value
-        return base if self.number == 2 else f"Etapa Subsecuente {self.number - 2}"
+        return stage_name(self.program, self.number)
+
+
+def stage_name(program: Program, number: int) -> str:
+    """A later stage's name: the second as the program file calls it ('Segunda Fase'), the
+    ones after it 'Etapa Subsecuente 1', 2…"""
+    base = rules(program).name.value
+    return base if number == 2 else f"Etapa Subsecuente {number - 2}"
 
 
 def _first_stage_left(conn: Connection, first: StoredOffer) -> dict[str, Any]:

@@ -12,12 +12,12 @@ from pydantic import BaseModel, Field
 from sqlalchemy import Connection, select
 
 from democratiza.money import group, pesos
-from democratiza.offers.lifecycle import StoredOffer
+from democratiza.offers.lifecycle import StoredOffer, load_offer
 from democratiza.programs.loader import ProgramFileError, bundled_program_ids, load_program
 from democratiza.programs.parameters import PARAMETERS, make_offer_value
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
-from democratiza.stages.lifecycle import ANNOUNCED, load_stage
+from democratiza.stages.lifecycle import ANNOUNCED, stage_name
 from democratiza.storage.schema import offers as offer_table
 from democratiza.storage.schema import stages
 from democratiza.web.api.views import offer_list
@@ -162,14 +162,20 @@ def published_stages(conn: Connection, offer_id: int | None = None) -> list[Publ
 
 def _stages(conn: Connection, offer_id: int | None, states: tuple[str, ...]) -> list[PublicStage]:
     query = (
-        select(stages.c.codigo, offer_table.c.codigo.label("oferta"), stages.c.estado)
+        select(
+            stages.c.codigo, stages.c.numero, offer_table.c.codigo.label("oferta"), stages.c.estado
+        )
         .join(offer_table, offer_table.c.id == stages.c.oferta_id)
         .where(stages.c.estado.in_(states))
         .order_by(stages.c.oferta_id, stages.c.numero)
     )
     if offer_id is not None:
         query = query.where(stages.c.oferta_id == offer_id)
-    return [
-        PublicStage(codigo=code, nombre=load_stage(conn, code).name, oferta=offer, estado=state)
-        for code, offer, state in conn.execute(query).all()
-    ]
+    programs: dict[str, Program] = {}  # each offer's program read once, not once per stage
+    found = []
+    for code, number, offer, state in conn.execute(query).all():
+        if offer not in programs:
+            programs[offer] = load_offer(conn, offer).program
+        name = stage_name(programs[offer], number)
+        found.append(PublicStage(codigo=code, nombre=name, oferta=offer, estado=state))
+    return found
