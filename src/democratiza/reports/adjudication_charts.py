@@ -45,7 +45,7 @@ def _rule(names: Mapping[str, str], key: str) -> str:
     return names.get(key) or label("regla", key)
 
 
-def _rule_cited(inp: ReportInput, key: str) -> str:
+def rule_cited(inp: ReportInput, key: str) -> str:
     """A limit's name with its article: 'Una vez el patrimonio líquido (Decreto 706/2017 art.
     8.2.1)'; the decision files name it so too (``regla_limitante_cita``)."""
     where = inp.citas_reglas.get(key)
@@ -252,7 +252,7 @@ def charts(inp: ReportInput, f: ReportFigures) -> list[AdjudicationChart]:
         ("Límite", "Aceptaciones", "Acciones recortadas"),
         (
             *(
-                (_rule_cited(inp, r.regla), group(r.aceptaciones), group(r.acciones_recortadas))
+                (rule_cited(inp, r.regla), group(r.aceptaciones), group(r.acciones_recortadas))
                 for r in f.limites
             ),
             ("Sin límite determinante", group(f.sin_limite), "—"),

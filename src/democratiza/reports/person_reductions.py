@@ -11,7 +11,7 @@ from __future__ import annotations
 import polars as pl
 
 from democratiza.money import group
-from democratiza.reports.adjudication_charts import ChartTable
+from democratiza.reports.adjudication_charts import ChartTable, rule_cited
 from democratiza.reports.adjudication_figures import ReportInput
 
 HEADER = (
@@ -33,8 +33,7 @@ def person_reductions(inp: ReportInput) -> ChartTable | None:
     rows = []
     for r in reduced.iter_rows(named=True):
         rule = r["regla_limitante"]
-        name = inp.nombres_reglas.get(rule, rule) if rule else "—"
-        cited = f"{name} ({inp.citas_reglas[rule]})" if rule in inp.citas_reglas else name
+        cited = rule_cited(inp, rule) if rule else "—"
         rows.append(
             (
                 r["radicado"],
