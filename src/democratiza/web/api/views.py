@@ -192,8 +192,6 @@ def lookup_result(
                 acceptances.c.radicado,
                 acceptances.c.cantidad,
                 acceptances.c.cantidad_permitida,
-                acceptances.c.decision,
-                acceptances.c.regla_limitante,
                 acceptances.c.tipo_identificacion,
                 acceptances.c.numero_identificacion,
                 awards.c.cantidad_persona,
@@ -215,6 +213,7 @@ def lookup_result(
     )
     if row is None:
         raise missing
+    # The decision and its rule are the adjudication's, through the person's filings.
     found = {**dict(row), **_as_adjudicated(conn, stored, radicado.strip(), id_type, id_number)}
     who = (found.pop("tipo_identificacion"), found.pop("numero_identificacion"))
     found["seudonimo"] = pseudonym(offer_key(conn, stored.id), *who)
