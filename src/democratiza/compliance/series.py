@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Literal, TypeVar
 
 from democratiza.money import decimal_percent
+from democratiza.tables.csv_layout import header_separator
 
 DATA_PACKAGE = "democratiza.compliance.data"
 CPI_FILE = "ipc.csv"
@@ -252,7 +253,7 @@ def _rows(text: str, file: str, columns: tuple[str, ...]) -> list[tuple[int, dic
     """Data rows with their file line; the header must have exactly ``columns``."""
     lines = text.splitlines()
     header = lines[0] if lines else ""
-    delimiter = ";" if header.count(";") > header.count(",") else ","
+    delimiter = header_separator(header)
     reader = csv.DictReader(lines, delimiter=delimiter)
     found = [c.strip() for c in reader.fieldnames or []]
     problems = [

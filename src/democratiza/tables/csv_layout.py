@@ -36,6 +36,12 @@ class CsvShape:
     errors: list[InputError]  # rows whose number of fields differs from the header's, a quote
 
 
+def header_separator(header: str) -> str:
+    """The separator a CSV's header line uses: ``;`` (Excel in Spanish) where it has more of
+    them than commas, else ``,``."""
+    return ";" if header.count(";") > header.count(",") else ","
+
+
 class _Lines:
     """The physical lines of the text in blocks (without their line feed), counted as they go,
     noting the first one that ends in a carriage return alone (old Mac files: the reader
@@ -72,7 +78,7 @@ def csv_shape(source: str, blocks: Iterable[str]) -> CsvShape:
     ``blocks``, is found even after a quote that does not close."""
     text = _Lines(source, blocks)
     first = next(text.lines, "").removeprefix("\ufeff").rstrip("\r")
-    separator = ";" if first.count(";") > first.count(",") else ","
+    separator = header_separator(first)
     try:
         header = next(csv.reader([first], delimiter=separator), [])
     except csv.Error:  # a carriage return inside the header's line: ``bare_cr`` tells it
@@ -200,7 +206,7 @@ def plain_shape(source: str, data: bytes) -> CsvShape | None:
     first = data[text_start:first_end].decode("utf-8").rstrip("\r")
     if not first.strip():
         return None  # a blank file, or a blank header: the careful pass says which
-    separator = ";" if first.count(";") > first.count(",") else ","
+    separator = header_separator(first)
     header = next(csv.reader([first], delimiter=separator), [])
     ends = newlines if data.endswith(b"\n") else np.append(newlines, len(data))
     starts = np.concatenate(([0], newlines + 1))[: ends.size]
