@@ -51,7 +51,7 @@ def test_validar_reports_every_problem_at_once_with_its_key_path(tmp_path: Path)
         "• limites[6].base.fuentes[0]: valor no admitido (se admite: 'patrimonio_liquido',",
         "• limites[7].tope_acciones: debe ser mayor o igual a 1",
         "• limites[7].cita: falta este campo",
-        "• normas.d706.texto: 'geb-706.txt' no es un texto incluido; textos incluidos:",
+        "• normas.d706.texto: 'geb-706.txt' no es un texto incluido en el paquete ni un",
         "• limites[6].cita.norma: la norma 'd999' no está declarada en 'normas'",
     ):
         assert any(line.startswith(expected) for line in lines), expected

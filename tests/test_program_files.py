@@ -190,15 +190,21 @@ def test_a_norm_that_names_no_shipped_text_or_source_is_refused(tmp_path: Path) 
     )
     [message] = messages(path)
     assert message.startswith(
-        "normas.ley226: la norma no nombra su texto incluido ('texto') ni su fuente "
-        "('fuente: fuentes.md §N'); textos incluidos: central-seguros-vida-primera-fase.txt, "
+        "normas.ley226: la norma no nombra su texto ('texto') ni su fuente ('fuente: ARCHIVO "
+        "§N'); un texto propio se cita por su ruta relativa a la carpeta del archivo de "
+        "programa (p. ej. 'texto: mi-decreto.txt', con mi-decreto.txt junto al programa); "
+        "textos incluidos: central-seguros-vida-primera-fase.txt, "
     )
 
 
 def test_a_text_that_is_not_shipped_is_refused(tmp_path: Path) -> None:
     path = edited(tmp_path, "texto: geb-decreto-706-2017.txt", "texto: geb-decreto-706.txt")
     [message] = messages(path)
-    assert message.startswith("normas.d706.texto: 'geb-decreto-706.txt' no es un texto incluido")
+    assert message.startswith(
+        "normas.d706.texto: 'geb-decreto-706.txt' no es un texto incluido en el paquete ni un "
+        f"archivo junto al programa (en {tmp_path}); un texto propio se cita por su ruta "
+        "relativa a la carpeta del archivo de programa"
+    )
 
 
 def test_a_section_the_sources_document_lacks_is_refused(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from fractions import Fraction
+from math import floor
 
 import polars as pl
 
@@ -60,6 +61,61 @@ def parse_pesos(text: str) -> int:
     cents = (match["plain_cents"] or match["grouped_cents"] or "").ljust(2, "0")
     value = int(whole) * 100 + int(cents)
     return -value if written.startswith("-") else value
+
+
+PRICE_PATTERN = re.compile(
+    r"^\$?\s*(?P<whole>[0-9]{1,16}|[0-9]{1,3}(?:\.[0-9]{3}){1,5})(?:,(?P<comma>[0-9]+))?$"
+)
+_PLAIN_PRICE = re.compile(r"^\$?\s*(?P<whole>[0-9]{1,16})(?:\.(?P<dot>[0-9]+))?$")
+PRICE_DECIMALS = 12  # a price's decimals beyond these are a typo (decrees give up to six)
+
+
+def parse_price(text: str) -> Fraction:
+    """A price per share as a decree or a notice writes it, exactly, in centavos: every
+    decimal it gives (``0.010176``, ``0,010176``, ``2.018,00`` or ``2018``). A dot before
+    exactly three digits groups thousands, as ``parse_pesos`` reads it; ``0.010176`` has six
+    decimals, so its dot is the decimal point.
+
+    >>> parse_price("0.010176"), parse_price("2.018,50"), parse_price("2018")
+    (Fraction(636, 625), Fraction(201850, 1), Fraction(201800, 1))
+    """
+    written = text.strip()
+    plain = _PLAIN_PRICE.match(written)
+    grouped = PRICE_PATTERN.match(written)
+    if plain is not None and not (plain["dot"] and len(plain["dot"]) == 3 and grouped):
+        whole, decimals = plain["whole"], plain["dot"] or ""
+    elif grouped is not None:
+        whole, decimals = grouped["whole"].replace(".", ""), grouped["comma"] or ""
+    else:
+        raise MoneyError(
+            f"'{written}' no es un precio por acción (se escribe 2018, 2075.31, 0.010176 o "
+            "0,010176)"
+        )
+    if len(decimals) > PRICE_DECIMALS:
+        raise MoneyError(f"'{written}' tiene más de {PRICE_DECIMALS} decimales")
+    return Fraction(Decimal(f"{whole}.{decimals or '0'}")) * 100
+
+
+def price_text(centavos: int | Fraction) -> str:
+    """A price per share with every decimal it has: '$ 2.018', '$ 2.075,31', '$ 0,010176'.
+    A price in whole centavos is written as ``pesos`` writes it."""
+    value = Fraction(centavos)
+    if value.denominator == 1:
+        return pesos(int(value))
+    pesos_value = value / 100
+    places = 2
+    while (pesos_value * 10**places).denominator != 1 and places < 4 * PRICE_DECIMALS:
+        places += 1
+    return f"$ {fixed(pesos_value, places)}"
+
+
+def round_centavos(amount: Fraction) -> int:
+    """An exact amount (centavos) to the nearest centavo, a half centavo up: the only
+    rounding of money, where money changes hands (``ROUNDING_WORDS`` says it)."""
+    return floor(amount + Fraction(1, 2))
+
+
+ROUNDING_WORDS = "redondeado al centavo más cercano (medio centavo, hacia arriba)"
 
 
 def parse_percent(text: str) -> Decimal:

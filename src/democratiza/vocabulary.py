@@ -24,9 +24,14 @@ Category = Literal[
     "fondo_pensiones_cesantias",
     "cooperativa",
     "caja_compensacion",
+    # A Primera Etapa open to every natural person (Ley 1118 de 2006 style: the programs of
+    # Ecopetrol offered it to every Colombian natural person), not only to the company's own.
+    "persona_natural",
 ]
 CATEGORIES: tuple[str, ...] = get_args(Category)
-NATURAL_CATEGORIES = frozenset({"trabajador_activo", "pensionado", "extrabajador"})
+NATURAL_CATEGORIES = frozenset(
+    {"trabajador_activo", "pensionado", "extrabajador", "persona_natural"}
+)
 
 
 Document = Literal[

@@ -31,6 +31,7 @@ WORDS: dict[str, dict[str, str]] = {
         "fondo_pensiones_cesantias": "Fondo de cesantías o de pensiones",
         "cooperativa": "Entidad cooperativa",
         "caja_compensacion": "Caja de compensación familiar",
+        "persona_natural": "Persona natural",
     },
     "documento": {
         "declaracion_renta": "Declaración de renta",

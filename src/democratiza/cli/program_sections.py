@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from democratiza.programs.schema import Citation, Program
+from democratiza.programs.schema import Citation, Program, missing_section
 from democratiza.rules.explain import cite
 from democratiza.words import word
 
@@ -68,41 +68,10 @@ def show_later_sections(console: Console, p: Program) -> None:
         console.print(t)
     else:
         say("Líneas de crédito (lineas_credito): el archivo no las define.")
-    f = p.fines
-    t = table(f"Multas: tramos desde {f.counted_from.value} (multas)", "Tramo", "%", "Cita")
-    for band in f.bands:
-        row(
-            t, f"{band.from_months} a {band.to_months} meses", f"{band.percent} %", c(band.citation)
-        )
-    console.print(t)
-    say(f"  Desde (multas.desde): {f.counted_from.value} ({c(f.counted_from.citation)})")
-    keys = f.base_keys or ()
-    for i, base in enumerate(f.base_values):
-        key = f" [{keys[i]}]" if i < len(keys) else ""
-        say(f"  Base posible (multas.bases){key}: {base.value} ({c(base.citation)})")
-    if f.base_rule is not None:
-        say(
-            f"  Regla de la base (multas.regla_base): {f.base_rule.value} "
-            f"({c(f.base_rule.citation)})"
-        )
-    say(f"  Ajuste (multas.ajuste): {f.adjustment.value} ({c(f.adjustment.citation)})")
-    for label, key, text in (
-        ("Intereses de mora", "intereses_mora", f.default_interest),
-        ("Pagos parciales", "pagos_parciales", f.partial_payments),
-    ):
-        shown = f"{text.value} ({c(text.citation)})" if text else "el archivo no los define"
-        say(f"  {label} (multas.{key}): {shown}")
-    if f.adjustment_method and f.reference_date:
-        say(
-            "  Cálculo (multas.fecha_referencia, multas.metodo_ajuste): tramos desde la "
-            f"{word('fecha_referencia_multa', f.reference_date)}, ajuste "
-            f"{word('ajuste_multa', f.adjustment_method)}"
-        )
+    if p.fines is None:
+        say(missing_section(p, "multas", "calcular ni mostrar multas"))
     else:
-        say(
-            "  Cálculo: el archivo no trae fecha_referencia y metodo_ajuste; la multa se "
-            "muestra pero no se calcula."
-        )
+        _show_fines(console, p)
     if p.ineffectiveness:
         cites = "; ".join(c(x) for x in p.ineffectiveness)
         say(f"Ineficacia de la adquisición contraria al programa (ineficacia): {cites}")
@@ -149,3 +118,48 @@ def show_later_sections(console: Console, p: Program) -> None:
     for nm in p.not_modelled:
         row(t, nm.provision, nm.section or "", c(nm.citation), nm.reason)
     console.print(t)
+
+
+def _show_fines(console: Console, p: Program) -> None:
+    def c(citation: Citation) -> str:
+        return cite(p, citation)
+
+    def say(line: str) -> None:
+        console.print(Text(line))
+
+    assert p.fines is not None
+    f = p.fines
+    t = table(f"Multas: tramos desde {f.counted_from.value} (multas)", "Tramo", "%", "Cita")
+    for band in f.bands:
+        row(
+            t, f"{band.from_months} a {band.to_months} meses", f"{band.percent} %", c(band.citation)
+        )
+    console.print(t)
+    say(f"  Desde (multas.desde): {f.counted_from.value} ({c(f.counted_from.citation)})")
+    keys = f.base_keys or ()
+    for i, base in enumerate(f.base_values):
+        key = f" [{keys[i]}]" if i < len(keys) else ""
+        say(f"  Base posible (multas.bases){key}: {base.value} ({c(base.citation)})")
+    if f.base_rule is not None:
+        say(
+            f"  Regla de la base (multas.regla_base): {f.base_rule.value} "
+            f"({c(f.base_rule.citation)})"
+        )
+    say(f"  Ajuste (multas.ajuste): {f.adjustment.value} ({c(f.adjustment.citation)})")
+    for label, key, text in (
+        ("Intereses de mora", "intereses_mora", f.default_interest),
+        ("Pagos parciales", "pagos_parciales", f.partial_payments),
+    ):
+        shown = f"{text.value} ({c(text.citation)})" if text else "el archivo no los define"
+        say(f"  {label} (multas.{key}): {shown}")
+    if f.adjustment_method and f.reference_date:
+        say(
+            "  Cálculo (multas.fecha_referencia, multas.metodo_ajuste): tramos desde la "
+            f"{word('fecha_referencia_multa', f.reference_date)}, ajuste "
+            f"{word('ajuste_multa', f.adjustment_method)}"
+        )
+    else:
+        say(
+            "  Cálculo: el archivo no trae fecha_referencia y metodo_ajuste; la multa se "
+            "muestra pero no se calcula."
+        )

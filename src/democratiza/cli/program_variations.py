@@ -29,6 +29,14 @@ def cap_words(rule: LimitRule, p: Program) -> str:
         )
     if rule.cap_offered is not None:
         return f"tope del {_share(rule.cap_offered)}"
+    if rule.cap_outstanding is not None:
+        share, name = rule.cap_outstanding, "acciones_en_circulacion"
+        rounded = label("redondeo", share.rounding)
+        where = cite(p, p.parameters[name].citation) if name in p.parameters else ""
+        return (
+            f"tope del {decimal_percent(share.percent)} de las acciones en circulación del "
+            f"emisor, {rounded} (parámetro {name}, {where})"
+        )
     return "lo que cabe en el monto máximo financiado, para quien paga en cuotas"
 
 

@@ -22,10 +22,10 @@ from democratiza.cli.program_variations import (
     validity_lines,
 )
 from democratiza.labels import label
-from democratiza.money import group, pesos
+from democratiza.money import group
 from democratiza.programs.loader import bundled_program_ids, load_program
-from democratiza.programs.parameters import PARAMETERS, make_offer_value
-from democratiza.programs.schema import Citation, Condition, LimitRule, Program
+from democratiza.programs.parameters import make_offer_value, shown
+from democratiza.programs.schema import Citation, Condition, LimitRule, Program, missing_section
 from democratiza.rules.explain import cite
 
 CONDITION_WORDS = {
@@ -72,13 +72,7 @@ def _value(program: Program, name: str) -> str:
     param = program.parameters.get(name)
     if param is None or param.value is None:
         return "(lo fija la oferta)"
-    value = make_offer_value(name, param.value)
-    kind = PARAMETERS[name].kind
-    if kind == "dinero" and isinstance(value, int):
-        return pesos(value)
-    if kind == "entero" and isinstance(value, int):
-        return group(value)
-    return str(value)
+    return shown(name, make_offer_value(name, param.value))
 
 
 def _limit(rule: LimitRule, p: Program) -> str:
@@ -119,6 +113,8 @@ def show_program(console: Console, p: Program) -> None:
         extra: list[str] = [cat.employer_status] if cat.employer_status else []
         if cat.excludes_just_cause:
             extra.append(f"sin retiro por justa causa ({c(cat.excludes_just_cause)})")
+        if cat.nationals_only:
+            extra.append(f"solo nacionales ({c(cat.nationals_only)})")
         row(t, cat.id, cat.name, c(cat.citation), "; ".join(extra))
     console.print(t)
     t = table(
@@ -158,6 +154,8 @@ def show_program(console: Console, p: Program) -> None:
     for u in [*p.undertakings, *([p.sworn_statement] if p.sworn_statement else [])]:
         row(t, u.id, u.text, describe(u.required_when), c(u.citation))
     console.print(t)
+    if not p.undertakings:
+        say(console, missing_section(p, "compromisos", "exigir ni verificar compromisos"))
     pay = ", ".join(
         label("forma_pago", m.id)
         + (f" (solo {label('persona', m.only_for).lower()})" if m.only_for else "")

@@ -17,8 +17,8 @@ from typer.core import TyperGroup
 from democratiza.cli.common import fail, refuse
 from democratiza.cli.offers import Code, Db, engine_for
 from democratiza.cli.program_view import show_program
-from democratiza.offers.lifecycle import OfferError, kept_program_text, load_offer
-from democratiza.programs.compare import changes, shown
+from democratiza.offers.lifecycle import OfferError, kept_program, load_offer
+from democratiza.programs.compare import changes, shown, text_changes
 from democratiza.programs.loader import (
     ProgramFileError,
     ProgramText,
@@ -76,7 +76,7 @@ def validate_command(
         data = program_data(found.text, found.source)
     except ProgramFileError as exc:
         raise _refuse_file(exc) from None
-    program, errors = problems(data, found.source)
+    program, errors = problems(data, found.source, found.texts, found.where)
     if program is None:
         lines = [f"{e.path}: {e.message}" for e in errors]
         raise fail(lines, f"{archivo}: {len(errors)} problema(s); el programa no se carga:")
@@ -121,7 +121,7 @@ def compare_command(
     try:
         with engine_for(db).connect() as conn:
             stored = load_offer(conn, codigo)
-            kept = kept_program_text(conn, stored)
+            kept = kept_program(conn, stored)
     except OfferError as exc:
         raise refuse(str(exc)) from None
     program = stored.program
@@ -131,10 +131,13 @@ def compare_command(
         f"{stored.program_sha256}.\nArchivo actual ({current.source}): huella {current.sha256}.",
         highlight=False,
     )
-    if digest(kept) == current.sha256:
+    texts = text_changes(kept.texts, current.texts)
+    for line in texts:
+        console.print(line, highlight=False, markup=False)
+    if digest(kept.text) == current.sha256:
         console.print("El archivo actual es idéntico al guardado con la oferta.")
         return
-    found = changes(_data(ProgramText(kept, f"oferta {codigo}")), _data(current))
+    found = changes(_data(kept), _data(current))
     if not found:
         console.print("Los valores son los mismos: el texto cambia solo en comentarios o formato.")
         return

@@ -27,12 +27,14 @@ from democratiza.offers.prices import (
 )
 from democratiza.programs.loader import (
     ProgramFileError,
+    ProgramText,
     digest,
     program_from_text,
     read_program,
 )
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
 from democratiza.programs.schema import Program
+from democratiza.programs.texts import NormText
 from democratiza.storage.database import new_id
 from democratiza.storage.lifecycle import Life, Row, canonical_json, move, record_event
 from democratiza.storage.lifecycle import advance as advance_row
@@ -69,6 +71,7 @@ class StoredOffer:
     offer: Offer  # with the program's fixed price (the initial one)
     program_sha256: str  # of the program file's text the offer keeps
     adjustments: tuple[PriceAdjustment, ...] = ()  # after interruptions, in order
+    kept: ProgramText | None = None  # the program file's text and the texts it cites
 
     @property
     def program(self) -> Program:
@@ -119,7 +122,7 @@ def create_offer(
 ) -> StoredOffer:
     try:
         source = read_program(program_id)
-        program = program_from_text(source.text, source.source)
+        program = source.program()
     except ProgramFileError as exc:
         raise OfferError("\n".join(str(e) for e in exc.errors)) from None
     try:
@@ -146,18 +149,21 @@ def create_offer(
                 creada_en=now,
                 programa_texto=source.text,
                 programa_huella=source.sha256,
+                programa_normas=kept_texts_json(source.texts),
             )
         )
     )
     record_event(conn, LIFE, Row(offer_id, code), "creacion", (None, "borrador"), who, why)
-    return StoredOffer(offer_id, code, "borrador", offer, source.sha256)
+    return StoredOffer(offer_id, code, "borrador", offer, source.sha256, kept=source)
 
 
 def load_offer(conn: Connection, code: str) -> StoredOffer:
     row = conn.execute(select(offers).where(offers.c.codigo == code)).mappings().first()
     if row is None:
         raise OfferError(f"No existe la oferta '{code}'.")
-    program = stored_program(code, row["programa_texto"], row["programa_huella"])
+    texts = stored_texts(code, row["programa_normas"])
+    program = stored_program(code, row["programa_texto"], row["programa_huella"], texts)
+    kept = ProgramText(row["programa_texto"], f"oferta {code}", texts, "guardado con la oferta")
     if program is None:
         raise OfferError(
             f"La oferta '{code}' se creó con la versión {row['version_programa']} del programa "
@@ -167,26 +173,57 @@ def load_offer(conn: Connection, code: str) -> StoredOffer:
     offer = make_offer(program, json.loads(row["parametros"]))
     state = cast(OfferState, row["estado"])
     prices = price_adjustments(conn, row["id"])
-    return StoredOffer(row["id"], code, state, offer, row["programa_huella"], prices)
+    return StoredOffer(row["id"], code, state, offer, row["programa_huella"], prices, kept)
+
+
+def kept_program(conn: Connection, stored: StoredOffer) -> ProgramText:
+    """The exact text of the program file the offer keeps and the texts it cites
+    (``load_offer`` checked them)."""
+    row = conn.execute(
+        select(offers.c.programa_texto, offers.c.programa_normas).where(offers.c.id == stored.id)
+    ).one()
+    assert isinstance(row[0], str), "load_offer refuses an offer that keeps no program"
+    texts = stored_texts(stored.code, row[1])
+    return ProgramText(row[0], f"oferta {stored.code}", texts, "guardado con la oferta")
 
 
 def kept_program_text(conn: Connection, stored: StoredOffer) -> str:
     """The exact text of the program file the offer keeps (``load_offer`` checked it)."""
-    text = conn.execute(
-        select(offers.c.programa_texto).where(offers.c.id == stored.id)
-    ).scalar_one()
-    assert isinstance(text, str), "load_offer refuses an offer that keeps no program"
-    return text
+    return kept_program(conn, stored).text
 
 
-def stored_program(code: str, text: str | None, sha256: str | None) -> Program | None:
+def kept_texts_json(texts: tuple[NormText, ...]) -> str | None:
+    """The texts an offer keeps, as stored: each with its name and SHA-256."""
+    if not texts:
+        return None
+    kept = [{"nombre": t.name, "texto": t.text, "huella": t.sha256} for t in texts]
+    return json.dumps(kept, sort_keys=True, ensure_ascii=False)
+
+
+def stored_texts(code: str, stored: str | None) -> tuple[NormText, ...]:
+    """The texts an offer keeps, each checked against its SHA-256."""
+    texts = tuple(NormText(t["nombre"], t["texto"]) for t in json.loads(stored or "[]"))
+    hashes = [t["huella"] for t in json.loads(stored or "[]")]
+    for text, sha256 in zip(texts, hashes, strict=True):
+        if text.sha256 != sha256:
+            raise OfferError(
+                f"El texto '{text.name}' guardado con la oferta '{code}' no coincide con su huella."
+            )
+    return texts
+
+
+def stored_program(
+    code: str, text: str | None, sha256: str | None, texts: tuple[NormText, ...] = ()
+) -> Program | None:
     """The program an offer keeps, checked against its hash (None if it keeps none)."""
     if text is None:
         return None
     if digest(text) != sha256:
         raise OfferError(f"El programa guardado con la oferta '{code}' no coincide con su huella.")
     try:
-        return program_from_text(text, f"programa guardado con la oferta {code}")
+        return program_from_text(
+            text, f"programa guardado con la oferta {code}", texts, "guardado con la oferta"
+        )
     except ProgramFileError as exc:
         raise OfferError("\n".join(str(e) for e in exc.errors)) from None
 

@@ -8,11 +8,14 @@ change is named by the key path the loader uses (``limites[7].tope_acciones``).
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
+
+from democratiza.programs.texts import NormText
 
 
 class _Absent:
@@ -61,3 +64,37 @@ def shown(value: Any) -> str:
     if isinstance(value, (int, date)) or value is None:
         return "(vacío)" if value is None else str(value)
     return json.dumps(value, ensure_ascii=False, default=str, sort_keys=False)
+
+
+DIFF_LINES = 40  # the lines of a changed text's difference shown; the rest are counted
+
+
+def text_changes(before: tuple[NormText, ...], after: tuple[NormText, ...]) -> list[str]:
+    """What changed in the texts the program cites, each by name with both SHA-256 and the
+    lines that differ (a text an offer keeps no copy of, from before they were kept, is not
+    compared). Empty when every text is the same."""
+    if not before:
+        return []
+    now = {t.name: t for t in after}
+    lines: list[str] = []
+    for text in before:
+        current = now.pop(text.name, None)
+        if current is None:
+            lines.append(f"El texto '{text.name}' ya no lo cita el archivo actual.")
+        elif current.sha256 != text.sha256:
+            lines.append(f"El texto '{text.name}' cambió: huella {text.sha256} → {current.sha256}.")
+            diff = list(
+                difflib.unified_diff(
+                    text.text.splitlines(),
+                    current.text.splitlines(),
+                    "guardado",
+                    "actual",
+                    lineterm="",
+                    n=0,
+                )
+            )[2:]
+            lines += [f"  {d}" for d in diff[:DIFF_LINES]]
+            if len(diff) > DIFF_LINES:
+                lines.append(f"  … y {len(diff) - DIFF_LINES} línea(s) más de diferencia.")
+    lines += [f"El archivo actual cita un texto nuevo: '{name}'." for name in now]
+    return lines

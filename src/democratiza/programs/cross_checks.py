@@ -1,5 +1,5 @@
 """What the schema alone cannot see in a program file: references between its parts, and
-between the file and the texts shipped with the package.
+between the file and the texts it cites (the package's, or files beside the program).
 
 Each check gives (key path, Spanish message). The checks on the file as written (norms and
 citations) run even when the schema refuses other parts, so ``democratiza programa validar``
@@ -15,7 +15,16 @@ from pydantic import BaseModel
 
 from democratiza.programs.parameters import PARAMETERS, REQUIRED_PARAMETERS
 from democratiza.programs.schema import Program
-from democratiza.programs.texts import SOURCES, cited_section, shipped_texts, source_sections
+from democratiza.programs.texts import (
+    HOW_TO_CITE,
+    SOURCES,
+    cited_section,
+    name_problem,
+    resolved,
+    sections_of,
+    shipped_texts,
+    source_file,
+)
 from democratiza.vocabulary import DOCUMENT_DATE
 
 Problem = tuple[str, str]  # (key path, message)
@@ -38,49 +47,102 @@ def _texts(norm: Mapping[str, Any]) -> list[Any]:
     return [texts] if isinstance(texts, str) else list(texts or [])
 
 
-def _norm_problems(path: str, norm: Mapping[str, Any]) -> Iterator[Problem]:
-    texts, source = _texts(norm), norm.get("fuente")
+def cited_names(data: Any) -> list[str]:
+    """Every file a program's norms name (``texto`` and ``fuente``), in the file's order."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("normas"), Mapping):
+        return []
+    names: list[str] = []
+    for norm in data["normas"].values():
+        if not isinstance(norm, Mapping):
+            continue
+        found = source_file(norm["fuente"]) if isinstance(norm.get("fuente"), str) else None
+        for name in [*_texts(norm), *([found[0]] if found else [])]:
+            if isinstance(name, str) and name not in names:
+                names.append(name)
+    return names
+
+
+def _missing(name: str, where: str) -> str:
     shipped = ", ".join(shipped_texts())
+    return (
+        f"'{name}' no es un texto incluido en el paquete ni un archivo {where}; "
+        f"{HOW_TO_CITE}; textos incluidos: {shipped}"
+    )
+
+
+def _norm_problems(
+    path: str, norm: Mapping[str, Any], beside: Mapping[str, str], where: str
+) -> Iterator[Problem]:
+    texts, source = _texts(norm), norm.get("fuente")
     if not texts and not source:
         yield (
             path,
             (
-                "la norma no nombra su texto incluido ('texto') ni su fuente "
-                f"('fuente: {SOURCES} §N'); textos incluidos: {shipped}"
+                "la norma no nombra su texto ('texto') ni su fuente ('fuente: ARCHIVO §N'); "
+                f"{HOW_TO_CITE}; textos incluidos: {', '.join(shipped_texts())}"
             ),
         )
     single = isinstance(norm.get("texto"), str)
     for i, name in enumerate(texts):
-        if isinstance(name, str) and name not in shipped_texts():
-            where = f"{path}.texto" if single else f"{path}.texto[{i}]"
-            yield where, f"'{name}' no es un texto incluido; textos incluidos: {shipped}"
+        if not isinstance(name, str):
+            continue
+        where_key = f"{path}.texto" if single else f"{path}.texto[{i}]"
+        problem = name_problem(name)
+        if problem is None and resolved(name, beside) is None:
+            problem = _missing(name, where)
+        if problem is not None:
+            yield where_key, problem
     if isinstance(source, str):
-        section = cited_section(source.removeprefix(f"{SOURCES} "))
-        if section is not None and section not in source_sections():
-            yield f"{path}.fuente", f"{SOURCES} no tiene la sección §{section}"
+        found = source_file(source)
+        if found is None:
+            yield (
+                f"{path}.fuente",
+                f"'{source}' no es un archivo de fuentes con su sección (p. ej. "
+                f"'fuente: {SOURCES} §2' o 'fuente: mis-fuentes.md §1')",
+            )
+            return
+        name, section = found
+        problem = name_problem(name)
+        text = resolved(name, beside) if problem is None else None
+        if problem is None and text is None:
+            problem = _missing(name, where)
+        if problem is not None:
+            yield f"{path}.fuente", problem
+        elif text is not None and section is not None and section not in sections_of(text):
+            yield f"{path}.fuente", f"{name} no tiene la sección §{section}"
 
 
-def written_problems(data: Any) -> list[Problem]:
-    """Norms that name no shipped text or source; citations of undeclared norms, or of a
-    section the sources document does not have."""
+def written_problems(
+    data: Any, beside: Mapping[str, str] | None = None, where: str = "junto al programa"
+) -> list[Problem]:
+    """Norms that name no text or source that can be read (``beside``: the texts found
+    beside the program file, by name; ``where`` says where that is); citations of undeclared
+    norms, or of a section a sources document does not have."""
     if not isinstance(data, Mapping) or not isinstance(data.get("normas"), Mapping):
         return []  # the schema says what is wrong with the file's shape
+    beside = beside or {}
     norms: Mapping[str, Any] = data["normas"]
     problems: list[Problem] = []
+    sections: dict[str, tuple[str, frozenset[str]]] = {}  # a sources norm: its file, sections
     for key, norm in norms.items():
-        if isinstance(norm, Mapping):
-            problems += _norm_problems(f"normas.{key}", norm)
-    sources = {k for k, n in norms.items() if isinstance(n, Mapping) and SOURCES in _texts(n)}
+        if not isinstance(norm, Mapping):
+            continue
+        problems += _norm_problems(f"normas.{key}", norm, beside, where)
+        for name in _texts(norm):
+            text = resolved(name, beside) if isinstance(name, str) else None
+            if text is not None and sections_of(text):
+                sections[key] = (name, sections_of(text))
     for path, citation in _written_citations(data, ""):
         norm, ref = citation.get("norma"), citation.get("ref")
         if not isinstance(norm, str):
             continue
         if norm not in norms:
             problems.append((f"{path}.norma", f"la norma '{norm}' no está declarada en 'normas'"))
-        elif norm in sources and isinstance(ref, str):
+        elif norm in sections and isinstance(ref, str):
+            name, known = sections[norm]
             section = cited_section(ref)
-            if section is not None and section not in source_sections():
-                problems.append((f"{path}.ref", f"{SOURCES} no tiene la sección §{section}"))
+            if section is not None and section not in known:
+                problems.append((f"{path}.ref", f"{name} no tiene la sección §{section}"))
     return problems
 
 
@@ -106,8 +168,9 @@ def program_problems(program: Program) -> list[Problem]:
         if name not in PARAMETERS:
             err(f"parametros.{name}", "parámetro desconocido")
             continue
-        kind = PARAMETERS[name].kind
-        if param.value is not None and not PARAMETERS[name].accepts(param.value):
+        spec = PARAMETERS[name]
+        if param.value is not None and not spec.accepts(param.value):
+            kind = spec.kind if spec.kind in ("entero", "fecha") else spec.expected
             err(f"parametros.{name}.valor", f"debe ser {kind}")
     for name in REQUIRED_PARAMETERS:
         if name not in program.parameters:
@@ -123,6 +186,11 @@ def program_problems(program: Program) -> list[Problem]:
             err(f"limites[{i}].base.fuentes", "usa ingresos en dólares sin el parámetro 'trm'")
         if rule.applies_when.new_manager and "fecha_corte_directivos" not in program.parameters:
             err(f"limites[{i}].aplica_si", "directivo_nuevo exige 'fecha_corte_directivos'")
+        if rule.cap_outstanding and "acciones_en_circulacion" not in program.parameters:
+            err(
+                f"limites[{i}].tope_porcentaje_emisor",
+                "exige el parámetro 'acciones_en_circulacion' (con su cita)",
+            )
         if rule.cap_smmlv and rule.cap_smmlv.parameter not in program.parameters:
             name = rule.cap_smmlv.parameter
             err(f"limites[{i}].tope_smmlv", f"exige el parámetro '{name}' (con su cita)")
@@ -139,6 +207,16 @@ def program_problems(program: Program) -> list[Problem]:
         for cat in doc.required_when.categories or ():
             if cat not in listed:
                 err(f"documentos[{i}].exigible_si", f"la categoría '{cat}' no está en el programa")
+    for key, present in (
+        ("compromisos", bool(program.undertakings)),
+        ("multas", program.fines is not None),
+    ):
+        if not present and program.unmodelled(key) is None:
+            err(
+                key,
+                f"falta '{key}': escríbalos con su cita o, si el texto no los trae, declárelo "
+                f"en no_modelado (disposicion, cita, razon y 'seccion: {key}')",
+            )
     for i, entry in enumerate(program.not_modelled):
         if entry.section is not None and models_section(program, entry.section):
             err(

@@ -1,8 +1,9 @@
 """Load program files, refusing any that is malformed, with the path of every bad key.
 
-A program is read as its file's exact text (``ProgramText``: the text and its SHA-256), and
-built from that text. An offer keeps the text it was created with, so the program it runs
-under is rebuilt from the stored text, never from a file edited since.
+A program is read as its file's exact text (``ProgramText``: the text and its SHA-256) with
+the texts its norms cite (``texts``: each beside the file, or else the package's), and built
+from those. An offer keeps them all as it was created, so the program it runs under is
+rebuilt from the stored texts, never from files edited since.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from democratiza.programs.cross_checks import program_problems, written_problems
+from democratiza.programs.cross_checks import cited_names, program_problems, written_problems
 from democratiza.programs.messages import schema_errors
 from democratiza.programs.schema import Program
+from democratiza.programs.texts import NormText, name_problem, resolved
 from democratiza.validation_messages import YamlProblem, load_yaml
 
 DATA_PACKAGE = "democratiza.programs.data"
@@ -44,15 +46,26 @@ class ProgramFileError(Exception):
 
 @dataclass(frozen=True)
 class ProgramText:
-    """A program file's exact text, where it was read from, and its SHA-256 (hex, of the
-    UTF-8 bytes: the file's own bytes)."""
+    """A program file's exact text, where it was read from, its SHA-256 (hex, of the UTF-8
+    bytes: the file's own bytes), and the texts its norms cite that could be read."""
 
     text: str
     source: str
+    texts: tuple[NormText, ...] = ()
+    where: str = "junto al programa"  # where its own texts are, for a refusal
 
     @property
     def sha256(self) -> str:
         return digest(self.text)
+
+    @property
+    def beside(self) -> dict[str, str]:
+        """The cited texts by name, as the checks read them."""
+        return {t.name: t.text for t in self.texts}
+
+    def program(self) -> Program:
+        """The program these texts describe (refused with every problem at once)."""
+        return program_from_text(self.text, self.source, self.texts, self.where)
 
 
 def digest(text: str) -> str:
@@ -71,9 +84,15 @@ def program_data(text: str, source: str) -> Any:
         raise _refused(source, "(archivo)", str(exc)) from None
 
 
-def problems(data: Any, source: str) -> tuple[Program | None, list[ProgramError]]:
-    """Every problem of a file's data at once, and the program when there is none."""
-    found = written_problems(data)
+def problems(
+    data: Any,
+    source: str,
+    texts: tuple[NormText, ...] = (),
+    where: str = "junto al programa",
+) -> tuple[Program | None, list[ProgramError]]:
+    """Every problem of a file's data at once, and the program when there is none; ``texts``
+    are the ones found for its norms (a text not among them is the package's, or missing)."""
+    found = written_problems(data, {t.name: t.text for t in texts}, where)
     try:
         program: Program | None = Program.model_validate(data)
     except ValidationError as exc:
@@ -92,39 +111,61 @@ def parse_program(data: Any, source: str) -> Program:
     return program
 
 
-def program_from_text(text: str, source: str) -> Program:
+def program_from_text(
+    text: str, source: str, texts: tuple[NormText, ...] = (), where: str = "junto al programa"
+) -> Program:
     """The program a file's text describes; ``source`` names the text in the refusals."""
-    program, found = _built(text)
+    program, found = _built(text, texts, where)
     if program is None:
         raise ProgramFileError([ProgramError(source, path, message) for path, message in found])
     return program
 
 
 @lru_cache(maxsize=256)
-def _built(text: str) -> tuple[Program | None, tuple[tuple[str, str], ...]]:
+def _built(
+    text: str, texts: tuple[NormText, ...], where: str
+) -> tuple[Program | None, tuple[tuple[str, str], ...]]:
     """Each text is built once: programs are immutable, so one text gives one object (an
     offer's compiled rules are reused while its program is the same), and an offer loaded
     on every request does not parse its file again."""
     try:
-        program, errors = problems(program_data(text, ""), "")
+        program, errors = problems(program_data(text, ""), "", texts, where)
     except ProgramFileError as exc:
         program, errors = None, exc.errors
     return program, tuple((e.path, e.message) for e in errors)
 
 
-def read_program_file(path: Path) -> ProgramText:
+def _read_text(path: Path) -> str:
     try:
-        text = path.read_bytes().decode("utf-8")  # bytes as they are: the hash is the file's
+        return path.read_bytes().decode("utf-8")  # bytes as they are: the hash is the file's
     except OSError as exc:
         raise _refused(str(path), "(archivo)", f"no se puede leer ({exc.strerror})") from None
     except UnicodeDecodeError:
         raise _refused(str(path), "(archivo)", "no está en UTF-8") from None
-    return ProgramText(text, str(path))
+
+
+def read_program_file(path: Path) -> ProgramText:
+    """A program file's text and the texts its norms cite: each file of that name beside it
+    (a path relative to its folder), or else the package's text of that name."""
+    text = _read_text(path)
+    try:
+        data = load_yaml(text)
+    except YamlProblem:
+        data = None  # the file's own refusal says it, when it is built
+    texts: list[NormText] = []
+    for name in cited_names(data):
+        beside = path.parent / name
+        if name_problem(name) is None and beside.is_file():
+            texts.append(NormText(name, _read_text(beside)))
+        else:
+            words = resolved(name, {})
+            if words is not None:
+                texts.append(NormText(name, words))
+    return ProgramText(text, str(path), tuple(texts), f"junto al programa (en {path.parent})")
 
 
 def load_program_file(path: Path) -> Program:
-    found = read_program_file(path)
-    return program_from_text(found.text, found.source)
+    return read_program_file(path).program()
 
 
 def bundled_program_ids() -> list[str]:
@@ -147,5 +188,15 @@ def read_program(program_id: str) -> ProgramText:
 
 def load_program(program_id: str) -> Program:
     """A bundled program by id, or a program file by path."""
-    found = read_program(program_id)
-    return program_from_text(found.text, found.source)
+    return read_program(program_id).program()
+
+
+def installed(found: ProgramText) -> bool:
+    """Whether the installed package has this program file and every text it cites, word
+    for word (so whoever installs the same version can read the rules it runs under)."""
+    if not all(t.shipped for t in found.texts):
+        return False
+    program_id = program_data(found.text, found.source).get("id")
+    if program_id not in bundled_program_ids():
+        return False
+    return bool(read_program(str(program_id)).text == found.text)

@@ -13,15 +13,24 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 
-from democratiza.money import MoneyError, parse_pesos
+from democratiza.money import (
+    PRICE_DECIMALS,
+    MoneyError,
+    group,
+    parse_pesos,
+    parse_price,
+    pesos,
+    price_text,
+)
 from democratiza.programs.schema import Program
 from democratiza.vocabulary import SMMLV_PARAMETER
 
 
 @dataclass(frozen=True)
 class ParameterSpec:
-    kind: str  # "entero", "dinero" or "fecha" (Spanish: it is shown to users)
+    kind: str  # "entero", "dinero", "precio" or "fecha" (Spanish: it is shown to users)
     label: str
 
     def accepts(self, value: object) -> bool:
@@ -29,12 +38,26 @@ class ParameterSpec:
             return isinstance(value, date)
         if self.kind == "entero":
             return isinstance(value, int) and not isinstance(value, bool) and value > 0
-        return isinstance(value, (int, Decimal)) and not isinstance(value, bool) and value > 0
+        if isinstance(value, Decimal) and self.kind == "dinero":
+            return value > 0 and value == round(value, 2)
+        if isinstance(value, Decimal):
+            return value > 0 and value == round(value, PRICE_DECIMALS)
+        return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+    @property
+    def expected(self) -> str:
+        """What a value must be, in words."""
+        if self.kind == "precio":
+            return f"un precio positivo (hasta {PRICE_DECIMALS} decimales)"
+        if self.kind == "dinero":
+            return "dinero positivo (hasta dos decimales)"
+        return self.kind
 
 
 _NAMED: dict[str, ParameterSpec] = {
     "acciones_ofrecidas": ParameterSpec("entero", "acciones ofrecidas"),
-    "precio": ParameterSpec("dinero", "precio fijo por acción"),
+    "acciones_en_circulacion": ParameterSpec("entero", "acciones en circulación del emisor"),
+    "precio": ParameterSpec("precio", "precio fijo por acción"),
     "trm": ParameterSpec("dinero", "tasa representativa del mercado (pesos por dólar)"),
     "fecha_aviso": ParameterSpec("fecha", "fecha de publicación del aviso de oferta"),
     "fecha_cierre": ParameterSpec("fecha", "último día del plazo de la oferta"),
@@ -82,11 +105,20 @@ class Offer:
     """A program with every parameter the evaluation may use resolved to exact values."""
 
     program: Program
-    values: Mapping[str, int | date]  # money in centavos, shares as int, dates as date
+    # Money in centavos, shares as int, dates as date; the price in exact centavos (a
+    # Fraction where the decree gives more decimals than centavos: Granahorrar's $ 0,010176).
+    values: Mapping[str, int | date | Fraction]
 
     def money(self, name: str) -> int | None:
         value = self.values.get(name)
         return value if isinstance(value, int) else None
+
+    @property
+    def price(self) -> Fraction:
+        """The fixed price per share, in centavos, exactly as the decree or the notice gives it."""
+        value = self.values.get("precio")
+        assert isinstance(value, (int, Fraction)), "make_offer always resolves the price"
+        return Fraction(value)
 
     def day(self, name: str) -> date | None:
         value = self.values.get(name)
@@ -94,9 +126,14 @@ class Offer:
 
     @property
     def price_centavos(self) -> int:
-        price = self.money("precio")
-        assert price is not None, "make_offer always resolves the price"
-        return price
+        """The price in whole centavos, for what keeps prices in centavos (a later stage's
+        floor, the payment records): a price finer than a centavo has none."""
+        price = self.price
+        if price.denominator != 1:
+            raise MoneyError(
+                f"el precio de {price_text(price)} por acción tiene fracciones de centavo"
+            )
+        return int(price)
 
     def require(self, names: list[str], why: str) -> None:
         missing = [n for n in names if n not in self.values]
@@ -114,9 +151,15 @@ def _missing_message(program: Program, name: str, why: str) -> str:
     )
 
 
-def make_offer_value(name: str, raw: object) -> int | date:
-    """A parameter's exact value: money in centavos, shares as int, dates as date."""
+def make_offer_value(name: str, raw: object) -> int | date | Fraction:
+    """A parameter's exact value: money in centavos, shares as int, dates as date; the
+    price in exact centavos, whole where it has no fraction of a centavo."""
     spec = PARAMETERS[name]
+    if spec.kind == "precio":
+        price = parse_price(str(raw))
+        if price <= 0:
+            raise ValueError
+        return int(price) if price.denominator == 1 else price
     if spec.kind == "fecha":
         if isinstance(raw, date):
             return raw
@@ -134,7 +177,7 @@ def make_offer_value(name: str, raw: object) -> int | date:
 
 def make_offer(program: Program, overrides: Mapping[str, object] | None = None) -> Offer:
     """Resolve the offer's parameters; the price must be known before anything is evaluated."""
-    values: dict[str, int | date] = {}
+    values: dict[str, int | date | Fraction] = {}
     errors: list[str] = []
     for name, param in program.parameters.items():
         if param.value is not None:
@@ -157,11 +200,29 @@ def make_offer(program: Program, overrides: Mapping[str, object] | None = None) 
             values[name] = make_offer_value(name, raw)
         except (ValueError, MoneyError):
             errors.append(
-                f"El parámetro '{name}' debe ser {PARAMETERS[name].kind} positivo; "
-                f"se recibió '{raw}'."
+                f"El parámetro '{name}' debe ser {_expected(PARAMETERS[name])}; se recibió '{raw}'."
             )
     if errors:
         raise OfferParameterError(errors)
     offer = Offer(program, values)
     offer.require(["precio"], "calcular cualquier límite en acciones")
     return offer
+
+
+def _expected(spec: ParameterSpec) -> str:
+    """The words of a refusal as they were for money and counts; a price says its decimals."""
+    if spec.kind == "precio":
+        return spec.expected
+    return f"{spec.kind} positivo"
+
+
+def shown(name: str, value: int | date | Fraction) -> str:
+    """A parameter as a person reads it: $ 2.018, $ 0,010176, 40.000.000, 2018-02-26."""
+    kind = PARAMETERS[name].kind if name in PARAMETERS else ""
+    if isinstance(value, date):
+        return value.isoformat()
+    if kind == "precio" or isinstance(value, Fraction):
+        return price_text(value)
+    if kind == "dinero":
+        return pesos(value)
+    return group(value)

@@ -43,15 +43,16 @@ class Citation(Model):
 
 
 class Norm(Model):
-    """A norm the file cites, and where its words can be read inside the package: its
-    shipped text (``texto``: file names in ``programs/normas/``) or, for a norm whose text
-    is not shipped, its section of the sources document (``fuente: fuentes.md §2``)."""
+    """A norm the file cites, and where its words can be read: its text (``texto``: a file
+    name, of the package's ``programs/normas/`` or a path beside the program file) or, for
+    a norm whose text is not at hand, a sources document and its section (``fuente:
+    fuentes.md §2``, ``fuente: mis-fuentes.md §1``); ``programs.texts`` checks both."""
 
     name: str = Field(alias="nombre", min_length=1)
     short: str = Field(alias="corto", min_length=1)
     issued: date | None = Field(default=None, alias="fecha")
     texts: tuple[str, ...] = Field(default=(), alias="texto")
-    source: str | None = Field(default=None, alias="fuente", pattern=r"^fuentes\.md §\d+$")
+    source: str | None = Field(default=None, alias="fuente", min_length=1)
 
     @field_validator("texts", mode="before")
     @classmethod
@@ -91,6 +92,9 @@ class CategoryRule(Model):
         default=None, alias="estado_certificado"
     )
     excludes_just_cause: Citation | None = Field(default=None, alias="excluye_justa_causa")
+    # Only nationals: a Primera Etapa for every Colombian natural person (Ley 1118 de 2006
+    # style); an acceptant who files as a foreigner (``extranjero``) is rejected by it.
+    nationals_only: Citation | None = Field(default=None, alias="solo_nacionales")
 
 
 class DocumentRule(Model):
@@ -153,6 +157,7 @@ LIMIT_KINDS = (
     "tope_pesos",
     "tope_smmlv",
     "tope_porcentaje_oferta",
+    "tope_porcentaje_emisor",
     "tope_financiado",
 )
 
@@ -160,8 +165,11 @@ LIMIT_KINDS = (
 class LimitRule(Model):
     """One per-acceptant limit: ``multiplo`` × an amount the acceptant files, or one cap: in
     shares, in pesos, in minimum salaries of a year, in a percentage of the shares offered,
-    or the most an acceptant paying in instalments may finance (``tope_financiado: cuotas``,
-    the amount being the payment rule's ``monto_maximo_financiado``)."""
+    in a percentage of the issuer's outstanding shares (``tope_porcentaje_emisor``: ETB's
+    «hasta el 0,3 % de la compañía», the count being the cited parameter
+    ``acciones_en_circulacion``), or the most an acceptant paying in instalments may finance
+    (``tope_financiado: cuotas``, the amount being the payment rule's
+    ``monto_maximo_financiado``)."""
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-()]*$")
     name: str = Field(alias="nombre", min_length=1)
@@ -172,6 +180,7 @@ class LimitRule(Model):
     cap_pesos: Decimal | None = Field(default=None, alias="tope_pesos", gt=0, decimal_places=2)
     cap_smmlv: SmmlvCap | None = Field(default=None, alias="tope_smmlv")
     cap_offered: OfferedShare | None = Field(default=None, alias="tope_porcentaje_oferta")
+    cap_outstanding: OfferedShare | None = Field(default=None, alias="tope_porcentaje_emisor")
     cap_financed: Literal["cuotas"] | None = Field(default=None, alias="tope_financiado")
     citation: Citation = Field(alias="cita")
 
@@ -183,6 +192,7 @@ class LimitRule(Model):
             self.cap_pesos,
             self.cap_smmlv,
             self.cap_offered,
+            self.cap_outstanding,
             self.cap_financed,
         ]
         kinds = int(amount) + sum(c is not None for c in caps)
@@ -410,6 +420,8 @@ class LaterStages(Model):
 # The optional sections of a file, by key path: a ``no_modelado`` entry may name the one it
 # concerns, and the loader refuses it when the file models that section.
 Section = Literal[
+    "compromisos",
+    "multas",
     "remuneracion_anual",
     "declaracion_juramentada",
     "lineas_credito",
@@ -476,7 +488,9 @@ class Program(Model):
     categories: tuple[CategoryRule, ...] = Field(alias="categorias", min_length=1)
     documents: tuple[DocumentRule, ...] = Field(alias="documentos")
     limits: tuple[LimitRule, ...] = Field(alias="limites", min_length=1)
-    undertakings: tuple[UndertakingRule, ...] = Field(alias="compromisos", min_length=1)
+    # Without them, a ``no_modelado`` entry with ``seccion: compromisos`` says why (the text
+    # at hand does not have them); the loader refuses a file with neither.
+    undertakings: tuple[UndertakingRule, ...] = Field(default=(), alias="compromisos")
     sworn_statement: UndertakingRule | None = Field(default=None, alias="declaracion_juramentada")
     payment_methods: tuple[PaymentRule, ...] = Field(alias="formas_de_pago", min_length=1)
     remuneration: RemunerationDefinition | None = Field(default=None, alias="remuneracion_anual")
@@ -491,8 +505,13 @@ class Program(Model):
     ineffectiveness: tuple[Citation, ...] = Field(default=(), alias="ineficacia")
     validity: Validity = Field(alias="validez")
     allocation: Allocation = Field(alias="adjudicacion")
-    fines: Fines = Field(alias="multas")
+    # Without them, as the undertakings: declared not modelled (``seccion: multas``).
+    fines: Fines | None = Field(default=None, alias="multas")
     not_modelled: tuple[NotModelled, ...] = Field(alias="no_modelado")
+
+    def unmodelled(self, section: str) -> NotModelled | None:
+        """The ``no_modelado`` entry that declares a section missing from the text, if any."""
+        return next((n for n in self.not_modelled if n.section == section), None)
 
     def category(self, category_id: str) -> CategoryRule | None:
         return next((c for c in self.categories if c.id == category_id), None)
@@ -508,3 +527,15 @@ class Program(Model):
     def instalment_plan(self) -> InstalmentPlan | None:
         """The plan of payment in instalments, where the program offers it."""
         return next((m.instalments for m in self.payment_methods if m.instalments), None)
+
+
+def missing_section(program: Program, section: str, why: str) -> str:
+    """What every output that needs a section the text lacks says: that it is missing, the
+    ``no_modelado`` entry's provision, citation and reason, and what cannot be done."""
+    entry = program.unmodelled(section)
+    if entry is None:
+        return f"El programa {program.id} no define '{section}': no se puede {why}."
+    return (
+        f"El programa {program.id} no modela '{section}': {entry.provision} "
+        f"({program.cite(entry.citation)}): {entry.reason} No se puede {why}."
+    )

@@ -9,6 +9,7 @@ centavo (denominator 100).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from math import lcm
 
 import polars as pl
@@ -92,10 +93,15 @@ def first_index(conditions: list[pl.Expr]) -> pl.Expr:
     )
 
 
-def shares_within(amount: Amount, numerator: int, denominator: int, price: int) -> pl.Expr:
-    """Largest whole n with n × price ≤ (numerator/denominator) × amount; 0 if amount ≤ 0."""
-    divisor = denominator * amount.denominator * price
-    exact = (amount.numerator * numerator) // divisor
+def shares_within(
+    amount: Amount, numerator: int, denominator: int, price: int | Fraction
+) -> pl.Expr:
+    """Largest whole n with n × price ≤ (numerator/denominator) × amount; 0 if amount ≤ 0.
+    The price is exact (centavos; a fraction where the decree gives finer decimals)."""
+    price = Fraction(price)
+    divisor = denominator * amount.denominator * price.numerator
+    times = numerator * price.denominator
+    exact = (amount.numerator * times) // divisor
     return (
         pl.when(amount.numerator <= 0).then(pl.lit(0, dtype=I128)).otherwise(exact).cast(pl.Int64)
     )

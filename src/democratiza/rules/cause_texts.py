@@ -77,6 +77,9 @@ def fixed_sentence(check: Check, program: Program, where: str) -> str:
     kind = check.kind
     if kind == "justa_causa":
         return f"Ex trabajador retirado por justa causa alegada por el empleador ({where})."
+    if kind == "nacionalidad":
+        name = next(c.name for c in program.categories if c.id == check.subject)
+        return f"Extranjero: la categoría «{name}» es solo para nacionales ({where})."
     if kind in ("documento", "vigencia_documento"):
         doc = program.documents[int(check.subject)]
         if kind == "documento":

@@ -20,6 +20,7 @@ CheckKind = Literal[
     "categoria",
     "estado_certificado",
     "justa_causa",
+    "nacionalidad",
     "documento",
     "vigencia_documento",
     "compromiso",
@@ -88,6 +89,16 @@ def _eligibility_checks(offer: Offer) -> list[Check]:
                     cat.id,
                     cat.excludes_just_cause,
                     is_cat & flag("retiro_justa_causa"),
+                )
+            )
+        if cat.nationals_only:
+            checks.append(
+                Check(
+                    f"extranjero:{cat.id}",
+                    "nacionalidad",
+                    cat.id,
+                    cat.nationals_only,
+                    is_cat & flag("extranjero"),
                 )
             )
     return checks

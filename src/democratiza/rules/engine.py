@@ -95,9 +95,7 @@ class CompiledProgram:
             return pl.when(applies).then(pl.lit(cap, dtype=pl.Int64)), None
         base = self._bases[rule.id]
         frac = rule.fraction
-        shares = shares_within(
-            base.amount, frac.numerator, frac.denominator, self.offer.price_centavos
-        )
+        shares = shares_within(base.amount, frac.numerator, frac.denominator, self.offer.price)
         return pl.when(applies).then(shares), pl.when(applies).then(base.source_index)
 
     def bases(self, frame: pl.DataFrame) -> pl.DataFrame:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import polars as pl
 
 from democratiza.money import (
+    COLUMN_GROUPS,
     Parts,
     decimal_percent,
     dollars_parts,
@@ -19,13 +20,16 @@ from democratiza.money import (
     joined,
     pesos,
     pesos_parts,
+    price_text,
 )
 from democratiza.programs.schema import LimitRule
-from democratiza.rules.caps import fixed_cap, plan_of
+from democratiza.rules.caps import OUTSTANDING, fixed_cap, plan_of
 from democratiza.rules.engine import CompiledProgram, limit_column, source_column
 from democratiza.words import count, word
 
-SHARE_GROUPS = 5  # thousands groups of a quantity of shares (below 10¹⁵, beyond MAX_SHARES)
+# Thousands groups of a quantity of shares: every limit fits (Int64, below 10¹⁹), so a limit
+# beyond the largest acceptance (MAX_SHARES, 10¹⁵) is written whole.
+SHARE_GROUPS = COLUMN_GROUPS
 TIED = ", que dan la misma cantidad (se toma el menor monto)"
 
 
@@ -48,7 +52,7 @@ class LimitTexts:
         self.offer = compiled.offer
         self.rules = compiled.offer.program.limits
         self.cite = cite
-        self._price = pesos(self.offer.price_centavos)
+        self._price = price_text(self.offer.price)
 
     def sentences(self, rule: LimitRule) -> list[tuple[pl.Expr, pl.Expr]]:
         """The rule's sentence as (rows, text) pairs that together cover the rows where it
@@ -107,6 +111,15 @@ class LimitTexts:
             return (
                 f"{rule.name}: {decimal_percent(share.percent)} de {group(cap.offered)} "
                 f"acciones ofrecidas = {shares}, {word('redondeo', share.rounding)} ({where})"
+            )
+        if rule.cap_outstanding is not None:
+            assert cap.outstanding is not None
+            share = rule.cap_outstanding
+            param = self.offer.program.parameters[OUTSTANDING].citation
+            return (
+                f"{rule.name}: {decimal_percent(share.percent)} de {group(cap.outstanding)} "
+                f"acciones en circulación ({self.offer.program.cite(param)}) = {shares}, "
+                f"{word('redondeo', share.rounding)} ({where})"
             )
         assert cap.centavos is not None
         if rule.cap_financed is not None:

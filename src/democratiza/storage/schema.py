@@ -40,6 +40,10 @@ offers = Table(
     # becomes later (empty only for an offer older than migration 0007 that kept none).
     Column("programa_texto", Text),
     Column("programa_huella", String(64)),
+    # The texts the program cites, each with its SHA-256 (canonical JSON list of nombre,
+    # texto, huella; migration 0014): empty for an offer whose program cites only the
+    # package's texts and was created before.
+    Column("programa_normas", Text),
     # Business dates the office gives (migration 0011), apart from the audit timestamps: the
     # adjudication's (Central's fine bands count from it), the publication's, and the
     # payment deadline the results notice sets.

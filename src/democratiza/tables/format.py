@@ -59,7 +59,7 @@ class Column:
 # pension system manages about 4 × 10^14 pesos; no acceptant can exceed 10^15.
 MAX_PESOS = 10**15
 MAX_DOLLARS = 10**12
-MAX_SHARES = 10**13
+MAX_SHARES = 10**15
 
 
 @dataclass(frozen=True)

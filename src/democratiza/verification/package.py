@@ -10,6 +10,10 @@ tool). Its files:
   pseudonym, category, what the rules permitted it (after the person's limits) and what it
   was awarded; for a later stage, each order's price, quantity and whether it was valid;
 - ``LEAME.txt``: how to verify it;
+- for a program the installed package does not have (a decree's file written in the program
+  office's own folder), ``programa.yaml`` and each text it cites (``norma-…``), so anyone
+  can read the rules the allocation ran under; ``parametros.json`` lists them with their
+  SHA-256;
 - ``manifiesto.json``: the SHA-256 of each of the other files. The manifest's own SHA-256 is
   published with the results and kept in the audit log, so a package changed after its
   publication is told apart.
@@ -30,6 +34,7 @@ import polars as pl
 
 from democratiza.adjudication.record import Adjudication
 from democratiza.offers.lifecycle import StoredOffer
+from democratiza.programs.loader import installed
 from democratiza.stages.allocate import StageAllocation
 from democratiza.stages.lifecycle import StoredStage
 
@@ -76,11 +81,39 @@ def canonical(value: dict[str, Any]) -> bytes:
     return (json.dumps(value, ensure_ascii=False, sort_keys=True, indent=2) + "\n").encode()
 
 
-def _package(parameters: dict[str, Any], awards: pl.DataFrame, what: str) -> Package:
+PROGRAM = "programa.yaml"
+
+
+def program_files(stored: StoredOffer) -> dict[str, bytes]:
+    """The program file and its texts, by their names in the package, where the installed
+    package does not have them (a program of the package's own: nothing, as before)."""
+    kept = stored.kept
+    if kept is None or installed(kept):
+        return {}
+    files = {PROGRAM: kept.text.encode("utf-8")}
+    for text in kept.texts:
+        files["norma-" + text.name.replace("/", "_")] = text.text.encode("utf-8")
+    return files
+
+
+def _with_program(parameters: dict[str, Any], carried: dict[str, bytes]) -> dict[str, Any]:
+    if not carried:
+        return parameters
+    names = {name: hashlib.sha256(data).hexdigest() for name, data in carried.items()}
+    return {**parameters, "textos_del_programa": names}
+
+
+def _package(
+    parameters: dict[str, Any],
+    awards: pl.DataFrame,
+    what: str,
+    carried: dict[str, bytes] | None = None,
+) -> Package:
     files = {
-        PARAMETERS: canonical(parameters),
+        PARAMETERS: canonical(_with_program(parameters, carried or {})),
         AWARDS: table_bytes(awards),
         README: _README.format(what=what).encode(),
+        **(carried or {}),
     }
     digests = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
     files[MANIFEST] = canonical({"archivos": digests, "algoritmo": "SHA-256"})
@@ -117,7 +150,8 @@ def first_stage_package(stored: StoredOffer, done: Adjudication, pseudonym: pl.S
         pl.col("cantidad_persona").alias("cantidad_permitida"),
         "adjudicada",
     )
-    return _package(parameters, awards, f"Primera Etapa de la oferta {stored.code}")
+    what = f"Primera Etapa de la oferta {stored.code}"
+    return _package(parameters, awards, what, program_files(stored))
 
 
 def stage_package(stage: StoredStage, done: StageAllocation, pseudonym: pl.Series) -> Package:
@@ -147,5 +181,8 @@ def stage_package(stage: StoredStage, done: StageAllocation, pseudonym: pl.Serie
         "asignada",
     )
     return _package(
-        parameters, awards, f"{stage.name} {stage.code} de la oferta {stage.first.code}"
+        parameters,
+        awards,
+        f"{stage.name} {stage.code} de la oferta {stage.first.code}",
+        program_files(stage.first),
     )

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from democratiza.money import pesos
-from democratiza.programs.schema import FineAdjustment, FineBand, FineBaseKey, Program
+from democratiza.programs.schema import (
+    FineAdjustment,
+    FineBand,
+    FineBaseKey,
+    Program,
+    missing_section,
+)
 from democratiza.rules.explain import cite
 from democratiza.words import word
 
@@ -59,6 +65,8 @@ class FineTerms:
     @classmethod
     def from_program(cls, program: Program) -> FineTerms:
         fines = program.fines
+        if fines is None:
+            raise FineError(missing_section(program, "multas", "calcular una multa"))
         missing = [
             key
             for key, value in (

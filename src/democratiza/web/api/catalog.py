@@ -7,14 +7,14 @@ of them is personal data, so they are open to the public.
 from __future__ import annotations
 
 from datetime import date
+from fractions import Fraction
 
 from pydantic import BaseModel, Field
 from sqlalchemy import Connection, select
 
-from democratiza.money import group, pesos
 from democratiza.offers.lifecycle import StoredOffer, load_offer
 from democratiza.programs.loader import ProgramFileError, bundled_program_ids, load_program
-from democratiza.programs.parameters import PARAMETERS, make_offer_value
+from democratiza.programs.parameters import PARAMETERS, make_offer_value, shown
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import ANNOUNCED, stage_name
@@ -68,14 +68,9 @@ class OfferRow(BaseModel):
     creada_en: str
 
 
-def shown_value(name: str, value: int | date) -> str:
+def shown_value(name: str, value: int | date | Fraction) -> str:
     """A parameter as a person reads it: $ 2.018; 40.000.000; 2018-02-26."""
-    kind = PARAMETERS[name].kind if name in PARAMETERS else ""
-    if isinstance(value, date):
-        return value.isoformat()
-    if kind == "dinero":
-        return pesos(value)
-    return group(value)
+    return shown(name, value)
 
 
 def program_or_404(program_id: str) -> Program:

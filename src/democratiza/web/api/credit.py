@@ -28,6 +28,7 @@ from democratiza.money import MoneyError, decimal_percent, parse_percent
 from democratiza.offers.lifecycle import OfferError, StoredOffer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.reports.loan_schedule import schedule_csv_with_totals, schedule_pdf
+from democratiza.tables.format import MAX_SHARES
 from democratiza.web.api.bodies import Body, Centavos, Day
 from democratiza.web.api.catalog import program_or_404
 from democratiza.web.api.formats import STATEMENT_FILES, Statement, in_format, json_text
@@ -168,7 +169,7 @@ class LoanData(Body):
     gracia_meses: int = Field(ge=0, le=600)
     desembolso: Day
     capitalizar_gracia: bool = True
-    acciones: int | None = Field(None, ge=1, le=10**13, description="Acciones en garantía")
+    acciones: int | None = Field(None, ge=1, le=MAX_SHARES, description="Acciones en garantía")
     precio: Centavos | None = Field(None, description="Precio fijo por acción (garantía)")
 
 

@@ -18,6 +18,7 @@ from democratiza.compliance.series import MissingSeriesValue
 from democratiza.programs.schema import FineBaseKey
 from democratiza.reports.fine_statement import fine_statement_csv
 from democratiza.reports.fine_statement_pdf import fine_statement_pdf
+from democratiza.tables.format import MAX_SHARES
 from democratiza.web.api.bodies import Body, Centavos, Day
 from democratiza.web.api.catalog import program_or_404
 from democratiza.web.api.formats import STATEMENT_FILES, Statement, in_format, json_text
@@ -36,7 +37,7 @@ class FineData(Body):
     programa: str = Field(max_length=80)
     fecha_referencia: Day = Field(description="Enajenación o adjudicación, según el programa")
     fecha_incumplimiento: Day
-    acciones: int = Field(ge=1, le=10**13)
+    acciones: int = Field(ge=1, le=MAX_SHARES)
     hasta: Day = Field(description="Fecha del estado de cuenta")
     precio_adquisicion: Centavos | None = None
     contraprestacion: Centavos | None = None

@@ -20,6 +20,7 @@ from democratiza.compliance.holdings import (
     record_event,
 )
 from democratiza.offers.lifecycle import OfferError
+from democratiza.tables.format import MAX_SHARES
 from democratiza.web.api.bodies import Body, Centavos, Day
 from democratiza.web.api.views import check_offer, plain
 from democratiza.web.errors import ERROR_RESPONSES, NotFound, refused
@@ -65,7 +66,7 @@ class EventData(Body):
         description=", ".join(f"{k}: {v}" for k, v in EVENT_KINDS.items())
     )
     fecha: Day
-    acciones: int = Field(ge=1, le=10**13)
+    acciones: int = Field(ge=1, le=MAX_SHARES)
     contraprestacion: Centavos | None = Field(None, description="Centavos por acción obtenidos")
     detalle: str = Field(min_length=1, max_length=2000)
 
