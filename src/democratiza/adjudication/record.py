@@ -16,7 +16,7 @@ from datetime import date, datetime
 
 import numpy as np
 import polars as pl
-from sqlalchemy import Connection, Engine, insert, select
+from sqlalchemy import ColumnElement, Connection, Engine, insert, select
 
 from democratiza.adjudication.joint import allocate_with_caps, cap_notes
 from democratiza.offers.dates import adjudication_day, publication_days, record_dates
@@ -85,6 +85,13 @@ def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
     return read_frame(conn, statement, schema)
 
 
+def own_price(stored: StoredOffer) -> list[ColumnElement[bool]]:
+    """An acceptance's recorded price is its own when it is not the initial one (an initial
+    price finer than a centavo is never recorded: ``StoredOffer.recorded_price``)."""
+    price = stored.offer.price
+    return [] if price.denominator != 1 else [acceptances.c.precio != int(price)]
+
+
 def acceptance_prices(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
     """radicado → precio of the current acceptances that pay another price than the offer's
     initial one (evaluated after an interruption with an adjusted price); empty if none."""
@@ -93,7 +100,7 @@ def acceptance_prices(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
         a.oferta_id == stored.id,
         a.vigente,
         a.precio.is_not(None),
-        a.precio != stored.offer.price_centavos,
+        *own_price(stored),
     )
     return read_frame(conn, statement, {"radicado": pl.String(), "precio": pl.Int64()})
 

@@ -26,6 +26,7 @@ from democratiza.money import group
 from democratiza.programs.loader import bundled_program_ids, load_program
 from democratiza.programs.parameters import make_offer_value, shown
 from democratiza.programs.schema import Citation, Condition, LimitRule, Program, missing_section
+from democratiza.programs.texts import shipped_texts
 from democratiza.rules.explain import cite
 
 CONDITION_WORDS = {
@@ -100,7 +101,9 @@ def show_program(console: Console, p: Program) -> None:
         "Normas citadas (normas)", "Clave", "Norma", "Se cita como", "Fecha", "Texto o fuente"
     )
     for key, norm in p.norms.items():
-        where = ", ".join(f"normas/{name}" for name in norm.texts)
+        where = ", ".join(
+            f"normas/{name}" if name in shipped_texts() else name for name in norm.texts
+        )
         where = "; ".join(x for x in (where, norm.source or "") if x)
         row(t, key, norm.name, norm.short, str(norm.issued or ""), where)
     console.print(t)

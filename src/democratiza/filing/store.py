@@ -137,7 +137,7 @@ def store_batches(
         pl.col("causas").cast(pl.Int64),
         "regla_limite",
         # The price each was evaluated at and will pay: the one in force on receipt.
-        pl.lit(stored.price_in_force, dtype=pl.Int64).alias("precio"),
+        pl.lit(stored.recorded_price, dtype=pl.Int64).alias("precio"),
     )
     rows = (
         pl.concat([frame.drop("fila"), decided_columns], how="horizontal")

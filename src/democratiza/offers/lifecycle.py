@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from datetime import date, datetime
+from fractions import Fraction
 from itertools import pairwise
 from typing import Any, Literal, cast, get_args
 
@@ -78,19 +79,31 @@ class StoredOffer:
         return self.offer.program
 
     @property
-    def price_in_force(self) -> int:
-        """The price a filing received now is evaluated at and will pay (centavos)."""
-        return self.adjustments[-1].price if self.adjustments else self.offer.price_centavos
+    def price_in_force(self) -> int | Fraction:
+        """The price a filing received now is evaluated at and will pay (centavos, exact)."""
+        if self.adjustments:
+            return self.adjustments[-1].price
+        price = self.offer.price
+        return int(price) if price.denominator == 1 else price
+
+    @property
+    def recorded_price(self) -> int | None:
+        """What a filing received now records as its price (``aceptaciones.precio``): the
+        price in force in centavos; empty for the initial price where it is finer than a
+        centavo (an empty price is the offer's initial one, as for rows filed before
+        acceptances recorded theirs)."""
+        price = self.price_in_force
+        return price if isinstance(price, int) else None
 
     @property
     def filing_offer(self) -> Offer:
         """The offer as a filing received now is evaluated: at the price in force."""
         return self.offer_at(self.price_in_force)
 
-    def offer_at(self, price: int) -> Offer:
+    def offer_at(self, price: int | Fraction) -> Offer:
         """The offer as a filing evaluated at ``price`` (centavos) is: the initial offer, or
         the same offer at an adjusted price."""
-        if price == self.offer.price_centavos:
+        if price == self.offer.price:
             return self.offer
         return replace(self.offer, values={**self.offer.values, "precio": price})
 

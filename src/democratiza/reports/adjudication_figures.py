@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from democratiza.money import group, pesos
+from democratiza.money import group, pesos, round_centavos
 from democratiza.offers.lifecycle import StoredOffer
 from democratiza.rules.explain import cite
 from democratiza.rules.person import PERSON_KEY, person_keys
@@ -69,7 +69,7 @@ class ReportInput:
     programa_id: str
     programa_nombre: str
     acciones_ofrecidas: int
-    precio_centavos: int
+    precio_centavos: int | Fraction  # exact: a fraction of a centavo where the decree has one
     fecha_aviso: date
     fecha_cierre: date
     metodo: str
@@ -140,7 +140,7 @@ def report_input(
         programa_id=program.id,
         programa_nombre=program.name,
         acciones_ofrecidas=shares,
-        precio_centavos=offer.price_centavos,
+        precio_centavos=offer.price if offer.price.denominator != 1 else int(offer.price),
         fecha_aviso=announced,
         fecha_cierre=closing,
         metodo=program.allocation.method,
@@ -160,13 +160,24 @@ def report_input(
     )
 
 
-def _value(a: pl.DataFrame, awarded: int, price_centavos: int) -> int:
+def _value(a: pl.DataFrame, awarded: int, price_centavos: int | Fraction) -> int:
     """What the awards are worth: each at the price its acceptance pays (the offer's, unless
-    the awards say another in ``precio``), in whole centavos."""
-    if "precio" not in a.columns:
-        return awarded * price_centavos
-    each = pl.col("adjudicada") * pl.col("precio").fill_null(price_centavos)
-    return int(a.select(each.sum()).item())
+    the awards say another in ``precio``), in whole centavos. At a price finer than a
+    centavo each award is what its acceptant pays: its shares × the price, rounded to the
+    centavo (``round_centavos``), and the value is the sum of those."""
+    price = Fraction(price_centavos)
+    if price.denominator == 1:
+        whole = int(price)
+        if "precio" not in a.columns:
+            return awarded * whole
+        each = pl.col("adjudicada") * pl.col("precio").fill_null(whole)
+        return int(a.select(each.sum()).item())
+    own = a["precio"] if "precio" in a.columns else pl.Series([None] * a.height, dtype=pl.Int64)
+    return sum(
+        shares * at if at is not None else round_centavos(shares * price)
+        for shares, at in zip(a["adjudicada"].to_list(), own.to_list(), strict=True)
+        if shares
+    )
 
 
 def _joint_cap_notes(done: Adjudication) -> tuple[str, ...]:
@@ -240,7 +251,7 @@ def build_figures(inp: ReportInput) -> ReportFigures:
     return figures(inp.awards, inp.acciones_ofrecidas, inp.precio_centavos)
 
 
-def figures(a: pl.DataFrame, offered: int, price_centavos: int) -> ReportFigures:
+def figures(a: pl.DataFrame, offered: int, price_centavos: int | Fraction) -> ReportFigures:
     """Every figure of an adjudication, from its awards (``checked_awards``)."""
     # Only the columns each figure reads are filtered or grouped: the frame has many more.
     awarded_shares = a["adjudicada"].filter(a["adjudicada"] > 0)

@@ -21,7 +21,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from democratiza.labels import label
-from democratiza.money import fixed, group, pesos, share_percent
+from democratiza.money import ROUNDING_WORDS, fixed, group, pesos, price_text, share_percent
 from democratiza.reports.adjudication_charts import (
     AdjudicationChart,
     ChartTable,
@@ -49,17 +49,31 @@ def _offer_rows(inp: ReportInput) -> list[tuple[str, str]]:
     return [
         ("Programa", inp.programa_nombre),
         ("Acciones ofrecidas", group(inp.acciones_ofrecidas)),
-        ("Precio por acción", pesos(inp.precio_centavos)),
+        ("Precio por acción", price_text(inp.precio_centavos)),
+        *_rounding(inp),
         *(("Precio ajustado tras una interrupción", a) for a in inp.ajustes_precio),
         (
             "Valor de la oferta" + (" al precio del aviso" if inp.ajustes_precio else ""),
-            pesos(inp.acciones_ofrecidas * inp.precio_centavos),
+            pesos(inp.acciones_ofrecidas * Fraction(inp.precio_centavos)),
         ),
         ("Fecha del aviso de oferta", long_date(inp.fecha_aviso)),
         ("Fecha de cierre", long_date(inp.fecha_cierre)),
         ("Método de adjudicación", label("metodo", inp.metodo)),
         ("Regla del remanente", label("residuo", inp.regla_remanente)),
         ("Huella de los datos de entrada", inp.hash_entrada),
+    ]
+
+
+def _rounding(inp: ReportInput) -> list[tuple[str, str]]:
+    """How an award's amount is rounded, where the price is finer than a centavo."""
+    price = Fraction(inp.precio_centavos)
+    if price.denominator == 1:
+        return []
+    return [
+        (
+            "Valor a pagar de cada adjudicación",
+            f"acciones × {price_text(price)}, {ROUNDING_WORDS}; el valor adjudicado es su suma",
+        )
     ]
 
 

@@ -4,9 +4,10 @@ A cap is the same number for every row: in shares (``tope_acciones``); in pesos
 (``tope_pesos``) or in minimum salaries of a year (``tope_smmlv``), as the most whole shares
 whose price fits in it; in a percentage of the shares offered (``tope_porcentaje_oferta``),
 rounded as the file says; in a percentage of the issuer's outstanding shares
-(``tope_porcentaje_emisor``, the count a cited parameter), rounded the same way; or, for an acceptant paying in instalments, the most whole shares
-whose financed part (the price less the down payment) fits in the maximum financed amount
-(``tope_financiado``). Every figure is exact: pesos in centavos, percentages as fractions.
+(``tope_porcentaje_emisor``, the count a cited parameter), rounded the same way; or, for an
+acceptant paying in instalments, the most whole shares whose financed part (the price less
+the down payment) fits in the maximum financed amount (``tope_financiado``).
+Every figure is exact: pesos in centavos, percentages as fractions.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from datetime import datetime
+from math import ceil
 from typing import Any, cast
 
 from sqlalchemy import Connection, func, insert, select
@@ -187,7 +188,9 @@ def create_stage(
     if announced is None:
         raise StageError("La Primera Etapa no tiene fecha_aviso; hace falta para el precio.")
     # The Primera Etapa's fixed price as it ended: the adjusted one after an interruption.
-    price = minimum_price(program, first.price_in_force, announced, terms)
+    # Orders are priced in centavos: a fixed price finer than a centavo floors the stage at
+    # the first whole centavo not below it.
+    price = minimum_price(program, ceil(first.price_in_force), announced, terms)
     shares = capped(origin["disponibles"], terms)
     origin["precio_minimo_pasos"] = list(price.steps)
     if shares < origin["disponibles"]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
+from math import ceil
 
 from democratiza.compliance.credit.lines import (
     CreditError,
@@ -222,7 +223,7 @@ def check_offer_credit_line(
         raise CreditError("La oferta no tiene acciones_ofrecidas (parámetro de la oferta).")
     return check_credit_line(
         line,
-        shares * offer.price_centavos,
+        ceil(shares * offer.price),
         ibc or shipped_rates("interes_bancario_corriente"),
         terms=CreditTerms.from_program(program),
     )

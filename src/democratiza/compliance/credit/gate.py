@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from math import ceil
 from typing import cast
 
 from sqlalchemy import Connection, insert, select
@@ -72,14 +73,15 @@ class CreditVerdict:
 
 
 def offer_value(stored: StoredOffer) -> int:
-    """The value of the shares offered, in centavos: shares offered × fixed price."""
+    """The value of the shares offered, in centavos: shares offered × fixed price, up to
+    the centavo where the price is finer (the lines must finance at least the exact part)."""
     shares = stored.offer.values.get("acciones_ofrecidas")
     if not isinstance(shares, int):
         raise OfferError(
             f"La oferta '{stored.code}' no tiene acciones_ofrecidas: sin ellas no se sabe el "
             "valor de las acciones ofrecidas que deben financiar las líneas de crédito."
         )
-    return shares * stored.offer.price_centavos
+    return ceil(shares * stored.offer.price)
 
 
 def register_line(conn: Connection, stored: StoredOffer, line: CreditLine, who: str) -> int:
