@@ -18,6 +18,7 @@ from democratiza.cli.common import fail, refuse
 from democratiza.cli.offers import Code, Db, engine_for
 from democratiza.cli.program_view import show_program
 from democratiza.offers.lifecycle import OfferError, kept_program, load_offer
+from democratiza.offers.readiness import later_needs
 from democratiza.programs.compare import changes, shown, text_changes
 from democratiza.programs.loader import (
     ProgramFileError,
@@ -85,6 +86,8 @@ def validate_command(
         f"huella SHA-256 {found.sha256}.",
         highlight=False,
     )
+    for need in later_needs(program):
+        console.print(f"  • {need}", highlight=False, markup=False)
 
 
 def _current(program_id: str, path: Path | None) -> ProgramText:

@@ -96,7 +96,7 @@ def problems(
     try:
         program: Program | None = Program.model_validate(data)
     except ValidationError as exc:
-        found = [*schema_errors(exc), *found]
+        found = [*schema_errors(exc, Program), *found]
         program = None
     if program is not None:
         found += program_problems(program)

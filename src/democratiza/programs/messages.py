@@ -8,9 +8,12 @@ words of ``validation_messages``, the project's one table of them.
 
 from __future__ import annotations
 
+import types
+import typing
 from collections.abc import Iterator
+from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from democratiza.validation_messages import spanish
 
@@ -33,7 +36,39 @@ def key_path(loc: tuple[int | str, ...]) -> str:
     return out or "(raíz)"
 
 
-def schema_errors(exc: ValidationError) -> Iterator[tuple[str, str]]:
+def _models(annotation: Any) -> Iterator[type[BaseModel]]:
+    """The models a field's type may hold (inside a tuple, a dict, a union)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        yield annotation
+        return
+    origin = typing.get_origin(annotation)
+    if origin is None and not isinstance(annotation, types.UnionType):
+        return
+    for arg in typing.get_args(annotation):
+        yield from _models(arg)
+
+
+def accepted_keys(root: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
+    """The keys a file may write at a place (the keys of the model found there), in the
+    schema's order; empty when the place is not a model's."""
+    model: type[BaseModel] | None = root
+    for part in loc:
+        if model is None:
+            return []
+        if isinstance(part, int) or part not in _aliases(model):
+            continue  # a list's index, a dict's key or a union branch: the same model
+        field = model.model_fields[_aliases(model)[part]]
+        model = next(_models(field.annotation), None)
+    return list(_aliases(model)) if model is not None else []
+
+
+def _aliases(model: type[BaseModel]) -> dict[str, str]:
+    return {(f.alias or name): name for name, f in model.model_fields.items()}
+
+
+def schema_errors(
+    exc: ValidationError, root: type[BaseModel] | None = None
+) -> Iterator[tuple[str, str]]:
     """Every error of a validation, as (key path, Spanish message), in the file's order.
 
     A value that fits none of a field's types fails once per type: those refusals become
@@ -47,6 +82,10 @@ def schema_errors(exc: ValidationError) -> Iterator[tuple[str, str]]:
             continue  # a list whose only item is refused: the item's error says it all
         messages = by_path.setdefault(path, [])
         message = spanish(e["type"], e.get("ctx"))
+        if e["type"] == "extra_forbidden" and root is not None:
+            keys = accepted_keys(root, e["loc"][:-1])
+            if keys:
+                message += " (se admite aquí: " + ", ".join(keys) + ")"
         if message not in messages:
             messages.append(message)
     for path, messages in by_path.items():

@@ -26,6 +26,7 @@ from decimal import Decimal
 from typing import Literal
 
 from democratiza.money import decimal_percent
+from democratiza.offers.readiness import credit_lines_missing
 from democratiza.programs.schema import Program
 
 
@@ -149,15 +150,3 @@ def rate_problems(rate_ea: Decimal) -> list[str]:
             "se escribe como fracción (0.18 es 18 %)"
         ]
     return []
-
-
-def credit_lines_missing(program: Program) -> str:
-    """Why an offer of a program without ``lineas_credito`` cannot open, and what to add."""
-    return (
-        f"El programa {program.id} no trae las condiciones de sus líneas de crédito "
-        "(lineas_credito), y la Primera Etapa solo se ofrece cuando existen líneas de crédito "
-        "para los destinatarios (Ley 226 de 1995 art. 11 num. 3): agregue al archivo "
-        "lineas_credito con financiacion_minima_porcentaje, plazo_minimo_meses, "
-        "gracia_minima_meses, tasa_maxima y garantia_acciones, cada una con la cita del "
-        "artículo del decreto que las fija."
-    )
