@@ -44,8 +44,7 @@ ROWS = [
     "R3,Casa de Bolsa,2018-01-12T10:00:00,CE,1003,John Smith,persona_natural,"
     "5000,contado,si,no,,50000000",
     # 3 × $ 0,010176 = $ 0,030528: pays $ 0,03.
-    "R4,Casa de Bolsa,2018-01-13T10:00:00,CC,1004,Marta Ruiz,pensionado,"
-    "3,contado,no,no,,1000000",
+    "R4,Casa de Bolsa,2018-01-13T10:00:00,CC,1004,Marta Ruiz,pensionado,3,contado,no,no,,1000000",
 ]
 CREDIT_LINE = (
     "--entidad",
@@ -112,9 +111,7 @@ def test_a_source_beside_the_file_by_name_or_by_section(tmp_path: Path) -> None:
     path.write_text(text.replace("ref: §1}", "ref: §3}"))
     with pytest.raises(ProgramFileError) as caught:
         load_program_file(path)
-    assert [e.message for e in caught.value.errors] == [
-        "fuentes-prueba.md no tiene la sección §3"
-    ]
+    assert [e.message for e in caught.value.errors] == ["fuentes-prueba.md no tiene la sección §3"]
 
 
 def test_an_unknown_key_lists_the_keys_of_its_place(tmp_path: Path) -> None:
