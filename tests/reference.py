@@ -14,7 +14,9 @@ from typing import Any
 from democratiza.programs.parameters import Offer
 from democratiza.programs.schema import Condition, LimitRule
 
-NATURAL = {"trabajador_activo", "pensionado", "extrabajador"}
+# The natural persons' categories: those of the company's own, and every natural person
+# where a Primera Etapa is open to all (Ley 1118 de 2006 style).
+NATURAL = {"trabajador_activo", "pensionado", "extrabajador", "persona_natural"}
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,11 @@ def test_missing_citation_is_refused_with_its_path(tmp_path: Path) -> None:
 
 def test_unknown_key_is_refused_with_its_path(tmp_path: Path) -> None:
     path = edited(tmp_path, "tope_acciones: 3184458", "tope_acciones: 3184458\n    topes: 1")
-    assert messages(path) == ["limites[7].topes: clave desconocida"]
+    assert messages(path) == [
+        "limites[7].topes: clave desconocida (se admite aquí: id, nombre, aplica_si, multiplo, "
+        "base, tope_acciones, tope_pesos, tope_smmlv, tope_porcentaje_oferta, "
+        "tope_porcentaje_emisor, tope_financiado, cita)"
+    ]
 
 
 def test_citation_of_an_undeclared_norm(tmp_path: Path) -> None:

@@ -25,5 +25,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("ofertas") as batch:
-        batch.drop_column("programa_normas")
+    # Not a batch: SQLite drops a column in place, where a batch would copy ``ofertas``,
+    # which other tables reference.
+    op.drop_column("ofertas", "programa_normas")
