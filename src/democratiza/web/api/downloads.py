@@ -97,6 +97,7 @@ def registry_csv(engine: Engine, code: str) -> bytes:
 
 def report(engine: Engine, code: str, kind: str) -> bytes:
     """The adjudication report, HTML or PDF, as ``oferta exportar`` draws it."""
+    from democratiza.adjudication.figures import withdrawn
     from democratiza.reports.adjudication_figures import build_figures, report_input
     from democratiza.reports.adjudication_report import render_html, render_pdf
 
@@ -104,7 +105,8 @@ def report(engine: Engine, code: str, kind: str) -> bytes:
     with engine.connect() as conn:
         stored = load_offer(conn, code)
         prices = acceptance_prices(conn, stored)
-    inp = report_input(stored, done, prices)
+        gone = withdrawn(conn, stored)
+    inp = report_input(stored, done, prices, gone)
     figures = build_figures(inp)
     if kind == "html":
         return render_html(inp, figures).encode()
