@@ -102,7 +102,9 @@ def test_each_step_that_changed_the_award_is_shown_with_its_rule(engine: Engine)
     withdrawn = results.filter(pl.col("radicado") == gone).row(0, named=True)
     found = ask(client, withdrawn)
     assert found["retirada"] is True and found["decision"] == "retirada"
-    assert [s["paso"] for s in found["pasos"]] == [  # type: ignore[union-attr]
+    steps = found["pasos"]
+    assert isinstance(steps, list)
+    assert [s["paso"] for s in steps] == [
         "Acciones solicitadas",
         "Retirada por su comisionista",
     ]

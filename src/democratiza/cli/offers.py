@@ -28,6 +28,7 @@ from democratiza.cli.offer_options import offer_file_values
 from democratiza.compliance.credit.gate import open_offer
 from democratiza.compliance.holdings import paid_shares
 from democratiza.compliance.instalments import instalment_payers
+from democratiza.compliance.ledger import acceptance_terms
 from democratiza.filing.batches import import_batch, withdraw
 from democratiza.filing.resend import evaluated_again
 from democratiza.labels import label, rule_cited
@@ -214,7 +215,9 @@ def export_command(
     except OfferError as exc:
         raise refuse(str(exc)) from None
     out = salida / codigo
-    paths = broker_files(done, out / "comisionistas")
+    with engine.connect() as conn:  # each acceptance's referencia and price, for its broker
+        terms = acceptance_terms(conn, stored)
+    paths = broker_files(done, out / "comisionistas", terms)
     with engine.connect() as conn:
         paid = paid_shares(conn, stored)
         prices = acceptance_prices(conn, stored)  # each its own, after an adjusted price

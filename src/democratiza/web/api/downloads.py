@@ -20,8 +20,9 @@ from sqlalchemy import Engine
 
 from democratiza.adjudication.record import Adjudication, acceptance_prices, stored_adjudication
 from democratiza.compliance.holdings import paid_shares
+from democratiza.compliance.ledger import acceptance_terms
 from democratiza.offers.lifecycle import OfferError, load_offer
-from democratiza.reports.exports import broker_files, registry_file, slug
+from democratiza.reports.exports import broker_files, broker_frame, registry_file, slug
 from democratiza.tables.cells import write_csv
 from democratiza.web.errors import Conflict
 from democratiza.web.security.auth import BROKER, Principal
@@ -73,14 +74,17 @@ def _read_and_remove(path: Path, folder: Path) -> bytes:
 def broker_csv(engine: Engine, code: str, who: Principal) -> tuple[str, bytes]:
     """A broker's adjudication file (as ``oferta exportar`` writes it); all rows for others."""
     done = adjudication(engine, code)
+    with engine.connect() as conn:
+        terms = acceptance_terms(conn, load_offer(conn, code))
     folder = scratch_folder()
     if who.role == BROKER:
         mine = own_rows(done.results, who.broker)
-        broker_files(Adjudication(done.offer_code, done.header, mine), folder)
+        broker_files(Adjudication(done.offer_code, done.header, mine), folder, terms)
         name = f"adjudicacion-{slug(who.broker or '')}.csv"
         path = folder / name
         if not path.exists():  # no acceptant of this broker: the header alone
-            write_csv(mine.drop("comisionista"), path)
+            empty = Adjudication(done.offer_code, done.header, mine)
+            write_csv(broker_frame(empty, terms).drop("comisionista"), path)
         return name, _read_and_remove(path, folder)
     path = folder / "adjudicacion.csv"
     write_csv(done.results, path, datetime_format="%Y-%m-%dT%H:%M:%S")
