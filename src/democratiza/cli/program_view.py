@@ -107,6 +107,13 @@ def show_program(console: Console, p: Program) -> None:
         where = "; ".join(x for x in (where, norm.source or "") if x)
         row(t, key, norm.name, norm.short, str(norm.issued or ""), where)
     console.print(t)
+    for norm in p.norms.values():
+        if norm.numbering:
+            numbers = "; ".join(f"«{k}»: {', '.join(v)}" for k, v in norm.numbering.items())
+            say(
+                console,
+                f"Párrafos de {norm.short} por sus primeras palabras (numeracion): {numbers}",
+            )
     t = table("Parámetros (parametros)", "Parámetro", "Valor", "Cita", "Nota")
     for name, param in p.parameters.items():
         row(t, name, _value(p, name), c(param.citation), param.note or "")

@@ -53,11 +53,22 @@ class Norm(Model):
     issued: date | None = Field(default=None, alias="fecha")
     texts: tuple[str, ...] = Field(default=(), alias="texto")
     source: str | None = Field(default=None, alias="fuente", min_length=1)
+    # For a copy of the text that lost its numbers (a paragraph per line): each paragraph, by
+    # its first words, and the numbers the decree gives it ('Deberán acompañar copia de': A.1),
+    # so ``programa cobertura`` maps the citations to the paragraphs.
+    numbering: dict[str, tuple[str, ...]] = Field(default_factory=dict, alias="numeracion")
 
     @field_validator("texts", mode="before")
     @classmethod
     def _one_or_several(cls, value: object) -> object:
         return (value,) if isinstance(value, str) else value
+
+    @field_validator("numbering", mode="before")
+    @classmethod
+    def _one_or_several_numbers(cls, value: object) -> object:
+        if isinstance(value, dict):
+            return {k: (v,) if isinstance(v, str) else v for k, v in value.items()}
+        return value
 
 
 class Parameter(Model):
