@@ -25,7 +25,14 @@ from democratiza.labels import label
 from democratiza.money import group
 from democratiza.programs.loader import bundled_program_ids, load_program
 from democratiza.programs.parameters import make_offer_value, shown
-from democratiza.programs.schema import Citation, Condition, LimitRule, Program, missing_section
+from democratiza.programs.schema import (
+    NO_LIMITS,
+    Citation,
+    Condition,
+    LimitRule,
+    Program,
+    missing_section,
+)
 from democratiza.programs.texts import shipped_texts
 from democratiza.rules.explain import cite
 
@@ -157,7 +164,10 @@ def show_program(console: Console, p: Program) -> None:
             paying = f"forma de pago: {label('forma_pago', rule.cap_financed)}"
             when = paying if when == "siempre" else f"{when}; {paying}"
         row(t, f"{rule.id}: {rule.name}", limit, when, c(rule.citation))
-    console.print(t)
+    if p.limits:
+        console.print(t)
+    else:
+        say(console, missing_section(p, "limites", NO_LIMITS))
     t = table("Manifestaciones (compromisos, declaracion_juramentada)", "Id", "Manifestación")
     t.add_column("Exigible si", overflow="fold")
     t.add_column("Cita", overflow="fold")

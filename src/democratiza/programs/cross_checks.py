@@ -229,6 +229,7 @@ def program_problems(program: Program) -> list[Problem]:
             if cat not in listed:
                 err(f"documentos[{i}].exigible_si", f"la categoría '{cat}' no está en el programa")
     for key, present in (
+        ("limites", bool(program.limits)),
         ("compromisos", bool(program.undertakings)),
         ("multas", program.fines is not None),
     ):

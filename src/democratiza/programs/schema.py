@@ -431,6 +431,7 @@ class LaterStages(Model):
 # The optional sections of a file, by key path: a ``no_modelado`` entry may name the one it
 # concerns, and the loader refuses it when the file models that section.
 Section = Literal[
+    "limites",
     "compromisos",
     "multas",
     "remuneracion_anual",
@@ -498,7 +499,9 @@ class Program(Model):
     parameters: dict[str, Parameter] = Field(alias="parametros")
     categories: tuple[CategoryRule, ...] = Field(alias="categorias", min_length=1)
     documents: tuple[DocumentRule, ...] = Field(alias="documentos")
-    limits: tuple[LimitRule, ...] = Field(alias="limites", min_length=1)
+    # Without them, a ``no_modelado`` entry with ``seccion: limites`` says why (the text at
+    # hand does not have the per-acceptant limits); no output then invents one.
+    limits: tuple[LimitRule, ...] = Field(default=(), alias="limites")
     # Without them, a ``no_modelado`` entry with ``seccion: compromisos`` says why (the text
     # at hand does not have them); the loader refuses a file with neither.
     undertakings: tuple[UndertakingRule, ...] = Field(default=(), alias="compromisos")
@@ -538,6 +541,10 @@ class Program(Model):
     def instalment_plan(self) -> InstalmentPlan | None:
         """The plan of payment in instalments, where the program offers it."""
         return next((m.instalments for m in self.payment_methods if m.instalments), None)
+
+
+# What cannot be done without the per-acceptant limits (``seccion: limites``).
+NO_LIMITS = "decir cuántas acciones puede adquirir cada aceptante"
 
 
 def missing_section(program: Program, section: str, why: str) -> str:
