@@ -108,3 +108,24 @@ def test_a_file_with_limits_cannot_declare_them_not_modelled(tmp_path: Path) -> 
     path.write_text(text, encoding="utf-8")
     out = run("programa", "validar", str(path), ok=False)
     assert "el archivo modela 'limites': la cobertura no puede decir que no" in out
+
+
+def test_evaluar_and_calcular_say_the_undertakings_are_not_checked(tmp_path: Path) -> None:
+    # The test decree's text sends its undertakings to a reglamento no one has.
+    folder = tmp_path / "oficina"
+    shutil.copytree(FOLDER, folder)
+    path, offer = str(folder / "programa.yaml"), str(tmp_path / "oferta.yaml")
+    (tmp_path / "oferta.yaml").write_text(OFFER, encoding="utf-8")
+    (tmp_path / "lote.csv").write_text("\n".join([HEADER, *ROWS]) + "\n", encoding="utf-8")
+    unchecked = (
+        "El programa decreto-prueba-banco no modela 'compromisos': Compromisos que deben "
+        "manifestar los aceptantes (Decreto de prueba art. 7): El texto los remite al reglamento "
+        "de enajenación y adjudicación, que no se tiene; no se exige ninguno. No se puede exigir "
+        "ni verificar compromisos."
+    )
+    lote = str(tmp_path / "lote.csv")
+    assert unchecked in run("evaluar", "-p", path, lote, "--oferta", offer, "-o", str(tmp_path))
+    args = ["--oferta", offer, "--categoria", "trabajador_activo", "--ingresos", "60000000"]
+    assert unchecked in run("calcular", "-p", path, *args)
+    # A program whose text has its undertakings says nothing of the kind.
+    assert "no modela 'compromisos'" not in run("calcular", "-p", "geb-2017", *args[2:])

@@ -557,3 +557,11 @@ def missing_section(program: Program, section: str, why: str) -> str:
         f"El programa {program.id} no modela '{section}': {entry.provision} "
         f"({program.cite(entry.citation)}): {entry.reason} No se puede {why}."
     )
+
+
+def unchecked_sections(program: Program) -> list[str]:
+    """What an evaluation of an acceptance does not check because the text lacks it: each
+    output that decides an acceptance says so (the undertakings, today)."""
+    if program.undertakings:
+        return []
+    return [missing_section(program, "compromisos", "exigir ni verificar compromisos")]
