@@ -25,7 +25,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 from democratiza.storage import audit
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import api_tokens, sessions, users
-from democratiza.web.security.lockout import Lockout
+from democratiza.web.security.lockout import LoginWaits
 from democratiza.words import count
 
 PUBLIC, OFFICE, BROKER, AUDITOR = "publico", "oficina", "comisionista", "auditor"
@@ -111,7 +111,7 @@ class LoginOutcome:
 
 
 def check_password(
-    conn: Connection, login: str, password: str, lockout: Lockout, address: str
+    conn: Connection, login: str, password: str, lockout: LoginWaits, address: str
 ) -> LoginOutcome:
     """One login attempt from ``address``.
 
