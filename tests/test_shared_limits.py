@@ -10,13 +10,13 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import Engine
 
-from tests.conftest import fresh_postgres
 from democratiza.storage import advisory
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.errors import TooManyRequests
 from democratiza.web.security.lockout import Lockout
 from democratiza.web.security.shared_limits import SharedLockout, SharedThrottle, limits_for
 from democratiza.web.security.throttle import Throttle
+from tests.conftest import fresh_postgres
 
 
 @pytest.fixture
