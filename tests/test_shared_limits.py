@@ -13,9 +13,11 @@ from sqlalchemy import Engine
 from democratiza.storage import advisory
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.errors import TooManyRequests
+from democratiza.web.security.auth import create_token, revoke_token
 from democratiza.web.security.lockout import Lockout
 from democratiza.web.security.shared_limits import SharedLockout, SharedThrottle, limits_for
 from democratiza.web.security.throttle import Throttle
+from democratiza.web.security.token_cache import RevocationListener, TokenCache
 from tests.conftest import fresh_postgres
 
 
@@ -95,3 +97,26 @@ def test_sqlite_keeps_them_in_memory(tmp_path: object) -> None:
     assert isinstance(lockout, Lockout) and isinstance(throttle, Throttle)
     with advisory.turn_if_free(engine, "cifras:X") as taken:
         assert taken
+
+
+def test_a_token_revoked_in_one_process_is_forgotten_by_the_others(
+    two: tuple[Engine, Engine],
+) -> None:
+    """Without waiting for the cache's window (here a minute): the revocation's notice."""
+    with two[0].begin() as conn:
+        token_id, token = create_token(conn, "Casa de Bolsa", "pruebas", "oficina")
+    tokens = TokenCache(seconds=60)
+    listener = RevocationListener(two[1], tokens)
+    listener.start()
+    try:
+        assert tokens.principal(two[1], token) is not None
+        time.sleep(0.5)  # the listener is listening
+        with two[0].begin() as conn:  # as the command line revokes: another process
+            revoke_token(conn, token_id, "oficina")
+        deadline = time.monotonic() + 10
+        while tokens.remembered(token) is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert tokens.remembered(token) is None
+        assert tokens.principal(two[1], token) is None
+    finally:
+        listener.stop()

@@ -20,7 +20,7 @@ from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, text, update
 
 from democratiza.storage import audit
 from democratiza.storage.database import new_id
@@ -34,6 +34,7 @@ STAFF_ROLES = (OFFICE, BROKER, AUDITOR)  # roles a person logs in with
 SESSION_LIFE = timedelta(hours=8)
 MIN_PASSWORD = 12
 TOKEN_PREFIX = "dz_"
+REVOKED = "tokens_revocados"  # PostgreSQL's channel for a revoked token's number
 
 
 @cache
@@ -228,6 +229,11 @@ def revoke_token(conn: Connection, token_id: int, who: str) -> None:
     audit.append(
         conn, who, "token.revocar", f"tokens_api/{token_id}", {"vigente": True}, {"vigente": False}
     )
+    if conn.dialect.name == "postgresql":
+        # Every service process listening forgets the token when this commits (token_cache).
+        conn.execute(
+            text("SELECT pg_notify(:channel, :id)"), {"channel": REVOKED, "id": str(token_id)}
+        )
 
 
 def token_principal(conn: Connection, token: str) -> Principal | None:
