@@ -19,7 +19,7 @@ import polars as pl
 
 from democratiza.tables.cell_checks import cell_errors
 from democratiza.tables.csv_blocks import Readable, first_record_end, record_blocks
-from democratiza.tables.csv_layout import CsvShape, csv_shape, plain_shape
+from democratiza.tables.csv_layout import CsvShape, counted_shape, csv_shape, plain_shape
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.limits import LIMITS, ReadLimits, Watch, check_rows, check_workbook
 from democratiza.tables.xlsx_formulas import has_formulas, uncomputed_formulas
@@ -87,8 +87,13 @@ def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputRejected([InputError(source, line, None, NOT_UTF8)]) from None
-    # Most files have no quote and no bare CR: their shape is counted over the bytes.
-    separator = _checked_shape(source, [text], plain_shape(source, data)).separator
+    # Most files have no quote and no bare CR: their shape is counted over the bytes, and
+    # their rows are looked at one by one only if the counts do not add up (``csv_layout``).
+    counted = counted_shape(data)
+    if counted is None:
+        separator = _checked_shape(source, [text], plain_shape(source, data)).separator
+    else:
+        separator = _checked_shape(source, [text], counted.shape).separator
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     try:
         # Polars reads the validated bytes directly (much faster than a Python str).
@@ -96,7 +101,11 @@ def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
             body, separator=separator, infer_schema=False, truncate_ragged_lines=False
         )
     except pl.exceptions.PolarsError:
+        if counted is not None:  # a row with more fields than the header: which one
+            _checked_shape(source, [text], plain_shape(source, data))
         raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
+    if counted is not None and not counted.exact:
+        _checked_shape(source, [text], plain_shape(source, data))  # the rows that differ
     if frame.height == 0:
         raise InputRejected([InputError(source, None, None, NO_ROWS)])
     check_rows(source, frame.height, limits)
