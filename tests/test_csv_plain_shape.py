@@ -72,3 +72,15 @@ def test_a_short_row_in_a_file_the_counts_check_is_named(tmp_path: Path) -> None
     with pytest.raises(InputRejected) as refused:
         read_csv(path)
     assert [(e.row, e.column) for e in refused.value.errors] == [(3, "z")]
+
+
+def test_a_byte_not_utf8_is_named_by_its_line_before_any_other_error(tmp_path: Path) -> None:
+    """Polars reads a plain file first; it refuses a byte that is not UTF-8, and the careful
+    path then names its line, before the header's duplicate column (as it always did)."""
+    path = tmp_path / "f.csv"
+    path.write_bytes("x,x\n1,2\n3,Pe\xf1a\n".encode("latin-1"))
+    with pytest.raises(InputRejected) as refused:
+        read_csv(path)
+    assert [(e.row, e.message[:24]) for e in refused.value.errors] == [
+        (3, "codificación no válida: ")
+    ]

@@ -253,7 +253,10 @@ def counted_shape(data: bytes) -> CountedShape | None:
     text_start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     first_end = data.find(b"\n")
     first = data[text_start : len(data) if first_end == -1 else first_end]
-    header_text = first.decode("utf-8").rstrip("\r")
+    try:
+        header_text = first.decode("utf-8").rstrip("\r")
+    except UnicodeDecodeError:
+        return None  # the careful pass names the line
     if not header_text.strip():
         return None  # a blank file, or a blank header: the careful pass says which
     separator = header_separator(header_text)

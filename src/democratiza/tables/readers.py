@@ -80,32 +80,49 @@ def _with_rows(source: str, frame: pl.DataFrame, first_row: int) -> RawTable:
 
 
 def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
+    """The file read once by Polars, its shape counted over the bytes (``csv_layout``).
+
+    Most files have no quote and no bare CR: Polars reads them first (refusing any byte that
+    is not UTF-8, as Python's decoder does), and their rows are looked at one by one only if
+    the counts do not add up. Any other file, or one Polars refuses, takes the careful path
+    (decode, shape line by line, then read), whose errors come in the order they always had:
+    the encoding, a blank file, a bare CR, the header, the rows, the reader's.
+    """
     source = str(path)
     data = path.read_bytes()
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    counted = counted_shape(data)
+    if counted is not None:
+        frame = _polars_csv(body, counted.shape.separator)
+        if frame is not None:  # the bytes are UTF-8 and no row has more fields
+            _checked_shape(source, [], counted.shape)  # the header's errors
+            if not counted.exact:
+                _checked_shape(source, [], plain_shape(source, data))  # the rows that differ
+            return _whole(source, frame, limits)
     try:
         text = data.decode("utf-8")  # Polars reads the bytes; the shape check, this text
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputRejected([InputError(source, line, None, NOT_UTF8)]) from None
-    # Most files have no quote and no bare CR: their shape is counted over the bytes, and
-    # their rows are looked at one by one only if the counts do not add up (``csv_layout``).
-    counted = counted_shape(data)
-    if counted is None:
-        separator = _checked_shape(source, [text], plain_shape(source, data)).separator
-    else:
-        separator = _checked_shape(source, [text], counted.shape).separator
-    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    separator = _checked_shape(source, [text], plain_shape(source, data)).separator
+    frame = _polars_csv(body, separator)
+    if frame is None:
+        raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)])
+    return _whole(source, frame, limits)
+
+
+def _polars_csv(body: bytes, separator: str) -> pl.DataFrame | None:
+    """The bytes as Polars reads them (every cell text), or None if it cannot."""
     try:
-        # Polars reads the validated bytes directly (much faster than a Python str).
-        frame = pl.read_csv(
+        # Polars reads the bytes directly (much faster than a Python str).
+        return pl.read_csv(
             body, separator=separator, infer_schema=False, truncate_ragged_lines=False
         )
     except pl.exceptions.PolarsError:
-        if counted is not None:  # a row with more fields than the header: which one
-            _checked_shape(source, [text], plain_shape(source, data))
-        raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
-    if counted is not None and not counted.exact:
-        _checked_shape(source, [text], plain_shape(source, data))  # the rows that differ
+        return None
+
+
+def _whole(source: str, frame: pl.DataFrame, limits: ReadLimits) -> RawTable:
     if frame.height == 0:
         raise InputRejected([InputError(source, None, None, NO_ROWS)])
     check_rows(source, frame.height, limits)
