@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from democratiza.tables.cell_checks import no_controls
 from democratiza.tables.csv_layout import counted_shape, csv_shape, plain_shape
 from democratiza.tables.errors import InputRejected
 from democratiza.tables.readers import read_csv
@@ -84,3 +85,18 @@ def test_a_byte_not_utf8_is_named_by_its_line_before_any_other_error(tmp_path: P
     assert [(e.row, e.message[:24]) for e in refused.value.errors] == [
         (3, "codificación no válida: ")
     ]
+
+
+def test_the_bytes_say_whether_any_cell_may_hold_a_control_character() -> None:
+    assert no_controls("x,y\r\n1,\tPeña\n".encode())
+    assert not no_controls(b"x,y\n1,a\x0bb\n")
+    assert not no_controls(b"x,y\n1,\x00\n")
+
+
+def test_a_control_character_is_still_named_by_its_row_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "f.csv"
+    path.write_bytes(b"x,y\n1,2\n3,a\x07b\n")
+    with pytest.raises(InputRejected) as refused:
+        read_csv(path)
+    assert [(e.row, e.column) for e in refused.value.errors] == [(3, "y")]
+    assert "código 0x07" in refused.value.errors[0].message

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import polars as pl
 
-from democratiza.tables.cell_checks import cell_errors
+from democratiza.tables.cell_checks import cell_errors, no_controls
 from democratiza.tables.csv_blocks import Readable, first_record_end, record_blocks
 from democratiza.tables.csv_layout import CsvShape, counted_shape, csv_shape, plain_shape
 from democratiza.tables.errors import InputError, InputRejected
@@ -66,14 +66,14 @@ def _header_errors(source: str, names: list[str]) -> list[InputError]:
     return errors
 
 
-def _with_rows(source: str, frame: pl.DataFrame, first_row: int) -> RawTable:
+def _with_rows(source: str, frame: pl.DataFrame, first_row: int, controls: bool = True) -> RawTable:
     # Blank cells are missing values: strip spaces, then treat "" as null.
     # One expression for every column: built once here, not once per column per file.
     frame = frame.select(
         pl.all().cast(pl.String).str.strip_chars().replace("", None)
     ).with_row_index("fila", offset=first_row)
     frame = frame.with_columns(pl.col("fila").cast(pl.Int64))
-    errors = cell_errors(source, frame)
+    errors = cell_errors(source, frame, controls)
     if errors:
         raise InputRejected(errors)
     return RawTable(source, frame)
@@ -98,7 +98,7 @@ def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
             _checked_shape(source, [], counted.shape)  # the header's errors
             if not counted.exact:
                 _checked_shape(source, [], plain_shape(source, data))  # the rows that differ
-            return _whole(source, frame, limits)
+            return _whole(source, data, frame, limits)
     try:
         text = data.decode("utf-8")  # Polars reads the bytes; the shape check, this text
     except UnicodeDecodeError as exc:
@@ -108,7 +108,7 @@ def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     frame = _polars_csv(body, separator)
     if frame is None:
         raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)])
-    return _whole(source, frame, limits)
+    return _whole(source, data, frame, limits)
 
 
 def _polars_csv(body: bytes, separator: str) -> pl.DataFrame | None:
@@ -122,11 +122,12 @@ def _polars_csv(body: bytes, separator: str) -> pl.DataFrame | None:
         return None
 
 
-def _whole(source: str, frame: pl.DataFrame, limits: ReadLimits) -> RawTable:
+def _whole(source: str, data: bytes, frame: pl.DataFrame, limits: ReadLimits) -> RawTable:
     if frame.height == 0:
         raise InputRejected([InputError(source, None, None, NO_ROWS)])
     check_rows(source, frame.height, limits)
-    return _with_rows(source, frame, first_row=2)
+    # Every cell came from these bytes: none holds a control character if they hold none.
+    return _with_rows(source, frame, first_row=2, controls=not no_controls(data))
 
 
 NOT_UTF8 = (
