@@ -5,12 +5,18 @@ case; the offer is named by its name."""
 
 from __future__ import annotations
 
+from datetime import date
+from pathlib import Path
+
 import polars as pl
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
+from democratiza.compliance.holdings import settle
+from democratiza.compliance.payment_batches import record_payment
 from democratiza.filing.batches import withdraw
+from democratiza.storage.database import make_engine, migrate
 from democratiza.storage.schema import acceptances
 from democratiza.web.app import create_app
 from tests.test_web_pages import post, text
@@ -39,7 +45,7 @@ def published_with_one_withdrawn(engine: Engine) -> tuple[str, pl.DataFrame]:
         ).scalar_one()
     withdraw(engine, CODE, first, "scb", "el aceptante desistió")
     move(engine, "cerrada")
-    adjudicate(engine, CODE, "oficina", "adjudicación")
+    adjudicate(engine, CODE, "oficina", "adjudicación", date(2018, 3, 1))
     publish(engine, CODE, "oficina", "publicación de resultados")
     return first, stored_adjudication(engine, CODE).results
 
@@ -130,3 +136,33 @@ def test_each_step_that_changed_the_award_is_shown_with_its_rule(engine: Engine)
     assert f'<option value="{CODE}"' in form
     assert f"{NAME} · Primera Etapa" in form
     assert f"{CODE} · Primera Etapa" not in form
+
+
+def test_after_settlement_the_result_says_what_was_paid_and_what_became_of_the_rest(
+    tmp_path: Path,
+) -> None:
+    sqlite = make_engine(f"sqlite:///{tmp_path / 'democratiza.db'}")
+    migrate(sqlite)
+    _, results = published_with_one_withdrawn(sqlite)
+    person = results.filter(pl.col("adjudicada") >= 100).row(0, named=True)
+    shares = int(person["adjudicada"])
+    record_payment(
+        sqlite, CODE, person["radicado"], date(2018, 3, 12), 40 * 100_000, "contado", "scb"
+    )
+    settle(sqlite, CODE, date(2018, 3, 20), "oficina")
+    steps = ask(TestClient(create_app(sqlite)), person)["pasos"]
+    assert isinstance(steps, list)
+    assert steps[-2:] == [
+        {
+            "paso": "Acciones pagadas",
+            "acciones": 40,
+            "por_que": "Pagadas en el plazo; enajenadas a su nombre el 2018-03-20.",
+        },
+        {
+            "paso": "Acciones no pagadas",
+            "acciones": shares - 40,
+            "por_que": "No se pagaron en el plazo: su adjudicación se resolvió, no se le "
+            "entregan y vuelven a las acciones por vender.",
+        },
+    ]
+    sqlite.dispose()

@@ -99,6 +99,34 @@ def result_steps(stored: StoredOffer, found: Mapping[str, object]) -> list[Step]
             else "No se le adjudicaron acciones.",
         )
     )
+    return steps + _settled(found)
+
+
+def _settled(found: Mapping[str, object]) -> list[Step]:
+    """After the payments are settled: the shares paid for (its own), and those not paid,
+    whose award was resolved: they are not delivered and go back to the shares for sale."""
+    if found.get("fecha_enajenacion") is None:
+        return []
+    day = found["fecha_enajenacion"]
+    paid, resolved = _int(found["acciones_pagadas"]), _int(found["acciones_resueltas"])
+    steps = [
+        Step(
+            "Acciones pagadas",
+            paid,
+            f"Pagadas en el plazo; enajenadas a su nombre el {day:%Y-%m-%d}."
+            if paid
+            else "No se pagó ninguna acción en el plazo.",
+        )
+    ]
+    if resolved:
+        steps.append(
+            Step(
+                "Acciones no pagadas",
+                resolved,
+                "No se pagaron en el plazo: su adjudicación se resolvió, no se le entregan y "
+                "vuelven a las acciones por vender.",
+            )
+        )
     return steps
 
 

@@ -35,6 +35,7 @@ from democratiza.storage.schema import (
     offers,
     order_awards,
     orders,
+    sales,
     stage_allocations,
 )
 from democratiza.tables.cells import csv_text
@@ -219,12 +220,16 @@ def lookup_result(
                 acceptances.c.decision.label("decision_al_radicar"),
                 acceptances.c.regla_limitante.label("regla_al_radicar"),
                 adjudications.c.registro,
+                sales.c.fecha_enajenacion,
+                sales.c.acciones_pagadas,
+                sales.c.acciones_resueltas,
                 awards.c.cantidad_persona,
                 awards.c.adjudicada,
                 acceptance_price(stored),  # what it pays, the adjusted price if so
             )
             .join(awards, awards.c.aceptacion_id == acceptances.c.id)
             .join(adjudications, adjudications.c.id == awards.c.adjudicacion_id)
+            .outerjoin(sales, sales.c.aceptacion_id == acceptances.c.id)  # once settled
             .where(
                 acceptances.c.oferta_id == stored.id,
                 acceptances.c.radicado == radicado,
