@@ -15,18 +15,24 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import Form, UploadFile
+from pydantic import AfterValidator
 from starlette import datastructures
 
 from democratiza.reports.exports import slug
 from democratiza.tables.errors import InputRejected
 from democratiza.web.errors import TooLarge, WrongMediaType, rejected_file
 from democratiza.web.server.scratch import scratch_folder
+from democratiza.web.server.text_guard import without_nul
 
 FORMATS = (".csv", ".xlsx", ".json")
 MAX_UPLOAD = 64 * 1024 * 1024  # bytes; about 250.000 rows of CSV
 BLOCK = 1 << 20
 # The name a broker or the office gives a file it uploads (what makes a resend recognised).
-BatchId = Annotated[str, Form(min_length=1, max_length=120, description="Identificador del lote")]
+BatchId = Annotated[
+    str,
+    Form(min_length=1, max_length=120, description="Identificador del lote"),
+    AfterValidator(without_nul),
+]
 
 
 def upload_name(filename: str | None) -> tuple[str, str]:

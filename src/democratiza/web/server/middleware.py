@@ -26,7 +26,8 @@ import json
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from democratiza.verification.archive import UPLOAD_BYTES
-from democratiza.web.errors import ApiError, BodyTooLarge
+from democratiza.web.errors import ApiError, BodyTooLarge, ErrorItem, NulInText
+from democratiza.web.server import text_guard
 
 MAX_BODY = 1024 * 1024  # any request but an upload: 1 MiB
 UPLOAD_SUFFIX = "/lotes"
@@ -69,17 +70,32 @@ class LimitsAndHeaders:
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await _too_large(send, limit)
             return
+        where = text_guard.in_query(path, scope.get("query_string", b""))
+        if where is not None:
+            await _refused(send, 422, "La solicitud no es válida.", where)
+            return
+        body_type = next((v for k, v in scope["headers"] if k == b"content-type"), b"")
         started = False
         received = 0
+        # A JSON or form body is kept as it comes (it is under 1 MiB, and read whole by its
+        # route anyway) to be searched for NUL once complete, before the route sees it.
+        kept: list[bytes] | None = [] if text_guard.searched(body_type) else None
 
         async def counted() -> Message:
             # Why count here: a chunked body declares no length, so only the bytes tell.
             nonlocal received
             message = await receive()
             if message["type"] == "http.request":
-                received += len(message.get("body", b""))
+                chunk = message.get("body", b"")
+                received += len(chunk)
                 if received > limit:
                     raise BodyTooLarge(too_large_text(limit))
+                if kept is not None:
+                    kept.append(chunk)
+                    if not message.get("more_body", False):
+                        found = text_guard.in_body(body_type, b"".join(kept))
+                        if found is not None:
+                            raise NulInText(text_guard.MESSAGE, found)
             return message
 
         async def with_headers(message: Message) -> None:
@@ -104,6 +120,10 @@ class LimitsAndHeaders:
             if started:
                 raise
             await _too_large(send, limit)
+        except NulInText as exc:
+            if started:
+                raise
+            await _refused(send, 422, "La solicitud no es válida.", exc.where)
 
 
 def too_large_text(limit: int) -> str:
@@ -111,12 +131,18 @@ def too_large_text(limit: int) -> str:
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    message = too_large_text(limit)
-    body = json.dumps(ApiError(detalle=message).model_dump(), ensure_ascii=False).encode()
+    await _refused(send, 413, too_large_text(limit))
+
+
+async def _refused(send: Send, status: int, message: str, where: str | None = None) -> None:
+    """The API's error (JSON) sent before any route ran; ``where`` names a NUL's field."""
+    items = [] if where is None else [ErrorItem(columna=where, mensaje=text_guard.MESSAGE)]
+    error = ApiError(detalle=message, errores=items, total_errores=len(items))
+    body = json.dumps(error.model_dump(), ensure_ascii=False).encode()
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": status,
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
