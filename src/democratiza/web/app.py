@@ -49,7 +49,11 @@ from democratiza.web.pages import tokens as pages_tokens
 from democratiza.web.pages import verifier as pages_verifier
 from democratiza.web.pages.templating import error_page
 from democratiza.web.security.access import declared_routes
-from democratiza.web.security.clients import Network, proxies_from_environment
+from democratiza.web.security.clients import (
+    Network,
+    proxies_from_environment,
+    secure_cookies_from_environment,
+)
 from democratiza.web.security.lockout import Lockout
 from democratiza.web.security.throttle import Throttle
 from democratiza.web.security.token_cache import TokenCache
@@ -72,9 +76,11 @@ def create_app(
     max_upload: int = MAX_UPLOAD,
     lane: BulkLane | None = None,
     proxies: Sequence[Network] = (),
+    secure_cookies: bool = False,
 ) -> FastAPI:
     """The application; ``lane`` files batches in a process of their own (``server.bulk_lane``);
-    ``proxies`` are the proxies whose ``X-Forwarded-For`` is believed (``security.clients``)."""
+    ``proxies`` are the proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are
+    believed (``security.clients``); ``secure_cookies`` makes every cookie ``Secure``."""
     runner = JobRunner(engine, job_workers)
 
     @asynccontextmanager
@@ -103,6 +109,7 @@ def create_app(
     app.state.tokens = TokenCache()
     app.state.throttle = Throttle()
     app.state.proxies = tuple(proxies)
+    app.state.secure_cookies = secure_cookies
     app.state.lockout = Lockout()
     app.state.published = {}  # public statistics and packages, by offer and result hash
     app.state.published_stages = {}  # later stages' public figures and packages, by stage
@@ -154,7 +161,12 @@ def from_environment() -> FastAPI:
     from democratiza.storage.database import database_url, make_engine
 
     url = database_url()
-    return create_app(make_engine(url), lane=BulkLane(url), proxies=proxies_from_environment())
+    return create_app(
+        make_engine(url),
+        lane=BulkLane(url),
+        proxies=proxies_from_environment(),
+        secure_cookies=secure_cookies_from_environment(),
+    )
 
 
 def allowed_methods(app: FastAPI, path: str) -> list[str]:
