@@ -16,7 +16,18 @@ from sqlalchemy import Engine
 
 from democratiza.storage.schema import acceptances, audit_log, batches
 from democratiza.web.app import create_app
-from tests.test_web_support import BROKER_A, BROKER_B, CODE, SAMPLE, bearer, count, open_offer
+from tests.test_web_support import (
+    BROKER_A,
+    BROKER_B,
+    CODE,
+    SAMPLE,
+    add_people,
+    bearer,
+    count,
+    csrf_of,
+    log_in,
+    open_offer,
+)
 
 NUL_TEXT = "El texto no puede contener el carácter nulo (U+0000)."
 
@@ -97,3 +108,24 @@ def test_one_brokers_nul_never_fails_another_brokers_acceptances_filed_with_it(
         answers = list(pool.map(post, range(14)))
     assert answers == [422, 201] * 7
     assert count(engine, batches) == 7 and count(engine, acceptances) == 7
+
+
+def test_a_nul_in_a_multipart_forms_field_is_refused_too(engine: Engine) -> None:
+    # A form sent as multipart is not searched at the door: its fields refuse NUL themselves.
+    add_people(engine)
+    office = TestClient(create_app(engine))
+    csrf = log_in(office, "oficina")
+    before = snapshot(engine)
+    token = office.post(
+        "/oficina/tokens",
+        files={"comisionista": (None, "Casa\u0000"), "csrf": (None, csrf)},
+    )
+    assert token.status_code == 422 and NUL_TEXT in token.text
+    anonymous = TestClient(create_app(engine))
+    form = csrf_of(anonymous, "/entrar")
+    login = anonymous.post(
+        "/entrar",
+        files={"login": (None, "oficina\u0000"), "clave": (None, "x"), "csrf": (None, form)},
+    )
+    assert login.status_code == 422 and NUL_TEXT in login.text
+    assert snapshot(engine) == before
