@@ -31,7 +31,7 @@ from democratiza.web.api import payments as api_payments
 from democratiza.web.api import public as api_public
 from democratiza.web.api import stages as api_stages
 from democratiza.web.api import tokens as api_tokens
-from democratiza.web.api.uploads import MAX_UPLOAD
+from democratiza.web.api.uploads import MAX_UPLOAD, UPLOAD_ROUTES
 from democratiza.web.pages import api_docs as pages_api_docs
 from democratiza.web.pages import audit as pages_audit
 from democratiza.web.pages import broker as pages_broker
@@ -147,7 +147,8 @@ def create_app(
     static = Path(__file__).parent / "static"
     app.mount("/estaticos", StaticFiles(directory=str(static)), name="estaticos")
 
-    app.add_middleware(LimitsAndHeaders, max_upload=max_upload)
+    uploads = [r for r in api_routes(app) if r.name in UPLOAD_ROUTES]
+    app.add_middleware(LimitsAndHeaders, max_upload=max_upload, uploads=uploads)
     return app
 
 

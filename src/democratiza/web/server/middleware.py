@@ -4,7 +4,8 @@ Why plain ASGI rather than ``@app.middleware("http")``: Starlette's decorator ru
 request through extra tasks and memory streams, which cost more than a single acceptance's
 own route; here a request passes through one function call.
 
-- A body over the limit (uploads: ``max_upload``; a package sent to the public verifier:
+- A body over the limit (the routes that take a file, named in ``api.uploads.UPLOAD_ROUTES``
+  whatever their paths: ``max_upload``; a package sent to the public verifier:
   twice the largest package it takes, so that one somewhat too large is refused in words
   on the page; the designer's form, which may carry a population as large as a batch:
   ``max_upload`` and 1 MiB more for the designs file and the fields; anything else: 1 MiB)
@@ -22,7 +23,9 @@ own route; here a request passes through one function call.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from democratiza.verification.archive import UPLOAD_BYTES
@@ -30,7 +33,6 @@ from democratiza.web.errors import ApiError, BodyTooLarge, ErrorItem, NulInText
 from democratiza.web.server import text_guard
 
 MAX_BODY = 1024 * 1024  # any request but an upload: 1 MiB
-UPLOAD_SUFFIX = "/lotes"
 VERIFIER = "/verificar"
 DESIGNER = "/oficina/disenador"
 ALWAYS = (
@@ -52,20 +54,26 @@ STATIC = "/estaticos/"
 
 
 class LimitsAndHeaders:
-    def __init__(self, app: ASGIApp, max_upload: int) -> None:
+    def __init__(self, app: ASGIApp, max_upload: int, uploads: Sequence[BaseRoute] = ()) -> None:
         self.app = app
         self.max_upload = max_upload
+        self._uploads = uploads  # the routes that take a file (``api.uploads.UPLOAD_ROUTES``)
+
+    def _is_upload(self, scope: Scope) -> bool:
+        """Whether the request is for a route that takes a file (its path and method)."""
+        return any(r.matches(scope)[0] == Match.FULL for r in self._uploads)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
-        limit = self.max_upload if path.endswith(UPLOAD_SUFFIX) else MAX_BODY
         if path == VERIFIER:
             limit = 2 * UPLOAD_BYTES
         elif path == DESIGNER:
             limit = self.max_upload + MAX_BODY
+        else:
+            limit = self.max_upload if self._is_upload(scope) else MAX_BODY
         declared = next((v for k, v in scope["headers"] if k == b"content-length"), None)
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await _too_large(send, limit)
