@@ -97,12 +97,12 @@ def test_one_brokers_nul_never_fails_another_brokers_acceptances_filed_with_it(
     def post(n: int) -> int:
         if n % 2 == 0:
             body = {"lote": f"x\u0000{n}", "aceptacion": sample[n]}
-            return a.post(url, json=body).status_code
+            return int(a.post(url, json=body).status_code)
         body = {
             "lote": f"b-{n}",
             "aceptacion": {**sample[n], "referencia": f"B-{n}", "comisionista": BROKER_B},
         }
-        return b.post(url, json=body).status_code
+        return int(b.post(url, json=body).status_code)
 
     with ThreadPoolExecutor(8) as pool:
         answers = list(pool.map(post, range(14)))
