@@ -56,8 +56,11 @@ def test_evaluar_is_deterministic(tmp_path: Path) -> None:
         out = tmp_path / run
         result = runner.invoke(
             app,
-            ["evaluar", "-p", "geb-2017", str(SAMPLE), "--oferta", str(OFFER), "-o", str(out)]
-            + ["--detalle", "--json"],
+            [
+                *("evaluar", "-p", "geb-2017", str(SAMPLE), "--oferta", str(OFFER), "-o", str(out)),
+                "--detalle",
+                "--json",
+            ],
         )
         assert result.exit_code == 0, result.output
         outputs.append([p.read_bytes() for p in sorted(out.iterdir())])
@@ -146,8 +149,19 @@ def test_summary_counts_by_category_and_binding_limit(tmp_path: Path) -> None:
 
     runner.invoke(
         app,
-        ["evaluar", "-p", "geb-2017", str(SAMPLE), "--oferta", str(OFFER), "-o", str(tmp_path)]
-        + ["--detalle"],
+        [
+            *(
+                "evaluar",
+                "-p",
+                "geb-2017",
+                str(SAMPLE),
+                "--oferta",
+                str(OFFER),
+                "-o",
+                str(tmp_path),
+            ),
+            "--detalle",
+        ],
     )
     results = pl.read_csv(tmp_path / "decisiones-aceptaciones-geb-2017.csv").with_columns(
         pl.col("decision").cast(pl.Enum(["aceptada", "reducida", "rechazada"]))
