@@ -57,7 +57,14 @@ def test_evaluar_is_deterministic(tmp_path: Path) -> None:
         result = runner.invoke(
             app,
             [
-                *("evaluar", "-p", "geb-2017", str(SAMPLE), "--oferta", str(OFFER), "-o", str(out)),
+                "evaluar",
+                "-p",
+                "geb-2017",
+                str(SAMPLE),
+                "--oferta",
+                str(OFFER),
+                "-o",
+                str(out),
                 "--detalle",
                 "--json",
             ],
@@ -150,16 +157,14 @@ def test_summary_counts_by_category_and_binding_limit(tmp_path: Path) -> None:
     runner.invoke(
         app,
         [
-            *(
-                "evaluar",
-                "-p",
-                "geb-2017",
-                str(SAMPLE),
-                "--oferta",
-                str(OFFER),
-                "-o",
-                str(tmp_path),
-            ),
+            "evaluar",
+            "-p",
+            "geb-2017",
+            str(SAMPLE),
+            "--oferta",
+            str(OFFER),
+            "-o",
+            str(tmp_path),
             "--detalle",
         ],
     )

@@ -17,6 +17,7 @@ from democratiza.cli.offer_options import OfferFileOpt, ParamOpt, ProgramOpt, of
 from democratiza.labels import label
 from democratiza.money import group
 from democratiza.programs.parameters import Offer, OfferParameterError
+from democratiza.programs.schema import unchecked_sections
 from democratiza.reports.decisions import CHUNK, DecisionFiles, Outputs, summarize
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import cite
@@ -78,6 +79,8 @@ def evaluate_command(
         raise fail(exc.messages, "No se puede evaluar con esta oferta:") from None
     console.print(INDIVIDUAL, highlight=False)  # the first line: what these decisions are
     print_summary(results, offer)
+    for line in unchecked_sections(offer.program):
+        console.print(line, highlight=False, markup=False)
     for path in files.paths:
         console.print(f"Decisiones escritas en: {path}", highlight=False)
 
