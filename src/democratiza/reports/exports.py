@@ -98,11 +98,43 @@ def per_broker_files(
     return paths
 
 
+OTHER_BROKER = "otro comisionista"
+
+
+def own_rows(results: pl.DataFrame, broker: str | None) -> pl.DataFrame:
+    """A broker's acceptants, other brokers' radicados in ``consumido_por`` masked.
+
+    Why: ``consumido_por`` names the earlier acceptances of the same person that used its
+    limit; a broker learns why its client got less, not where else the person filed (Ley
+    1581 de 2012). Every file a broker gets (``oferta exportar``'s, the web's download)
+    is masked here, the same way.
+    """
+    mine = results.filter(pl.col("comisionista") == broker)
+    own = mine["radicado"].to_list()
+    element = pl.element()
+    masked = (
+        pl.col("consumido_por")
+        .str.split(", ")
+        .list.eval(pl.when(element.is_in(own)).then(element).otherwise(pl.lit(OTHER_BROKER)))
+        .list.join(", ")
+    )
+    return mine.with_columns(
+        pl.when(pl.col("consumido_por").is_null())
+        .then(None)
+        .otherwise(masked)
+        .alias("consumido_por")
+    )
+
+
 def broker_frame(done: Adjudication, terms: pl.DataFrame | None = None) -> pl.DataFrame:
-    """Each acceptant with its decision and award; with ``terms``
-    (``compliance.ledger.acceptance_terms``) also the broker's ``referencia``, the price of
-    each share and the sum to pay, in pesos with two decimals, as a later stage's file."""
+    """Each acceptant with its decision and award, others' radicados masked
+    (``own_rows``); with ``terms`` (``compliance.ledger.acceptance_terms``) also the broker's
+    ``referencia``, the price of each share and the sum to pay, in pesos with two decimals,
+    as a later stage's file."""
     frame = done.results.select("comisionista", *BROKER_COLUMNS)
+    brokers = sorted(frame["comisionista"].unique().to_list())
+    if brokers:
+        frame = pl.concat([own_rows(frame, broker) for broker in brokers])
     if terms is None:
         return frame
     joined = frame.join(terms, on="radicado", how="left", maintain_order="left")
