@@ -23,7 +23,7 @@ from democratiza.offers.dates import adjudication_day, publication_days, record_
 from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_offer
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
-from democratiza.rules.person import ORDER, per_person
+from democratiza.rules.person import ORDER, per_person, person_keys
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows
 from democratiza.storage.database import new_id, read_frame
@@ -114,7 +114,8 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
     people = per_person(current).sort(ORDER)
     demand = people["cantidad_persona"].to_numpy().astype(np.int64)
     categories = people["categoria"].cast(pl.String).to_list()
-    result, caps = allocate_with_caps(demand, categories, supply, program)
+    keys = person_keys(people).to_numpy()  # one acceptant per person, whatever the broker
+    result, caps = allocate_with_caps(demand, keys, categories, supply, program)
     results = people.with_columns(pl.Series("adjudicada", result.awards)).select(RESULT_COLUMNS)
     header: dict[str, object] = {
         "oferta": stored.code,

@@ -30,7 +30,7 @@ from democratiza.adjudication.record import (
 from democratiza.design.designs import Design
 from democratiza.programs.parameters import Offer
 from democratiza.rules.engine import CompiledProgram
-from democratiza.rules.person import ORDER, per_person, person_keys
+from democratiza.rules.person import ORDER, PERSON_KEY, per_person, person_keys
 
 REQUEST_STREAM = 1  # the random stream of the requests, apart from the population's (0)
 DECIDED_COLUMNS = [  # what the engine adds to each acceptance (the rest is the input's)
@@ -96,6 +96,7 @@ def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOut
     given = rows.select(
         *(c for c in RESULT_COLUMNS if c in rows.columns and c not in DECIDED_COLUMNS),
         *ORDER,
+        PERSON_KEY,
     ).with_columns(cs.by_dtype(pl.Enum).cast(pl.String))
     evaluated: dict[str, tuple[pl.DataFrame, list[str]]] = {}
     outcomes = []
@@ -115,7 +116,8 @@ def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOut
         if design.offer.program.allocation.joint_caps and not categories:
             # Only joint caps read the categories: listed once, for the designs that have them.
             categories.extend(people["categoria"].cast(pl.String).to_list())
-        allocation = allocate_offer(demand, categories, offered, design.offer.program)
+        keys = people[PERSON_KEY].to_numpy()
+        allocation = allocate_offer(demand, keys, categories, offered, design.offer.program)
         results = people.with_columns(pl.Series("adjudicada", allocation.awards)).select(
             RESULT_COLUMNS
         )
