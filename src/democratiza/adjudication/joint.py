@@ -26,13 +26,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from democratiza.adjudication.adjudicate import AllocationResult, allocate_program
-from democratiza.allocation.persons import divide, persons_of, totals
+from democratiza.allocation.persons import Keys, divide, persons_of, totals
 from democratiza.money import decimal_percent, group
 from democratiza.programs.schema import JointCap, Program
 from democratiza.words import word
 
 Share = Callable[[NDArray[np.int64], int], AllocationResult]
-Keys = NDArray[np.int64] | NDArray[np.uint32]  # each filing's person (equal: one person)
 
 
 def by_person(demand: NDArray[np.int64], keys: Keys, supply: int, share: Share) -> AllocationResult:
@@ -66,15 +65,16 @@ def within_joint_caps(
     """The demand once every cap (its categories, its shares) holds; see the module doc."""
     capped = demand.copy()
     kinds = np.asarray(categories, dtype=object)
+    keys = np.asarray(keys)
     outcomes = []
     for members_of, cap in caps:
         members = np.isin(kinds, list(members_of))
         total = int(capped[members].sum())
-        persons = int(np.unique(np.asarray(keys)[members]).size)
+        persons = int(np.unique(keys[members]).size)
         if total <= cap:
             outcomes.append(GroupOutcome(persons, total, cap, None))
             continue
-        shared = by_person(capped[members], np.asarray(keys)[members], cap, share)
+        shared = by_person(capped[members], keys[members], cap, share)
         capped[members] = shared.awards
         outcomes.append(GroupOutcome(persons, total, cap, shared))
     return capped, outcomes

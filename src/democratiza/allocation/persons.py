@@ -21,9 +21,12 @@ All of it is exact integer arithmetic (``numpy`` Int64 sums, never floating weig
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+Keys = NDArray[np.integer[Any]]  # each filing's person: equal numbers, one person
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,10 +45,9 @@ class Persons:
         return int(self.starts.size)
 
 
-def persons_of(keys: NDArray[np.int64] | NDArray[np.uint32]) -> Persons:
+def persons_of(keys: Keys) -> Persons:
     """The persons of filings given in order of receipt, ``keys[i]`` filing ``i``'s person
     (any number per person: equal numbers are one person)."""
-    keys = np.asarray(keys)
     if keys.size == 0:
         empty = np.zeros(0, dtype=np.intp)
         return Persons(empty, empty, empty)
