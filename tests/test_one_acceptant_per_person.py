@@ -8,15 +8,27 @@ filings in order of receipt (the earliest received takes what it asked, the late
 
 from __future__ import annotations
 
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import polars as pl
 import pytest
+from sqlalchemy import Engine
 
 from democratiza.adjudication.joint import allocate_offer
+from democratiza.adjudication.record import adjudicate
 from democratiza.allocation.persons import divide, persons_of, totals
+from democratiza.filing.batches import import_batch
+from democratiza.offers.lifecycle import advance, create_offer, load_offer
 from democratiza.programs.schema import Program
+from democratiza.rules.engine import CompiledProgram, frame_from_rows
+from democratiza.rules.person import per_person
+from democratiza.tables.acceptances import COLUMNS
 from democratiza.verification.package import FIRST_STAGE
 from democratiza.verification.recompute import recomputed
+from tests.test_family_variations import FAMILY, acceptance
 from tests.test_family_variations import offer as family_offer
 
 METHODS = [
@@ -172,3 +184,103 @@ def test_the_package_verification_recomputes_per_person_from_the_pseudonyms(
     }
     again = recomputed(parameters, table)
     assert again["adjudicada"].to_list() == awards.tolist()
+
+
+def one_person(*filings: tuple[str, int]) -> pl.DataFrame:
+    """One worker's filings (way of paying, shares), in order of receipt, decided by the
+    family's program and summed by the person rule. The worker earns $ 5.000.000 a month:
+    10 × $ 5.000.000 / $ 1.000 = 50.000 shares, above 50 minimum salaries (39.062 shares), the
+    person's limit; paying in instalments finances at most $ 8.000.000 / $ 800 = 10.000."""
+    rows = [
+        {
+            **acceptance(1, "trabajador_activo", quantity, salario_mensual=500_000_000),
+            "referencia": f"EJ-{i}",
+            "forma_pago": paying,
+        }
+        for i, (paying, quantity) in enumerate(filings)
+    ]
+    decided = CompiledProgram(family_offer()).evaluate(frame_from_rows(rows))
+    numbered = decided.with_columns(
+        pl.Series("radicado", [f"R-{i + 1}" for i in range(decided.height)]),
+        pl.Series("recepcion", range(1, decided.height + 1)),
+        pl.col("decision").cast(pl.String),
+    )
+    return per_person(numbered)
+
+
+def test_a_cap_of_instalments_never_cuts_the_same_persons_cash_filing() -> None:
+    # 25.000 in cash, then 15.000 in instalments (10.000 at intake, the financed cap): the
+    # cash filing is held to the person's limit of 39.062 only, and the two fit in it.
+    people = one_person(("contado", 25_000), ("cuotas", 15_000))
+    assert people["cantidad_persona"].to_list() == [25_000, 10_000]
+    assert people["consumido_por"].to_list() == [None, None]
+    assert people["decision"].to_list() == ["aceptada", "reducida"]  # the latter at intake
+
+
+def test_the_instalment_cap_adds_up_only_the_persons_instalment_filings() -> None:
+    # 6.000 in instalments, 2.000 cash, 6.000 in instalments: the financed cap of 10.000
+    # leaves 4.000 for the last; the cash filing between them does not use it.
+    people = one_person(("cuotas", 6_000), ("contado", 2_000), ("cuotas", 6_000))
+    assert people["cantidad_persona"].to_list() == [6_000, 2_000, 4_000]
+    assert people["consumido_por"].to_list() == [None, None, "R-1"]
+    assert people["regla_limitante"].to_list()[2] == "ej-5.4"
+
+
+def test_the_persons_limit_still_adds_up_every_filing_whatever_its_way_of_paying() -> None:
+    # 35.000 in cash, then 10.000 in instalments: the person's 39.062 leaves 4.062.
+    people = one_person(("contado", 35_000), ("cuotas", 10_000))
+    assert people["cantidad_persona"].to_list() == [35_000, 4_062]
+    assert people["consumido_por"].to_list() == [None, "R-1"]
+    assert people["regla_limitante"].to_list()[1] != "ej-5.4"
+
+
+def test_on_the_database_a_persons_cash_filing_is_not_cut_by_their_instalment_cap(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # One worker (same identification) files 30.000 in cash with broker A, then 15.000 in
+    # instalments with broker B, and a second worker 20.000 in instalments twice with A.
+    # Not oversubscribed: each filing gets what the person's limits leave it.
+    window: dict[str, object] = {"fecha_aviso": "2018-01-02", "fecha_cierre": "2018-03-16"}
+    with engine.begin() as conn:
+        stored = create_offer(conn, "familia", str(FAMILY), window, "oficina", "aviso")
+        advance(conn, stored, "abierta", "oficina", "apertura")
+    salary = {"salario_mensual": "5000000"}
+    first = [
+        acceptance(1, "trabajador_activo", 30_000, **salary),
+        {**acceptance(2, "trabajador_activo", 6_000, forma_pago="cuotas", **salary)},
+        {**acceptance(3, "trabajador_activo", 6_000, forma_pago="cuotas", **salary)},
+    ]
+    first[2]["numero_identificacion"] = first[1]["numero_identificacion"]
+    second = [acceptance(4, "trabajador_activo", 15_000, forma_pago="cuotas", **salary)]
+    second[0]["comisionista"] = "Otra Bolsa"
+    second[0]["numero_identificacion"] = first[0]["numero_identificacion"]
+    import_batch(engine, "familia", batch(tmp_path / "a.csv", first), "Casa de Bolsa", "A1", "x")
+    import_batch(engine, "familia", batch(tmp_path / "b.csv", second), "Otra Bolsa", "B1", "x")
+    with engine.begin() as conn:
+        advance(conn, load_offer(conn, "familia"), "cerrada", "oficina", "cierre")
+    done = adjudicate(engine, "familia", "oficina", "adjudicación", date(2018, 3, 20))
+    # Cash 30.000 kept (not cut to the 10.000 the financed cap leaves an instalment filing);
+    # the same person's instalments 9.062, what their 39.062 leaves after the cash filing.
+    # The other worker: 6.000, then 4.000, what the financed cap leaves after the first.
+    assert done.results["adjudicada"].to_list() == [30_000, 6_000, 4_000, 9_062]
+    notes = done.header["notas"]
+    assert isinstance(notes, list)
+    person = [n for n in notes if n.startswith("Reducidas")]
+    assert len(person) == 2 and all("radicaciones anteriores" in n for n in person)
+    assert "Saldo financiado en cuotas" in person[0] or "Saldo financiado en cuotas" in person[1]
+
+
+def batch(path: Path, rows: list[dict[str, Any]]) -> Path:
+    """A broker's batch file of these acceptances (the format's columns, in its order)."""
+
+    def cell(value: object) -> str:
+        if value is True:
+            return "si"
+        if isinstance(value, datetime):
+            return value.isoformat(timespec="minutes")
+        return "" if value is None else str(value)
+
+    names = [c.name for c in COLUMNS]
+    lines = [",".join(names), *(",".join(cell(r.get(n)) for n in names) for r in rows)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

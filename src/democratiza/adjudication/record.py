@@ -78,6 +78,8 @@ def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
         "decision": text,
         "regla_limitante": text,
         "regla_limite": text,
+        "limite_general": whole,
+        "regla_general": text,
         "recepcion": whole,
     }
     columns = [acceptances.c[name] for name in schema]
@@ -152,7 +154,9 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
 
 def _person_notes(program: Program, people: pl.DataFrame) -> list[str]:
     """One note per rule that reduced acceptances across a person's filings, with its
-    article and the radicados; none when no person's filings added up past a limit."""
+    article and the radicados; none when no person's filings added up past a limit. A filing
+    cut by a smaller limit another of the person's filings brought, with none received
+    before it, is said so: no earlier filing used anything."""
     reduced = people.filter(pl.col("consumido_por").is_not_null())
     notes = []
     for (rule,), rows in reduced.group_by("regla_limitante", maintain_order=True):
@@ -160,10 +164,19 @@ def _person_notes(program: Program, people: pl.DataFrame) -> list[str]:
         named = (
             f"el límite «{limit.name}» ({cite(program, limit.citation)})" if limit else "su límite"
         )
-        notes.append(
-            f"Reducidas en la adjudicación porque las radicaciones anteriores de la misma "
-            f"persona usaron {named}: {', '.join(rows['radicado'])}."
-        )
+        used = rows.filter(pl.col("consumido_por") != "")
+        if used.height:
+            notes.append(
+                f"Reducidas en la adjudicación porque las radicaciones anteriores de la misma "
+                f"persona usaron {named}: {', '.join(used['radicado'])}."
+            )
+        first = rows.filter(pl.col("consumido_por") == "")
+        if first.height:  # the person's smallest limit came with a filing received later
+            notes.append(
+                f"Reducidas en la adjudicación a {named}, el menor límite que traen las "
+                f"radicaciones de la misma persona (se toma el menor monto): "
+                f"{', '.join(first['radicado'])}."
+            )
     return notes
 
 

@@ -39,6 +39,8 @@ DECIDED_COLUMNS = [  # what the engine adds to each acceptance (the rest is the 
     "regla_limitante",
     "limite_minimo",
     "regla_limite",
+    "limite_general",
+    "regla_general",
 ]
 
 

@@ -169,7 +169,29 @@ class CompiledProgram:
                 for rule, col in zip(rules, limit_cols, strict=True)
             ]
         )
-        stage2 = [*missing, least.alias("_limite_minimo"), binding.alias("_limitante")]
+        # The limits that concern every filing, whatever its way of paying: a cap of one way
+        # of paying (``tope_financiado``) limits only the person's filings paying that way
+        # (``rules.person``), so the person's other filings are held to these alone.
+        general = [
+            (rule, col)
+            for rule, col in zip(rules, limit_cols, strict=True)
+            if not rule.cap_financed
+        ]
+        least_general = pl.min_horizontal([c for _, c in general]) if general else pl.lit(None)
+        binding_general = (
+            pl.coalesce(
+                [pl.when(pl.col(c) == least_general).then(pl.lit(r.id)) for r, c in general]
+            )
+            if general
+            else pl.lit(None, dtype=pl.String)
+        )
+        stage2 = [
+            *missing,
+            least.alias("_limite_minimo"),
+            binding.alias("_limitante"),
+            least_general.cast(pl.Int64).alias("_limite_general"),
+            binding_general.alias("_regla_general"),
+        ]
         permitted = pl.min_horizontal(pl.col("cantidad"), pl.col("_limite_minimo")).clip(
             lower_bound=0
         )
@@ -228,6 +250,8 @@ class CompiledProgram:
             # The rule behind limite_minimo, reduced or not: a person's later filings may be
             # cut by it (``rules.person``).
             pl.col("_limitante").alias("regla_limite"),
+            pl.col("_limite_general").alias("limite_general"),
+            pl.col("_regla_general").alias("regla_general"),
             "causas",
             *(limit_column(r) for r in rules),
             *(source_column(r) for r in rules if r.base),
