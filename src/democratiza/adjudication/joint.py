@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from democratiza.adjudication.adjudicate import AllocationResult, allocate_program
-from democratiza.allocation.persons import Keys, divide, persons_of, totals
+from democratiza.allocation.persons import Keys, Persons, divide, persons_of, totals
 from democratiza.money import decimal_percent, group
 from democratiza.programs.schema import JointCap, Program
 from democratiza.words import word
@@ -34,10 +34,13 @@ from democratiza.words import word
 Share = Callable[[NDArray[np.int64], int], AllocationResult]
 
 
-def by_person(demand: NDArray[np.int64], keys: Keys, supply: int, share: Share) -> AllocationResult:
+def by_person(
+    demand: NDArray[np.int64], keys: Keys | Persons, supply: int, share: Share
+) -> AllocationResult:
     """``share`` run on the persons' totals, each person's award divided among their filings
-    in order of receipt (``allocation.persons``); awards in the order of ``demand``."""
-    persons = persons_of(keys)
+    in order of receipt (``allocation.persons``); awards in the order of ``demand``. A
+    caller that shares one population many times (the designer) gives the ``Persons``."""
+    persons = keys if isinstance(keys, Persons) else persons_of(keys)
     result = share(totals(persons, demand), supply)
     awards = divide(persons, result.awards, demand)
     awards.flags.writeable = False
@@ -57,7 +60,7 @@ class GroupOutcome:
 
 def within_joint_caps(
     demand: NDArray[np.int64],
-    keys: Keys,
+    keys: Keys | Persons,
     categories: Sequence[str],
     caps: Sequence[tuple[Collection[str], int]],
     share: Share,
@@ -65,7 +68,7 @@ def within_joint_caps(
     """The demand once every cap (its categories, its shares) holds; see the module doc."""
     capped = demand.copy()
     kinds = np.asarray(categories, dtype=object)
-    keys = np.asarray(keys)
+    keys = keys.label if isinstance(keys, Persons) else np.asarray(keys)
     outcomes = []
     for members_of, cap in caps:
         members = np.isin(kinds, list(members_of))
@@ -86,7 +89,7 @@ def caps_of(program: Program, supply: int) -> list[tuple[Collection[str], int]]:
 
 def allocate_offer(
     demand: NDArray[np.int64],
-    keys: Keys,
+    keys: Keys | Persons,
     categories: Sequence[str],
     supply: int,
     program: Program,
@@ -99,7 +102,7 @@ def allocate_offer(
 
 def allocate_with_caps(
     demand: NDArray[np.int64],
-    keys: Keys,
+    keys: Keys | Persons,
     categories: Sequence[str],
     supply: int,
     program: Program,

@@ -44,6 +44,11 @@ class Persons:
     def count(self) -> int:
         return int(self.starts.size)
 
+    @property
+    def one_filing_each(self) -> bool:
+        """Every person filed once: the persons are the filings, in the same order."""
+        return self.count == self.label.size
+
 
 def persons_of(keys: Keys) -> Persons:
     """The persons of filings given in order of receipt, ``keys[i]`` filing ``i``'s person
@@ -52,6 +57,9 @@ def persons_of(keys: Keys) -> Persons:
         empty = np.zeros(0, dtype=np.intp)
         return Persons(empty, empty, empty)
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    if first.size == keys.size:  # one filing each: person i is filing i (no second sort)
+        same = np.arange(keys.size, dtype=np.intp)
+        return Persons(same, same, same)
     rank = np.empty(first.size, dtype=np.intp)
     rank[np.argsort(first, kind="stable")] = np.arange(first.size, dtype=np.intp)
     label = rank[inverse.reshape(-1)]
@@ -63,8 +71,8 @@ def persons_of(keys: Keys) -> Persons:
 
 def totals(persons: Persons, demand: NDArray[np.int64]) -> NDArray[np.int64]:
     """Each person's demand, the sum of their filings' (in the persons' order)."""
-    if persons.count == 0:
-        return np.zeros(0, dtype=np.int64)
+    if persons.one_filing_each:
+        return demand.astype(np.int64, copy=True)
     summed: NDArray[np.int64] = np.add.reduceat(
         demand[persons.order].astype(np.int64), persons.starts
     )
@@ -76,9 +84,9 @@ def divide(
 ) -> NDArray[np.int64]:
     """Each filing's part of its person's award, in order of receipt (see the module doc):
     ``min(filing's demand, award − what the person's earlier filings took)``, never below 0."""
+    if persons.one_filing_each:
+        return np.minimum(awards, demand).astype(np.int64)
     out = np.zeros(demand.size, dtype=np.int64)
-    if persons.count == 0:
-        return out
     grouped = demand[persons.order].astype(np.int64)
     running = np.cumsum(grouped)
     before = running - grouped  # what every earlier filing asked, all persons

@@ -27,6 +27,7 @@ from democratiza.adjudication.joint import allocate_offer
 from democratiza.adjudication.record import (
     RESULT_COLUMNS,  # a design's results read as an adjudication's
 )
+from democratiza.allocation.persons import persons_of
 from democratiza.design.designs import Design
 from democratiza.programs.parameters import Offer
 from democratiza.rules.engine import CompiledProgram
@@ -101,6 +102,8 @@ def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOut
         PERSON_KEY,
     ).with_columns(cs.by_dtype(pl.Enum).cast(pl.String))
     evaluated: dict[str, tuple[pl.DataFrame, list[str]]] = {}
+    # Whose filings are one acceptant: the same for every design (the population's persons).
+    persons = persons_of(rows[PERSON_KEY].to_numpy())
     outcomes = []
     for design in designs:
         key = _evaluation_key(design.offer)
@@ -118,8 +121,7 @@ def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOut
         if design.offer.program.allocation.joint_caps and not categories:
             # Only joint caps read the categories: listed once, for the designs that have them.
             categories.extend(people["categoria"].cast(pl.String).to_list())
-        keys = people[PERSON_KEY].to_numpy()
-        allocation = allocate_offer(demand, keys, categories, offered, design.offer.program)
+        allocation = allocate_offer(demand, persons, categories, offered, design.offer.program)
         results = people.with_columns(pl.Series("adjudicada", allocation.awards)).select(
             RESULT_COLUMNS
         )
