@@ -177,21 +177,22 @@ class CompiledProgram:
             for rule, col in zip(rules, limit_cols, strict=True)
             if not rule.cap_financed
         ]
-        least_general = pl.min_horizontal([c for _, c in general]) if general else pl.lit(None)
-        binding_general = (
-            pl.coalesce(
-                [pl.when(pl.col(c) == least_general).then(pl.lit(r.id)) for r, c in general]
+        stage2 = [*missing, least.alias("_limite_minimo"), binding.alias("_limitante")]
+        if len(general) < len(rules):  # else the same limit and rule (``_outputs``)
+            least_general = (
+                pl.min_horizontal([c for _, c in general]) if general else pl.lit(None, pl.Int64)
             )
-            if general
-            else pl.lit(None, dtype=pl.String)
-        )
-        stage2 = [
-            *missing,
-            least.alias("_limite_minimo"),
-            binding.alias("_limitante"),
-            least_general.cast(pl.Int64).alias("_limite_general"),
-            binding_general.alias("_regla_general"),
-        ]
+            binding_general = (
+                pl.coalesce(
+                    [pl.when(pl.col(c) == least_general).then(pl.lit(r.id)) for r, c in general]
+                )
+                if general
+                else pl.lit(None, dtype=pl.String)
+            )
+            stage2 += [
+                least_general.cast(pl.Int64).alias("_limite_general"),
+                binding_general.alias("_regla_general"),
+            ]
         permitted = pl.min_horizontal(pl.col("cantidad"), pl.col("_limite_minimo")).clip(
             lower_bound=0
         )
@@ -238,6 +239,8 @@ class CompiledProgram:
     @cached_property
     def _outputs(self) -> list[pl.Expr | str]:
         rules = self.offer.program.limits
+        payment = any(r.cap_financed for r in rules)  # else the general limit is the least
+        general = "general" if payment else "minimo"
         return [
             *IDENTITY_COLUMNS,
             "forma_pago",
@@ -250,8 +253,8 @@ class CompiledProgram:
             # The rule behind limite_minimo, reduced or not: a person's later filings may be
             # cut by it (``rules.person``).
             pl.col("_limitante").alias("regla_limite"),
-            pl.col("_limite_general").alias("limite_general"),
-            pl.col("_regla_general").alias("regla_general"),
+            pl.col(f"_limite_{general}").alias("limite_general"),
+            pl.col("_regla_general" if payment else "_limitante").alias("regla_general"),
             "causas",
             *(limit_column(r) for r in rules),
             *(source_column(r) for r in rules if r.base),
