@@ -1,7 +1,7 @@
 """aceptaciones.limite_general y regla_general: el límite que no depende de la forma de pago
 
 Revision ID: 0019
-Revises: 0014
+Revises: 0018
 
 Why: a cap of one way of paying (``tope_financiado: cuotas``) limits only the person's
 filings that pay that way; a person's cash filing must not be cut by it. The person rule
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0019"
-down_revision = "0014"
+down_revision = "0018"
 
 
 def upgrade() -> None:
