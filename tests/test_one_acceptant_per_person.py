@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import Engine
 
 from democratiza.adjudication.joint import allocate_offer
-from democratiza.adjudication.record import adjudicate
+from democratiza.adjudication.record import _person_notes, adjudicate
 from democratiza.allocation.persons import divide, persons_of, totals
 from democratiza.filing.batches import import_batch
 from democratiza.offers.lifecycle import advance, create_offer, load_offer
@@ -186,14 +186,19 @@ def test_the_package_verification_recomputes_per_person_from_the_pseudonyms(
     assert again["adjudicada"].to_list() == awards.tolist()
 
 
-def one_person(*filings: tuple[str, int]) -> pl.DataFrame:
+def one_person(*filings: tuple[str, int], salaries: tuple[int, ...] = ()) -> pl.DataFrame:
     """One worker's filings (way of paying, shares), in order of receipt, decided by the
     family's program and summed by the person rule. The worker earns $ 5.000.000 a month:
     10 × $ 5.000.000 / $ 1.000 = 50.000 shares, above 50 minimum salaries (39.062 shares), the
     person's limit; paying in instalments finances at most $ 8.000.000 / $ 800 = 10.000."""
     rows = [
         {
-            **acceptance(1, "trabajador_activo", quantity, salario_mensual=500_000_000),
+            **acceptance(
+                1,
+                "trabajador_activo",
+                quantity,
+                salario_mensual=salaries[i] if salaries else 500_000_000,
+            ),
             "referencia": f"EJ-{i}",
             "forma_pago": paying,
         }
@@ -284,3 +289,23 @@ def batch(path: Path, rows: list[dict[str, Any]]) -> Path:
     lines = [",".join(names), *(",".join(cell(r.get(n)) for n in names) for r in rows)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def test_a_reduction_by_a_smaller_limit_a_later_filing_brings_says_so() -> None:
+    # 30.000 with a salary of $ 5.000.000, then 5.000 with a certificate of $ 2.000.000: the
+    # person's limit is the smaller, 10 × $ 2.000.000 / $ 1.000 = 20.000. The first filing is
+    # cut to it though nothing was filed before it; the second finds it used.
+    people = one_person(
+        ("contado", 30_000), ("contado", 5_000), salaries=(500_000_000, 200_000_000)
+    )
+    assert people["cantidad_persona"].to_list() == [20_000, 0]
+    assert people["consumido_por"].to_list() == ["", "R-1"]
+    notes = _person_notes(family_offer().program, people)
+    assert notes == [
+        "Reducidas en la adjudicación porque las radicaciones anteriores de la misma persona "
+        "usaron el límite «Diez veces el salario mensual certificado» (Decreto de ejemplo art. "
+        "4.1): R-2.",
+        "Reducidas en la adjudicación por el límite «Diez veces el salario mensual certificado» "
+        "(Decreto de ejemplo art. 4.1), el menor que traen las radicaciones de la misma persona "
+        "(se toma el menor monto), sin radicaciones anteriores que lo usaran: R-1.",
+    ]

@@ -173,9 +173,9 @@ def _person_notes(program: Program, people: pl.DataFrame) -> list[str]:
         first = rows.filter(pl.col("consumido_por") == "")
         if first.height:  # the person's smallest limit came with a filing received later
             notes.append(
-                f"Reducidas en la adjudicación a {named}, el menor límite que traen las "
-                f"radicaciones de la misma persona (se toma el menor monto): "
-                f"{', '.join(first['radicado'])}."
+                f"Reducidas en la adjudicación por {named}, el menor que traen las "
+                f"radicaciones de la misma persona (se toma el menor monto), sin radicaciones "
+                f"anteriores que lo usaran: {', '.join(first['radicado'])}."
             )
     return notes
 
