@@ -175,3 +175,19 @@ def test_summary_counts_by_category_and_binding_limit(tmp_path: Path) -> None:
     workers = summary.by_category.filter(pl.col("categoria") == "trabajador_activo").row(0)
     assert workers == ("trabajador_activo", 3, 4, 4)
     assert summary.by_binding_limit.row(0) == ("geb-8.2.1", 3)
+
+
+def test_calcular_for_a_closed_offer_takes_the_filing_date_the_person_gives() -> None:
+    # The sample offer closed on 2018-02-26: filed today it is out of the window; filed on
+    # 2018-01-15 (within it) the person may buy what their limits leave.
+    asked = ["calcular", "-p", "geb-2017", "--oferta", str(OFFER)]
+    asked += ["--categoria", "trabajador_activo", "--patrimonio-liquido", "48000000"]
+    asked += ["--ingresos", "60000000"]
+    today = runner.invoke(app, asked, env={"COLUMNS": "200"})
+    assert "fuera del plazo de la oferta" in today.output
+    dated = runner.invoke(app, [*asked, "--fecha", "2018-01-15"], env={"COLUMNS": "200"})
+    assert dated.exit_code == 0, dated.output
+    assert "Puede comprar hasta 23.785 acciones." in dated.output
+    wrong = runner.invoke(app, [*asked, "--fecha", "15/01/2018"], env={"COLUMNS": "200"})
+    assert wrong.exit_code != 0
+    assert "se escribe AAAA-MM-DD" in wrong.output

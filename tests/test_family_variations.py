@@ -197,7 +197,7 @@ def test_a_joint_cap_is_shared_among_its_group_before_the_offer_is_adjudicated()
     funds = "fondo_pensiones_cesantias"
     demand = np.array([49_380, 25_000, 49_380, 49_380], dtype=np.int64)
     categories = [funds, "trabajador_activo", funds, funds]
-    result = allocate_offer(demand, categories, 9_876_543, offer().program)
+    result = allocate_offer(demand, np.arange(demand.size), categories, 9_876_543, offer().program)
     assert result.awards.tolist() == [32_922, 25_000, 32_922, 32_921]
     assert sum(result.awards.tolist()[i] for i in (0, 2, 3)) == 98_765
     assert result.notes[0] == (
@@ -215,7 +215,7 @@ def test_a_joint_cap_is_shared_among_its_group_before_the_offer_is_adjudicated()
 def test_a_group_within_its_joint_cap_is_not_reduced() -> None:
     demand = np.array([40_000, 30_000], dtype=np.int64)
     categories = ["fondo_pensiones_cesantias", "fondo_pensiones_cesantias"]
-    result = allocate_offer(demand, categories, 9_876_543, offer().program)
+    result = allocate_offer(demand, np.arange(demand.size), categories, 9_876_543, offer().program)
     assert result.awards.tolist() == [40_000, 30_000]
     assert result.notes[0].endswith(
         "demanda válida del grupo de 70.000 acciones ≤ tope de 98.765 acciones (1 % de las "

@@ -23,7 +23,7 @@ from democratiza.offers.dates import adjudication_day, publication_days, record_
 from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_offer
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
-from democratiza.rules.person import ORDER, per_person
+from democratiza.rules.person import ORDER, per_person, person_keys
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows
 from democratiza.storage.database import new_id, read_frame
@@ -78,6 +78,8 @@ def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
         "decision": text,
         "regla_limitante": text,
         "regla_limite": text,
+        "limite_general": whole,
+        "regla_general": text,
         "recepcion": whole,
     }
     columns = [acceptances.c[name] for name in schema]
@@ -114,7 +116,8 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
     people = per_person(current).sort(ORDER)
     demand = people["cantidad_persona"].to_numpy().astype(np.int64)
     categories = people["categoria"].cast(pl.String).to_list()
-    result, caps = allocate_with_caps(demand, categories, supply, program)
+    keys = person_keys(people).to_numpy()  # one acceptant per person, whatever the broker
+    result, caps = allocate_with_caps(demand, keys, categories, supply, program)
     results = people.with_columns(pl.Series("adjudicada", result.awards)).select(RESULT_COLUMNS)
     header: dict[str, object] = {
         "oferta": stored.code,
@@ -151,7 +154,9 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
 
 def _person_notes(program: Program, people: pl.DataFrame) -> list[str]:
     """One note per rule that reduced acceptances across a person's filings, with its
-    article and the radicados; none when no person's filings added up past a limit."""
+    article and the radicados; none when no person's filings added up past a limit. A filing
+    cut by a smaller limit another of the person's filings brought, with none received
+    before it, is said so: no earlier filing used anything."""
     reduced = people.filter(pl.col("consumido_por").is_not_null())
     notes = []
     for (rule,), rows in reduced.group_by("regla_limitante", maintain_order=True):
@@ -159,10 +164,19 @@ def _person_notes(program: Program, people: pl.DataFrame) -> list[str]:
         named = (
             f"el límite «{limit.name}» ({cite(program, limit.citation)})" if limit else "su límite"
         )
-        notes.append(
-            f"Reducidas en la adjudicación porque las radicaciones anteriores de la misma "
-            f"persona usaron {named}: {', '.join(rows['radicado'])}."
-        )
+        used = rows.filter(pl.col("consumido_por") != "")
+        if used.height:
+            notes.append(
+                f"Reducidas en la adjudicación porque las radicaciones anteriores de la misma "
+                f"persona usaron {named}: {', '.join(used['radicado'])}."
+            )
+        first = rows.filter(pl.col("consumido_por") == "")
+        if first.height:  # the person's smallest limit came with a filing received later
+            notes.append(
+                f"Reducidas en la adjudicación por {named}, el menor que traen las "
+                f"radicaciones de la misma persona (se toma el menor monto), sin radicaciones "
+                f"anteriores que lo usaran: {', '.join(first['radicado'])}."
+            )
     return notes
 
 

@@ -33,6 +33,17 @@ def _cents(name: str, value: str | None) -> int | None:
     return None if value is None or value == "" else centavos_option(value, f"--{name}")
 
 
+def _day(value: str | None, name: str) -> date | None:
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise typer.BadParameter(
+            f"fecha no válida '{value}': se escribe AAAA-MM-DD, p. ej. 2018-01-15", param_hint=name
+        ) from None
+
+
 def _ask(text: str) -> str:
     answer: str = typer.prompt(f"{text} (vacío si no aplica)", default="", show_default=False)
     return answer
@@ -70,6 +81,14 @@ def calculator_command(
     forma_pago: Annotated[
         str, typer.Option(help="contado, credito, cesantias o cuotas")
     ] = "contado",
+    fecha: Annotated[
+        str | None,
+        typer.Option(
+            "--fecha",
+            help="Fecha de radicación AAAA-MM-DD (por defecto hoy; para una oferta ya cerrada, "
+            "el día en que habría radicado)",
+        ),
+    ] = None,
     parametro: Annotated[
         list[str] | None,
         typer.Option("--parametro", help="Parámetro de la oferta NOMBRE=VALOR; repetible"),
@@ -96,7 +115,8 @@ def calculator_command(
             remuneracion_anual = _ask("Remuneración anual certificada, en pesos") or None
     if categoria not in CATEGORIES:
         raise typer.BadParameter(f"categoría desconocida '{categoria}'", param_hint="--categoria")
-    joined = date.fromisoformat(fecha_ingreso_directivo) if fecha_ingreso_directivo else None
+    joined = _day(fecha_ingreso_directivo, "--fecha-ingreso-directivo")
+    filed_on = _day(fecha, "--fecha")
     question = Question(
         category=categoria,
         quantity=cantidad,
@@ -106,6 +126,7 @@ def calculator_command(
         manager_since=joined,
         months_in_post=meses_en_cargo,
         payment=forma_pago,
+        filed_on=filed_on,
         amounts={
             "patrimonio_liquido": _cents("patrimonio-liquido", patrimonio_liquido),
             "ingresos_declaracion": _cents("ingresos", ingresos),

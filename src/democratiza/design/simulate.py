@@ -27,10 +27,11 @@ from democratiza.adjudication.joint import allocate_offer
 from democratiza.adjudication.record import (
     RESULT_COLUMNS,  # a design's results read as an adjudication's
 )
+from democratiza.allocation.persons import persons_of
 from democratiza.design.designs import Design
 from democratiza.programs.parameters import Offer
 from democratiza.rules.engine import CompiledProgram
-from democratiza.rules.person import ORDER, per_person, person_keys
+from democratiza.rules.person import ORDER, PERSON_KEY, per_person, person_keys
 
 REQUEST_STREAM = 1  # the random stream of the requests, apart from the population's (0)
 DECIDED_COLUMNS = [  # what the engine adds to each acceptance (the rest is the input's)
@@ -39,6 +40,8 @@ DECIDED_COLUMNS = [  # what the engine adds to each acceptance (the rest is the 
     "regla_limitante",
     "limite_minimo",
     "regla_limite",
+    "limite_general",
+    "regla_general",
 ]
 
 
@@ -96,8 +99,11 @@ def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOut
     given = rows.select(
         *(c for c in RESULT_COLUMNS if c in rows.columns and c not in DECIDED_COLUMNS),
         *ORDER,
+        PERSON_KEY,
     ).with_columns(cs.by_dtype(pl.Enum).cast(pl.String))
     evaluated: dict[str, tuple[pl.DataFrame, list[str]]] = {}
+    # Whose filings are one acceptant: the same for every design (the population's persons).
+    persons = persons_of(rows[PERSON_KEY].to_numpy())
     outcomes = []
     for design in designs:
         key = _evaluation_key(design.offer)
@@ -115,7 +121,7 @@ def simulate(acceptances: pl.DataFrame, designs: list[Design]) -> list[DesignOut
         if design.offer.program.allocation.joint_caps and not categories:
             # Only joint caps read the categories: listed once, for the designs that have them.
             categories.extend(people["categoria"].cast(pl.String).to_list())
-        allocation = allocate_offer(demand, categories, offered, design.offer.program)
+        allocation = allocate_offer(demand, persons, categories, offered, design.offer.program)
         results = people.with_columns(pl.Series("adjudicada", allocation.awards)).select(
             RESULT_COLUMNS
         )

@@ -90,6 +90,8 @@ def reevaluate(conn: Connection, stored: StoredOffer, who: str) -> int:
         results["regla_limitante"],
         results["causas"].cast(pl.Int64),
         results["regla_limite"],
+        results["limite_general"],
+        results["regla_general"],
         (pl.col("version") + 1).alias("version"),
         pl.lit(True).alias("vigente"),
         pl.lit("reevaluada").alias("estado"),

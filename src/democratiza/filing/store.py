@@ -142,6 +142,8 @@ def store_batches(
         "regla_limitante",
         pl.col("causas").cast(pl.Int64),
         "regla_limite",
+        "limite_general",
+        "regla_general",
         # The price each was evaluated at and will pay: the one in force on receipt.
         pl.lit(stored.recorded_price, dtype=pl.Int64).alias("precio"),
     )

@@ -6,7 +6,9 @@ one, explained by the same ``Explainer``. What the calculator assumes is written
 
 - the written undertakings and the sworn statement will be signed (it answers what the
   *limits* permit, not whether the paperwork is complete);
-- the employer certifies the status the program expects for the category, today;
+- it is filed on the day the person gives (``filed_on``; today if none: for an offer already
+  closed the person says the day they mean to have filed), and the employer certifies the
+  status the program expects for the category on that day;
 - without a quantity, it asks for the largest one any acceptance could ever file, so the
   answer is the permitted quantity.
 """
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, time
 
 from democratiza.programs.parameters import Offer, OfferParameterError
 from democratiza.programs.schema import NO_LIMITS, LimitRule, missing_section
@@ -55,6 +57,7 @@ class Question:
     manager_since: date | None = None
     months_in_post: int | None = None
     payment: str = "contado"
+    filed_on: date | None = None  # the filing's date; None: today
     amounts: Mapping[str, int | None] = field(default_factory=dict)  # MONEY_FIELDS
 
 
@@ -88,10 +91,13 @@ def ask(offer: Offer, question: Question) -> Answer:
     unknown = set(question.amounts) - set(MONEY_FIELDS)
     assert not unknown, f"campos desconocidos: {sorted(unknown)}"
     listed = offer.program.category(question.category)
+    filed = (
+        datetime.now() if question.filed_on is None else datetime.combine(question.filed_on, time())
+    )
     row: dict[str, object] = {
         "referencia": "calculadora",
         "comisionista": "-",
-        "fecha_radicacion": datetime.now(),
+        "fecha_radicacion": filed,
         "tipo_identificacion": "CC",
         "numero_identificacion": "-",
         "nombre": "-",
@@ -101,7 +107,7 @@ def ask(offer: Offer, question: Question) -> Answer:
         "obligado_declarar": question.files_tax_return,
         "extranjero": question.foreigner,
         "estado_certificado": listed.employer_status if listed else None,
-        "fecha_certificado": date.today(),
+        "fecha_certificado": filed.date(),
         "directivo": question.manager,
         "fecha_ingreso_directivo": question.manager_since,
         "meses_en_cargo": question.months_in_post,

@@ -171,7 +171,30 @@ class CompiledProgram:
                 for rule, col in zip(rules, limit_cols, strict=True)
             ]
         )
+        # The limits that concern every filing, whatever its way of paying: a cap of one way
+        # of paying (``tope_financiado``) limits only the person's filings paying that way
+        # (``rules.person``), so the person's other filings are held to these alone.
+        general = [
+            (rule, col)
+            for rule, col in zip(rules, limit_cols, strict=True)
+            if not rule.cap_financed
+        ]
         stage2 = [*missing, least.alias("_limite_minimo"), binding.alias("_limitante")]
+        if len(general) < len(rules):  # else the same limit and rule (``_outputs``)
+            least_general = (
+                pl.min_horizontal([c for _, c in general]) if general else pl.lit(None, pl.Int64)
+            )
+            binding_general = (
+                pl.coalesce(
+                    [pl.when(pl.col(c) == least_general).then(pl.lit(r.id)) for r, c in general]
+                )
+                if general
+                else pl.lit(None, dtype=pl.String)
+            )
+            stage2 += [
+                least_general.cast(pl.Int64).alias("_limite_general"),
+                binding_general.alias("_regla_general"),
+            ]
         permitted = pl.min_horizontal(pl.col("cantidad"), pl.col("_limite_minimo")).clip(
             lower_bound=0
         )
@@ -218,6 +241,8 @@ class CompiledProgram:
     @cached_property
     def _outputs(self) -> list[pl.Expr | str]:
         rules = self.offer.program.limits
+        payment = any(r.cap_financed for r in rules)  # else the general limit is the least
+        general = "general" if payment else "minimo"
         return [
             *IDENTITY_COLUMNS,
             "forma_pago",
@@ -230,6 +255,8 @@ class CompiledProgram:
             # The rule behind limite_minimo, reduced or not: a person's later filings may be
             # cut by it (``rules.person``).
             pl.col("_limitante").alias("regla_limite"),
+            pl.col(f"_limite_{general}").alias("limite_general"),
+            pl.col("_regla_general" if payment else "_limitante").alias("regla_general"),
             "causas",
             *(limit_column(r) for r in rules),
             *(source_column(r) for r in rules if r.base),

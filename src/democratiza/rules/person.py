@@ -74,34 +74,62 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
     # input's rows by position.
     given = PERSON_KEY in acceptances.columns
     keys = acceptances[PERSON_KEY] if given else person_keys(acceptances)
+    general = "limite_general" if "limite_general" in acceptances.columns else "limite_minimo"
     slim = acceptances.select(
         pl.int_range(pl.len(), dtype=pl.UInt32).alias("_fila"),
         keys.alias("_persona"),
         *ORDER,
         pl.when(valid).then(pl.col("cantidad_permitida")).otherwise(0).alias("_pedida"),
         pl.when(valid).then(pl.col("limite_minimo")).alias("_limite"),
+        pl.when(valid).then(pl.col(general)).alias("_general"),
     )
-    ranked = slim.sort("_persona", *ORDER)  # each person's together, in order of receipt
+    # A filing whose own smallest limit is below the limits that concern every filing is
+    # held by a cap of its way of paying (``tope_financiado``): that cap binds the person's
+    # filings paying that way, and only them.
+    paying = pl.col("_limite").is_not_null() & (
+        pl.col("_general").is_null() | (pl.col("_limite") < pl.col("_general"))
+    )
+    ranked = slim.sort("_persona", *ORDER).with_columns(paying.alias("_cuotas"))
     first = pl.col("_persona") != pl.col("_persona").shift(1).fill_null(-1)
-    total = pl.col("_pedida").cum_sum()
+
+    def before(amount: pl.Expr) -> pl.Expr:
+        """What the person's earlier filings (in the order of receipt) add up to."""
+        total = amount.cum_sum()
+        return total - amount - pl.when(first).then(total - amount).forward_fill()
+
+    # First the cap of the way of paying, on the person's filings paying that way; then the
+    # person's limit on everything. Once a filing passes a limit every later one it binds
+    # gets nothing, so the room left is the limit minus what was asked before (never below
+    # zero); what the first step cut is never asked in the second.
+    in_cuotas = pl.when(pl.col("_cuotas")).then(pl.col("_pedida")).otherwise(0)
     ranked = ranked.with_columns(
-        pl.col("_limite").min().over("_persona").alias("limite_persona"),
-        # Asked before this one by the same person: running total minus the person's start.
-        (
-            total
-            - pl.col("_pedida")
-            - pl.when(first).then(total - pl.col("_pedida")).forward_fill()
-        ).alias("_antes"),
+        pl.col("_general").min().over("_persona").alias("_limite_general"),
+        pl.col("_limite").filter(pl.col("_cuotas")).min().over("_persona").alias("_tope_pago"),
+        before(in_cuotas).alias("_antes_pago"),
     )
-    # Once what was asked passes the limit every later acceptance gets nothing, so the room
-    # left is the limit minus what was asked before (never below zero).
-    limit = pl.col("limite_persona")
+    pay_cap = pl.col("_tope_pago")
+    ranked = ranked.with_columns(
+        pl.when(pl.col("_cuotas"))
+        .then(pl.min_horizontal("_pedida", (pay_cap - pl.col("_antes_pago")).clip(0)))
+        .otherwise(pl.col("_pedida"))
+        .alias("_tras_pago"),
+    ).with_columns(before(pl.col("_tras_pago")).alias("_antes"))
+    limit = pl.col("_limite_general")
+    by_pay = pl.col("_tras_pago") < pl.col("_pedida")
     out = ranked.with_columns(
         pl.when(limit.is_null())
-        .then(pl.col("_pedida"))
-        .otherwise(pl.min_horizontal("_pedida", (limit - pl.col("_antes")).clip(0)))
+        .then(pl.col("_tras_pago"))
+        .otherwise(pl.min_horizontal("_tras_pago", (limit - pl.col("_antes")).clip(0)))
         .alias("cantidad_persona"),
-        pl.min_horizontal("_antes", limit).alias("usado_antes"),
+        pl.when(pl.col("_cuotas"))
+        .then(pl.min_horizontal(limit, pay_cap))
+        .otherwise(limit)
+        .alias("limite_persona"),
+        pl.when(by_pay)
+        .then(pl.min_horizontal("_antes_pago", pay_cap))
+        .otherwise(pl.min_horizontal("_antes", limit))
+        .alias("usado_antes"),
+        by_pay.alias("_por_pago"),
     ).with_columns((pl.col("cantidad_persona") < pl.col("_pedida")).alias("_reducida"))
     # Back to the input's order: the few reduced acceptances' texts are put in their places.
     used = _used_by(out, acceptances)
@@ -131,8 +159,9 @@ def per_person(acceptances: pl.DataFrame) -> pl.DataFrame:
 
 
 def _used_by(people: pl.DataFrame, acceptances: pl.DataFrame) -> pl.DataFrame:
-    """For each acceptance the person's limit reduced, the valid ones filed before it, and
-    the rule of the person's limit (of the earliest received filing that carries it).
+    """For each acceptance the person's limits reduced, the valid ones received before it
+    that the same limit binds, and that limit's rule (of the earliest received filing that
+    carries it): the cap of a way of paying when that cut it, the person's limit otherwise.
 
     Only the people with a reduction are looked at (usually a handful among a million), and
     only their rows' texts are taken from ``acceptances`` (by ``_fila``).
@@ -140,27 +169,37 @@ def _used_by(people: pl.DataFrame, acceptances: pl.DataFrame) -> pl.DataFrame:
     reduced = people.select(pl.col("_persona").filter(pl.col("_reducida")).unique())
     affected = people.filter(pl.col("_persona").is_in(reduced.to_series().implode()))
     rows = affected["_fila"]
+    general = "regla_general" if "regla_general" in acceptances.columns else "regla_limite"
     affected = affected.with_columns(
         acceptances["radicado"].gather(rows),
         acceptances["decision"].gather(rows),
         acceptances["regla_limite"].gather(rows).alias("_regla"),
+        acceptances[general].gather(rows).alias("_regla_g"),
     )
     valid = affected.filter(pl.col("decision") != "rechazada")
+    person = "_persona"
     earlier = (
-        pl.col("radicado")
-        .implode()
-        .over("_persona")
-        .list.head(pl.int_range(pl.len()).over("_persona"))
+        pl.col("radicado").implode().over(person).list.head(pl.int_range(pl.len()).over(person))
     )
-    binding = (
-        pl.col("_regla")
-        .filter(pl.col("_limite") == pl.col("limite_persona"))
-        .first()
-        .over("_persona")
+    paying_before = (pl.col("_cuotas").cast(pl.Int64).cum_sum() - pl.col("_cuotas")).over(person)
+    earlier_paying = (
+        pl.col("radicado").filter(pl.col("_cuotas")).implode().over(person).list.head(paying_before)
+    )
+    binding = pl.col("_regla_g").filter(pl.col("_general") == pl.col("_limite_general"))
+    binding_pay = pl.col("_regla").filter(
+        pl.col("_cuotas") & (pl.col("_limite") == pl.col("_tope_pago"))
     )
     return (
         valid.with_columns(
-            earlier.list.join(", ").alias("consumido_por"), binding.alias("_regla_persona")
+            pl.when(pl.col("_por_pago"))
+            .then(earlier_paying)
+            .otherwise(earlier)
+            .list.join(", ")
+            .alias("consumido_por"),
+            pl.when(pl.col("_por_pago"))
+            .then(binding_pay.first().over(person))
+            .otherwise(binding.first().over(person))
+            .alias("_regla_persona"),
         )
         .filter(pl.col("_reducida"))
         .select("_fila", "consumido_por", "_regla_persona")

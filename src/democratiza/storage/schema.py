@@ -143,6 +143,10 @@ acceptances = Table(
     Column("regla_limitante", String(60)),
     Column("causas", BigInteger, nullable=False),
     Column("regla_limite", String(60)),  # the rule behind limite_minimo (migration 0010)
+    # The smallest limit whatever the way of paying, and its rule (migration 0019): a cap of
+    # one way of paying limits only the person's filings paying that way (``rules.person``).
+    Column("limite_general", BigInteger),
+    Column("regla_general", String(60)),
     # The price it was evaluated at and will pay, centavos per share (Ley 226 art. 11 num. 2:
     # the adjusted price after an interruption); empty for rows older than migration 0011,
     # which were all evaluated at the offer's initial price.

@@ -15,7 +15,7 @@ import polars as pl
 from numpy.typing import NDArray
 
 from democratiza.adjudication.adjudicate import AllocationResult, allocate
-from democratiza.adjudication.joint import within_joint_caps
+from democratiza.adjudication.joint import by_person, within_joint_caps
 from democratiza.stages.clearing import clear
 from democratiza.verification.package import AWARDS, FIRST_STAGE, LATER_STAGE, PARAMETERS
 
@@ -58,6 +58,8 @@ def recomputed(parameters: dict[str, Any], table: pl.DataFrame) -> pl.DataFrame:
     """The package's table with each award computed again from the package alone."""
     if parameters["tipo"] == FIRST_STAGE:
         demand = table["cantidad_permitida"].to_numpy().astype(np.int64)
+        # One acceptant per person: a person's filings carry one pseudonym.
+        keys = table.select(pl.col("seudonimo").rank("dense")).to_series().to_numpy()
 
         def share(wanted: NDArray[np.int64], supply: int) -> AllocationResult:
             return allocate(
@@ -75,8 +77,8 @@ def recomputed(parameters: dict[str, Any], table: pl.DataFrame) -> pl.DataFrame:
         ]
         if caps:  # the joint caps first, as the adjudication applies them
             categories = table["categoria"].cast(pl.String).to_list()
-            demand, _ = within_joint_caps(demand, categories, caps, share)
-        result = share(demand, int(parameters["acciones_ofrecidas"]))
+            demand, _ = within_joint_caps(demand, keys, categories, caps, share)
+        result = by_person(demand, keys, int(parameters["acciones_ofrecidas"]), share)
         return table.with_columns(pl.Series("adjudicada", result.awards))
     valid = table.filter(pl.col("valida"))
     cleared = clear(

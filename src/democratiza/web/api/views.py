@@ -363,6 +363,8 @@ def _as_adjudicated(
         "cantidad_permitida": pl.Int64(),
         "limite_minimo": pl.Int64(),
         "regla_limite": pl.String(),
+        "limite_general": pl.Int64(),
+        "regla_general": pl.String(),
         "decision": pl.String(),
         "regla_limitante": pl.String(),
         "recepcion": pl.Int64(),
