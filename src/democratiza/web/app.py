@@ -56,6 +56,7 @@ from democratiza.web.security.token_cache import TokenCache
 from democratiza.web.server.bulk_lane import BulkLane
 from democratiza.web.server.jobs import JobRunner
 from democratiza.web.server.middleware import LimitsAndHeaders
+from democratiza.web.server.upload_budget import ByteBudget
 
 DESCRIPTION = """
 Programas de democratización accionaria (Ley 226 de 1995): avisos de oferta y calculadora
@@ -102,6 +103,7 @@ def create_app(
     app.state.max_upload = max_upload  # a batch's, and a population the designer takes
     app.state.tokens = TokenCache()
     app.state.throttle = Throttle()
+    app.state.anonymous_uploads = ByteBudget()
     app.state.proxies = tuple(proxies)
     app.state.lockout = Lockout()
     app.state.published = {}  # public statistics and packages, by offer and result hash
