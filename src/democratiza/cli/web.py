@@ -8,6 +8,7 @@ Each change is recorded in the audit log like the same change made on the web.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from typing import Annotated
 
@@ -30,7 +31,7 @@ from democratiza.web.security.clients import (
     ProxyError,
     proxies_from_environment,
 )
-from democratiza.web.server.scratch import remove_leftovers
+from democratiza.web.server.scratch import SERVICE_VARIABLE, remove_leftovers, scratch_folder
 
 console = Console()
 user_app = typer.Typer(
@@ -75,18 +76,25 @@ def serve_command(
     engine_for(url).dispose()  # migrate once, before any worker starts
     remove_leftovers()  # uploads of a service killed outright (kill -9) before it removed them
     os.environ["DEMOCRATIZA_DB"] = url
+    # The service's own temporary folder (mode 0700), shared by its processes only.
+    folder = scratch_folder()
+    os.environ[SERVICE_VARIABLE] = str(folder)
     console.print(f"Servicio en http://{anfitrion}:{puerto}/ (base: {url.split('@')[-1]})")
-    if procesos > 1 and processes.can_share_port():
-        raise typer.Exit(processes.serve(anfitrion, puerto, url, procesos))
-    uvicorn.run(
-        processes.APP,
-        factory=True,
-        host=anfitrion,
-        port=puerto,
-        workers=procesos,
-        log_level="warning",
-        **processes.SERVER_OPTIONS,
-    )
+    try:
+        if procesos > 1 and processes.can_share_port():
+            raise typer.Exit(processes.serve(anfitrion, puerto, url, procesos))
+        uvicorn.run(
+            processes.APP,
+            factory=True,
+            host=anfitrion,
+            port=puerto,
+            workers=procesos,
+            log_level="warning",
+            **processes.SERVER_OPTIONS,
+        )
+    finally:
+        os.environ.pop(SERVICE_VARIABLE, None)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @user_app.command("crear")
