@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 
 from democratiza.cli.common import refuse
-from democratiza.cli.offers import Db, engine_for
+from democratiza.cli.offers import Db, engine_for, refuse_damaged
 from democratiza.storage import audit
 from democratiza.storage.database import database_url
 from democratiza.web.security.auth import (
@@ -169,7 +169,9 @@ def verify_command(
         anchored = audit.Anchor.parse(ancla) if ancla is not None else None
     except ValueError as exc:
         raise refuse(str(exc)) from None
-    with engine_for(db).connect() as conn:
+    engine = engine_for(db, reading=True)
+    refuse_damaged(engine, full=True)  # a chain in a damaged file is not "íntegra"
+    with engine.connect() as conn:
         report = audit.verify(conn, anchored)
     if not report.ok:
         raise refuse(report.message())
