@@ -22,15 +22,15 @@ PASSWORD = "una-clave-bastante-larga\n"
 
 @pytest.fixture
 def sound(tmp_path: Path) -> Path:
-    """A database with an open offer and its audit entries, closed (no journal beside it)."""
+    """A database with an open offer and its audit entries, closed (no journal beside it,
+    still in WAL mode as the service leaves it)."""
     path = tmp_path / "democratiza.db"
     engine = make_engine(f"sqlite:///{path}")
     migrate(engine)
     add_people(engine)
     open_offer(engine)
-    engine.dispose()
-    with sqlite3.connect(path) as conn:
-        conn.execute("PRAGMA journal_mode=DELETE")  # folds the WAL back into the file
+    engine.dispose()  # the last connection folds the WAL back into the file
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["democratiza.db"]
     return path
 
 

@@ -55,7 +55,8 @@ def archived(url: str) -> bool:
 
 
 def read_only(engine: Engine) -> bool:
-    return engine.dialect.name == "sqlite" and engine.url.query.get("mode") == "ro"
+    """Whether the engine reads an archived file (``make_engine`` opened it immutable)."""
+    return engine.dialect.name == "sqlite" and engine.url.query.get("immutable") == "1"
 
 
 def damage(engine: Engine, full: bool = False) -> str | None:
@@ -74,8 +75,10 @@ def damage(engine: Engine, full: bool = False) -> str | None:
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro{extra}", uri=True)) as db:
             found = [str(r[0]) for r in db.execute(f"PRAGMA {pragma}(5)")]
-    except sqlite3.DatabaseError as exc:  # too damaged to be checked at all
-        return str(exc)[:300]
+    except sqlite3.DatabaseError:
+        # Too damaged to be checked at all (not even a SQLite file): opening it for the
+        # command fails the same way, and ``storage.faults`` tells that in Spanish.
+        return None
     return None if found == ["ok"] else "; ".join(found)[:300]
 
 
