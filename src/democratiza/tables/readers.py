@@ -17,9 +17,15 @@ from pathlib import Path
 
 import polars as pl
 
-from democratiza.tables.cell_checks import cell_errors
+from democratiza.tables.cell_checks import cell_errors, no_controls
 from democratiza.tables.csv_blocks import Readable, first_record_end, record_blocks
-from democratiza.tables.csv_layout import CsvShape, csv_shape, plain_shape
+from democratiza.tables.csv_layout import (
+    CsvShape,
+    counted_blocks_shape,
+    counted_shape,
+    csv_shape,
+    plain_shape,
+)
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.limits import LIMITS, ReadLimits, check_rows, check_workbook
 from democratiza.tables.xlsx_sheet import Formula, SheetRow, sheet_rows
@@ -66,11 +72,14 @@ def _header_errors(source: str, names: list[str]) -> list[InputError]:
     return errors
 
 
-def _with_rows(source: str, frame: pl.DataFrame, first_row: int) -> RawTable:
-    return _with_numbered_rows(source, frame, range(first_row, first_row + frame.height))
+def _with_rows(source: str, frame: pl.DataFrame, first_row: int, controls: bool = True) -> RawTable:
+    numbers = range(first_row, first_row + frame.height)
+    return _with_numbered_rows(source, frame, numbers, controls)
 
 
-def _with_numbered_rows(source: str, frame: pl.DataFrame, numbers: Sequence[int]) -> RawTable:
+def _with_numbered_rows(
+    source: str, frame: pl.DataFrame, numbers: Sequence[int], controls: bool = True
+) -> RawTable:
     """The frame, its cells stripped and blank as missing, "fila" its rows' ``numbers``."""
     # Blank cells are missing values: strip spaces, then treat "" as null.
     # One expression for every column: built once here, not once per column per file.
@@ -82,34 +91,61 @@ def _with_numbered_rows(source: str, frame: pl.DataFrame, numbers: Sequence[int]
             "fila", pl.exclude("fila")
         )
     frame = frame.with_columns(pl.col("fila").cast(pl.Int64))
-    errors = cell_errors(source, frame)
+    errors = cell_errors(source, frame, controls)
     if errors:
         raise InputRejected(errors)
     return RawTable(source, frame)
 
 
 def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
+    """The file read once by Polars, its shape counted over the bytes (``csv_layout``).
+
+    Most files have no quote and no bare CR: Polars reads them first (refusing any byte that
+    is not UTF-8, as Python's decoder does), and their rows are looked at one by one only if
+    the counts do not add up. Any other file, or one Polars refuses, takes the careful path
+    (decode, shape line by line, then read), whose errors come in the order they always had:
+    the encoding, a blank file, a bare CR, the header, the rows, the reader's.
+    """
     source = str(path)
     data = path.read_bytes()
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    counted = counted_shape(data)
+    if counted is not None:
+        frame = _polars_csv(body, counted.shape.separator)
+        if frame is not None:  # the bytes are UTF-8 and no row has more fields
+            _checked_shape(source, [], counted.shape)  # the header's errors
+            if not counted.exact:
+                _checked_shape(source, [], plain_shape(source, data))  # the rows that differ
+            return _whole(source, data, frame, limits)
     try:
         text = data.decode("utf-8")  # Polars reads the bytes; the shape check, this text
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputRejected([InputError(source, line, None, NOT_UTF8)]) from None
-    # Most files have no quote and no bare CR: their shape is counted over the bytes.
     separator = _checked_shape(source, [text], plain_shape(source, data)).separator
-    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    frame = _polars_csv(body, separator)
+    if frame is None:
+        raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)])
+    return _whole(source, data, frame, limits)
+
+
+def _polars_csv(body: bytes, separator: str) -> pl.DataFrame | None:
+    """The bytes as Polars reads them (every cell text), or None if it cannot."""
     try:
-        # Polars reads the validated bytes directly (much faster than a Python str).
-        frame = pl.read_csv(
+        # Polars reads the bytes directly (much faster than a Python str).
+        return pl.read_csv(
             body, separator=separator, infer_schema=False, truncate_ragged_lines=False
         )
     except pl.exceptions.PolarsError:
-        raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
+        return None
+
+
+def _whole(source: str, data: bytes, frame: pl.DataFrame, limits: ReadLimits) -> RawTable:
     if frame.height == 0:
         raise InputRejected([InputError(source, None, None, NO_ROWS)])
     check_rows(source, frame.height, limits)
-    return _with_rows(source, frame, first_row=2)
+    # Every cell came from these bytes: none holds a control character if they hold none.
+    return _with_rows(source, frame, first_row=2, controls=not no_controls(data))
 
 
 NOT_UTF8 = (
@@ -152,7 +188,15 @@ def read_csv_chunks(path: Path, rows: int) -> TableChunks:
     error as ``read_csv``.
     """
     source = str(path)
-    shape = _checked_shape(source, _utf8_blocks(source, path))
+    # Most files have no quote and no bare CR: their shape is counted over the bytes; the
+    # careful pass (decoding, line by line) reads the others, and a file whose counts do not
+    # add up or a piece the reader refuses (which then says which row, or the encoding).
+    counted = counted_blocks_shape(_byte_blocks(path))
+    # (The header's errors too: the careful pass tells a byte that is not UTF-8 before them.)
+    if counted is None or not counted.exact or _header_errors(source, counted.shape.header):
+        shape = _checked_shape(source, _utf8_blocks(source, path))
+    else:
+        shape = _checked_shape(source, [], counted.shape)
     columns = dict.fromkeys(shape.header, pl.String())
 
     def pieces() -> Iterator[RawTable]:
@@ -173,10 +217,13 @@ def read_csv_chunks(path: Path, rows: int) -> TableChunks:
                         truncate_ragged_lines=False,
                     )
                 except pl.exceptions.PolarsError:
+                    if counted is not None and counted.exact:  # what the careful pass says
+                        _checked_shape(source, _utf8_blocks(source, path))
                     raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
+                controls = not no_controls(block)  # each cell of the piece is in the block
                 for offset in range(0, frame.height, rows):
                     piece = frame.slice(offset, rows)
-                    yield _with_rows(source, piece, first_row=first)
+                    yield _with_rows(source, piece, first_row=first, controls=controls)
                     first += piece.height
         if first == 2:
             raise InputRejected([InputError(source, None, None, NO_ROWS)])
@@ -192,6 +239,12 @@ class _Joined:
 
     def read(self, size: int, /) -> bytes:
         return self._head.read(size) or self._rest.read(size)
+
+
+def _byte_blocks(path: Path) -> Iterator[bytes]:
+    with path.open("rb") as fh:
+        while block := fh.read(BLOCK):
+            yield block
 
 
 def _utf8_blocks(source: str, path: Path) -> Iterator[str]:
