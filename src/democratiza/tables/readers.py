@@ -9,6 +9,7 @@ from __future__ import annotations
 import codecs
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -344,6 +345,26 @@ def _width(header: SheetRow) -> int:
     return max((c for c, v in header.values.items() if _cell_text(v)), default=0)
 
 
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+DEEPEST = 64  # levels of lists and objects: an acceptance file has three at most
+
+
+def _too_deep(source: str, text: str) -> InputError:
+    """The error for a JSON nested too deep, at the line and column where it passes
+    ``DEEPEST`` levels (the line as its row, as for any JSON that cannot be read)."""
+    depth = 0
+    for token in _JSON_TOKEN.finditer(text):  # texts skipped whole: a '[' in a name is text
+        mark = token.group()
+        depth += 1 if mark in "[{" else -1 if mark in "]}" else 0
+        if depth > DEEPEST:
+            line = text.count("\n", 0, token.start()) + 1
+            column = token.start() - (text.rfind("\n", 0, token.start()) + 1) + 1
+            return InputError(
+                source, line, None, f"{JSON_TOO_DEEP} (línea {line}, columna {column})"
+            )
+    return InputError(source, None, None, JSON_TOO_DEEP)
+
+
 def read_json(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     source = str(path)
     try:
@@ -353,7 +374,7 @@ def read_json(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
             [InputError(source, None, None, "codificación no válida: debe ser UTF-8")]
         ) from None
     except RecursionError:  # nesting deeper than Python's stack: no acceptance is so deep
-        raise InputRejected([InputError(source, None, None, JSON_TOO_DEEP)]) from None
+        raise InputRejected([_too_deep(source, path.read_text(encoding="utf-8"))]) from None
     except json.JSONDecodeError as exc:
         why = next((es for en, es in JSON_PROBLEMS.items() if exc.msg.startswith(en)), None)
         where = f"línea {exc.lineno}, columna {exc.colno}"
