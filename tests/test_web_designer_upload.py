@@ -25,7 +25,7 @@ from democratiza.tables.errors import InputRejected
 from democratiza.web.api.uploads import save_upload
 from democratiza.web.app import create_app
 from democratiza.web.pages import designer, designer_input
-from democratiza.web.server.scratch import PREFIX
+from democratiza.web.server.scratch import PREFIX, service_folder
 from tests.test_web_designer import DESIGNS, PAGE, text
 from tests.test_web_support import SAMPLE, add_people, log_in
 
@@ -58,8 +58,10 @@ def post(
 
 
 def scratch() -> set[Path]:
-    """This process's private folders for uploads (each request removes its own)."""
-    return set(Path(tempfile.gettempdir()).glob(f"{PREFIX}{os.getpid()}-*"))
+    """This process's private folders for uploads (each request removes its own); not the
+    service's own folder, which keeps the downloads for an hour."""
+    mine = set(Path(tempfile.gettempdir()).glob(f"{PREFIX}{os.getpid()}-*"))
+    return mine - {service_folder()}
 
 
 def squeezed(words: str) -> str:

@@ -53,7 +53,7 @@ def public(engine: Engine) -> TestClient:
 def send(client: TestClient, data: bytes, name: str = "paquete.zip") -> tuple[int, str]:
     answer = client.post(
         PAGE,
-        data={"csrf": csrf_of(client, PAGE)},
+        params={"csrf": csrf_of(client, PAGE)},
         files={"paquete": (name, data, "application/zip")},
     )
     return answer.status_code, answer.text
@@ -152,7 +152,7 @@ def test_a_file_that_is_not_a_zip_is_refused_under_the_field_and_the_form_still_
 
 
 def test_no_file_is_refused_under_the_field(public: TestClient) -> None:
-    answer = public.post(PAGE, data={"csrf": csrf_of(public, PAGE)})
+    answer = public.post(PAGE, params={"csrf": csrf_of(public, PAGE)}, data={"x": "y"})
     assert answer.status_code == 422
     assert under_the_field(answer.text).startswith("elija el archivo del paquete")
 
@@ -208,7 +208,49 @@ def test_the_documentation_states_the_page_s_limits() -> None:
 def test_an_address_gets_twenty_verifications_a_minute(public: TestClient) -> None:
     token = csrf_of(public, PAGE)
     files = {"paquete": ("paquete.zip", b"no es un ZIP", "application/zip")}
-    answers = [public.post(PAGE, data={"csrf": token}, files=files) for _ in range(21)]
+    answers = [public.post(PAGE, params={"csrf": token}, files=files) for _ in range(21)]
     assert [a.status_code for a in answers[:20]] == [422] * 20
     assert answers[20].status_code == 429
     assert "Demasiados intentos desde esta dirección" in text(answers[20].text)
+
+
+def test_without_its_token_in_the_address_the_body_is_never_read(
+    public: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No cookie, or the token only inside the multipart body: 403 before a byte is held."""
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("se leyó el cuerpo")
+
+    files = {"paquete": ("paquete.zip", b"x" * MIB, "application/zip")}
+    stranger = TestClient(public.app)
+    token = csrf_of(public, PAGE)
+    monkeypatch.setattr("starlette.requests.Request.form", never)
+    assert stranger.post(PAGE, params={"csrf": token}, files=files).status_code == 403
+    assert public.post(PAGE, data={"csrf": token}, files=files).status_code == 403
+
+
+def test_attempts_without_a_token_are_counted_too(public: TestClient) -> None:
+    files = {"paquete": ("paquete.zip", b"x", "application/zip")}
+    answers = [public.post(PAGE, files=files) for _ in range(21)]
+    assert [a.status_code for a in answers[:20]] == [403] * 20
+    assert answers[20].status_code == 429
+
+
+def test_anonymous_uploads_past_the_shared_budget_get_503_unread(public: TestClient) -> None:
+    budget = public.app.state.anonymous_uploads  # type: ignore[attr-defined]
+    token = csrf_of(public, PAGE)
+    assert budget.reserve(budget.total - MIB)  # other uploads hold all but 1 MiB
+    try:
+        files = {"paquete": ("paquete.zip", b"x" * (2 * MIB), "application/zip")}
+        answer = public.post(PAGE, params={"csrf": token}, files=files)
+        assert answer.status_code == 503
+        assert under_the_field(answer.text) == (
+            "el servicio está recibiendo demasiados paquetes a la vez; intente de nuevo en un "
+            "momento"
+        )
+        small = {"paquete": ("paquete.zip", b"no es un ZIP", "application/zip")}
+        assert public.post(PAGE, params={"csrf": token}, files=small).status_code == 422
+    finally:
+        budget.release(budget.total - MIB)
+    assert budget.held == 0  # every upload gave its bytes back

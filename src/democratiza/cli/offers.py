@@ -44,7 +44,14 @@ from democratiza.offers.lifecycle import (
 )
 from democratiza.reports.exports import broker_files, registry_file
 from democratiza.reports.instalment_plans import instalment_file
-from democratiza.storage.database import database_url, make_engine, migrate
+from democratiza.storage.database import (
+    damage,
+    database_url,
+    make_engine,
+    migrate,
+    read_only,
+    sqlite_file,
+)
 from democratiza.storage.receipts import StorageError
 from democratiza.tables.errors import InputRejected
 
@@ -71,10 +78,36 @@ Why = Annotated[str, typer.Option("--motivo", help="Por qué (queda en el regist
 Code = Annotated[str, typer.Argument(help="Código de la oferta")]
 
 
-def engine_for(db: str | None) -> Engine:
-    engine = make_engine(database_url(db))
+def engine_for(db: str | None, reading: bool = False) -> Engine:
+    """The database of a command, migrated. A command that writes (``reading`` false) first
+    has SQLite check the file (``quick_check``) and refuses a damaged one, and refuses an
+    archived (read-only) file; a command that only reads opens an archived file as it is."""
+    url = database_url(db)
+    engine = make_engine(url)
+    if read_only(engine):
+        if not reading:
+            raise refuse(
+                f"La base de datos {sqlite_file(url)} es de solo lectura (el archivo o su "
+                "carpeta no admiten escritura, como una copia archivada): esta orden escribe y "
+                "no se hizo nada. Use una copia en una carpeta con permiso de escritura."
+            )
+        return engine
+    if not reading:
+        refuse_damaged(engine, full=False)
     migrate(engine)
     return engine
+
+
+def refuse_damaged(engine: Engine, full: bool) -> None:
+    """Refuse, in Spanish, a SQLite file that SQLite's own check finds damaged."""
+    found = damage(engine, full)
+    if found is not None:
+        pragma = "integrity_check" if full else "quick_check"
+        raise refuse(
+            f"La base de datos {engine.url.database} está dañada: la revisión de SQLite "
+            f"(PRAGMA {pragma}) encontró «{found}». No se hizo nada; restáurela desde un "
+            "respaldo antes de seguir."
+        )
 
 
 @offer_app.command("crear")
@@ -242,7 +275,7 @@ def export_command(
 @offer_app.command("ver")
 def show_command(codigo: Code, db: Db = None) -> None:
     """Estado, aceptaciones recibidas y el registro de cambios de una oferta."""
-    engine = engine_for(db)
+    engine = engine_for(db, reading=True)
     try:
         with engine.connect() as conn:
             stored = load_offer(conn, codigo)

@@ -8,6 +8,7 @@ Each change is recorded in the audit log like the same change made on the web.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from typing import Annotated
 
@@ -15,7 +16,7 @@ import typer
 from rich.console import Console
 
 from democratiza.cli.common import refuse
-from democratiza.cli.offers import Db, engine_for
+from democratiza.cli.offers import Db, engine_for, refuse_damaged
 from democratiza.storage import audit
 from democratiza.storage.database import database_url
 from democratiza.web.security.auth import (
@@ -30,7 +31,7 @@ from democratiza.web.security.clients import (
     ProxyError,
     proxies_from_environment,
 )
-from democratiza.web.server.scratch import remove_leftovers
+from democratiza.web.server.scratch import SERVICE_VARIABLE, remove_leftovers, scratch_folder
 
 console = Console()
 user_app = typer.Typer(
@@ -75,18 +76,25 @@ def serve_command(
     engine_for(url).dispose()  # migrate once, before any worker starts
     remove_leftovers()  # uploads of a service killed outright (kill -9) before it removed them
     os.environ["DEMOCRATIZA_DB"] = url
+    # The service's own temporary folder (mode 0700), shared by its processes only.
+    folder = scratch_folder()
+    os.environ[SERVICE_VARIABLE] = str(folder)
     console.print(f"Servicio en http://{anfitrion}:{puerto}/ (base: {url.split('@')[-1]})")
-    if procesos > 1 and processes.can_share_port():
-        raise typer.Exit(processes.serve(anfitrion, puerto, url, procesos))
-    uvicorn.run(
-        processes.APP,
-        factory=True,
-        host=anfitrion,
-        port=puerto,
-        workers=procesos,
-        log_level="warning",
-        **processes.SERVER_OPTIONS,
-    )
+    try:
+        if procesos > 1 and processes.can_share_port():
+            raise typer.Exit(processes.serve(anfitrion, puerto, url, procesos))
+        uvicorn.run(
+            processes.APP,
+            factory=True,
+            host=anfitrion,
+            port=puerto,
+            workers=procesos,
+            log_level="warning",
+            **processes.SERVER_OPTIONS,
+        )
+    finally:
+        os.environ.pop(SERVICE_VARIABLE, None)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @user_app.command("crear")
@@ -161,7 +169,9 @@ def verify_command(
         anchored = audit.Anchor.parse(ancla) if ancla is not None else None
     except ValueError as exc:
         raise refuse(str(exc)) from None
-    with engine_for(db).connect() as conn:
+    engine = engine_for(db, reading=True)
+    refuse_damaged(engine, full=True)  # a chain in a damaged file is not "íntegra"
+    with engine.connect() as conn:
         report = audit.verify(conn, anchored)
     if not report.ok:
         raise refuse(report.message())

@@ -6,9 +6,11 @@ The schema is created and upgraded only by Alembic migrations (``migrate``), nev
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +32,66 @@ def database_url(explicit: str | None = None) -> str:
     return explicit or os.environ.get("DEMOCRATIZA_DB") or DEFAULT_URL
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file a plain ``sqlite:///path`` URL names (``None`` for any other URL)."""
+    if not url.startswith("sqlite:///"):
+        return None
+    path = url.removeprefix("sqlite:///").split("?", 1)[0]
+    return None if not path or path == ":memory:" or path.startswith("file:") else Path(path)
+
+
+def archived(url: str) -> bool:
+    """Whether the URL names an existing SQLite file that may not be written: the file or
+    its folder without write permission (an archived copy), or on a read-only disk.
+
+    Why the folder too: SQLite in WAL mode writes two files beside the database even to
+    read it; in a folder that takes no new file, it can only read the file as immutable.
+    """
+    path = sqlite_file(url)
+    if path is None or not path.is_file():
+        return False
+    folder = path.resolve().parent
+    return not all(os.access(p, os.W_OK) and p.stat().st_mode & 0o222 for p in (path, folder))
+
+
+def read_only(engine: Engine) -> bool:
+    """Whether the engine reads an archived file (``make_engine`` opened it immutable)."""
+    return engine.dialect.name == "sqlite" and engine.url.query.get("immutable") == "1"
+
+
+def damage(engine: Engine, full: bool = False) -> str | None:
+    """What SQLite's own check finds wrong in the file (``None`` if it is sound, is not yet
+    made, or is PostgreSQL): ``quick_check`` (fast: pages and their structure) or, ``full``,
+    ``integrity_check`` (also every index against its table). The file is opened read only
+    for it, with none of the service's settings, so that checking writes nothing."""
+    name = engine.url.database
+    if engine.dialect.name != "sqlite" or not name:
+        return None
+    path = Path(name.removeprefix("file:"))
+    if not path.is_file():
+        return None
+    pragma = "integrity_check" if full else "quick_check"
+    extra = "&immutable=1" if read_only(engine) else ""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro{extra}", uri=True)) as db:
+            found = [str(r[0]) for r in db.execute(f"PRAGMA {pragma}(5)")]
+    except sqlite3.DatabaseError:
+        # Too damaged to be checked at all (not even a SQLite file): opening it for the
+        # command fails the same way, and ``storage.faults`` tells that in Spanish.
+        return None
+    return None if found == ["ok"] else "; ".join(found)[:300]
+
+
 def make_engine(url: str | None = None) -> Engine:
     url = database_url(url)
     options: dict[str, Any] = {}
+    if archived(url):
+        # Read only, as immutable: no lock, no journal, nothing written beside the file.
+        path = sqlite_file(url)
+        assert path is not None
+        engine = create_engine(f"sqlite:///file:{path.resolve()}?mode=ro&immutable=1&uri=true")
+        event.listen(engine, "connect", _read_only_pragmas)
+        return engine
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
         # Why a larger pool: the web service checks a token or files from up to ~40 threads
@@ -52,6 +111,12 @@ def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the one writer
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_WAIT_SECONDS * 1000}")
+    cursor.close()
+
+
+def _read_only_pragmas(dbapi_connection: object, _record: object) -> None:
+    cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
+    cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
 

@@ -6,7 +6,8 @@ the command line and the service read files alike, so both keep these limits. Be
 workbook is parsed, its zip directory is read: a workbook whose parts expand past
 ``xlsx_expanded`` bytes in all, or any large part more than ``xlsx_ratio`` times, is
 refused without parsing it (a real workbook's XML compresses about ten times). While it
-is read, the rows are counted and the time is watched. CSV is read by Polars, fast and
+is read (``xlsx_sheet``, cell by cell), row numbers, time and the text held are checked at
+every row. CSV is read by Polars, fast and
 bounded by the file's own size; its rows are counted too.
 """
 
@@ -23,7 +24,6 @@ from democratiza.tables.errors import InputError, InputRejected
 
 MIB = 1024 * 1024
 RATIO_FROM = MIB  # parts smaller than this are too small to matter, whatever their ratio
-CHECK_EVERY = 1_000  # rows between two looks at the clock
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,8 @@ class ReadLimits:
     xlsx_expanded: int = 128 * MIB  # a workbook's parts, uncompressed, in all
     xlsx_ratio: int = 100  # uncompressed ÷ compressed, for a part over 1 MiB
     xlsx_seconds: float = 120.0  # reading one workbook
+    # the text a workbook's cells hold, read, is bounded by xlsx_expanded too (shared
+    # strings repeat a text without repeating its bytes)
     clock: Callable[[], float] = field(default=time.monotonic, compare=False)
 
 
@@ -78,23 +80,3 @@ def check_rows(source: str, rows: int, limits: ReadLimits) -> None:
             f"el archivo tiene más de {group(limits.rows)} filas de datos; "
             "divídalo en varios lotes",
         )
-
-
-class Watch:
-    """Counts a workbook's rows as they are read and refuses past the rows or the time."""
-
-    def __init__(self, source: str, limits: ReadLimits) -> None:
-        self.source, self.limits = source, limits
-        self.rows = 0
-        self.until = limits.clock() + limits.xlsx_seconds
-
-    def row(self) -> None:
-        self.rows += 1
-        check_rows(self.source, self.rows - 1, self.limits)  # the first row is the header
-        if self.rows % CHECK_EVERY == 0 and self.limits.clock() > self.until:
-            seconds = round(self.limits.xlsx_seconds)
-            raise _refuse(
-                self.source,
-                f"el libro tardó más de {group(seconds)} segundos en leerse "
-                f"(llevaba {group(self.rows)} filas); {USE_CSV}",
-            )

@@ -28,8 +28,8 @@ from democratiza.tables.csv_layout import (
     plain_shape,
 )
 from democratiza.tables.errors import InputError, InputRejected
-from democratiza.tables.limits import LIMITS, ReadLimits, Watch, check_rows, check_workbook
-from democratiza.tables.xlsx_formulas import has_formulas, uncomputed_formulas
+from democratiza.tables.limits import LIMITS, ReadLimits, check_rows, check_workbook
+from democratiza.tables.xlsx_sheet import Formula, SheetRow, sheet_rows
 
 # The readers' own messages are English; a broker reads these instead.
 CSV_UNREADABLE = (
@@ -74,11 +74,23 @@ def _header_errors(source: str, names: list[str]) -> list[InputError]:
 
 
 def _with_rows(source: str, frame: pl.DataFrame, first_row: int, controls: bool = True) -> RawTable:
+    numbers = range(first_row, first_row + frame.height)
+    return _with_numbered_rows(source, frame, numbers, controls)
+
+
+def _with_numbered_rows(
+    source: str, frame: pl.DataFrame, numbers: Sequence[int], controls: bool = True
+) -> RawTable:
+    """The frame, its cells stripped and blank as missing, "fila" its rows' ``numbers``."""
     # Blank cells are missing values: strip spaces, then treat "" as null.
     # One expression for every column: built once here, not once per column per file.
-    frame = frame.select(
-        pl.all().cast(pl.String).str.strip_chars().replace("", None)
-    ).with_row_index("fila", offset=first_row)
+    frame = frame.select(pl.all().cast(pl.String).str.strip_chars().replace("", None))
+    if isinstance(numbers, range):
+        frame = frame.with_row_index("fila", offset=numbers.start)
+    else:
+        frame = frame.with_columns(pl.Series("fila", numbers, pl.Int64)).select(
+            "fila", pl.exclude("fila")
+        )
     frame = frame.with_columns(pl.col("fila").cast(pl.Int64))
     errors = cell_errors(source, frame, controls)
     if errors:
@@ -275,6 +287,9 @@ def _cell_text(value: object) -> str | None:
 
 
 def read_xlsx(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
+    """The first sheet as text, streamed (``xlsx_sheet``): only the cells it holds, up to the
+    header's last column; a blank row holds no acceptance and is skipped, and every other
+    row keeps the number the workbook shows."""
     from openpyxl import load_workbook
 
     source = str(path)
@@ -283,33 +298,51 @@ def read_xlsx(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
         book = load_workbook(path, read_only=True, data_only=True)
     except Exception:  # openpyxl raises many types (in English) for a damaged file
         raise InputRejected([InputError(source, None, None, XLSX_UNREADABLE)]) from None
-    sheet = book.worksheets[0]
-    watch = Watch(source, limits)
-    rows = []
+    formulas: list[Formula] = []
     try:
-        for row in sheet.iter_rows(values_only=True):
-            watch.row()
-            rows.append([_cell_text(v) for v in row])
-        formulas = has_formulas(book, sheet)
+        rows = iter(sheet_rows(book, source, limits, formulas))
+        first = next(rows)
+        header = [_cell_text(first.values.get(c)) or "" for c in range(1, _width(first) + 1)]
+        numbers: list[int] = []
+        columns: list[list[str | None]] = [[] for _ in header]
+        for row in rows:
+            texts = [_cell_text(row.values.get(c)) for c in range(1, len(header) + 1)]
+            if all(t is None or not t.strip() for t in texts):
+                continue
+            numbers.append(row.number)
+            for column, text in zip(columns, texts, strict=True):
+                column.append(text)
+    except SyntaxError:  # the sheet's XML is not well formed (ParseError)
+        raise InputRejected([InputError(source, None, None, XLSX_UNREADABLE)]) from None
     finally:
         book.close()
-    while rows and all(v is None for v in rows[-1]):
-        rows.pop()
-    if not rows:
+    if not header and not numbers:
         raise InputRejected([InputError(source, None, None, "el libro está vacío")])
-    header = [h or "" for h in rows[0]]
-    while header and not header[-1]:
-        header.pop()
-    errors = _header_errors(source, header)
-    if formulas and not errors:
-        errors = uncomputed_formulas(path, rows, header)
+    errors = _header_errors(source, header) or [
+        InputError(
+            source,
+            f.row,
+            header[f.column - 1] if f.row > 1 else None,
+            f"la celda tiene la fórmula {f.text[:60]} sin su valor calculado: abra el libro en "
+            "Excel y guárdelo (así se calcula), o escriba el valor",
+        )
+        for f in formulas
+    ]
     if errors:
         raise InputRejected(errors)
-    body = [r[: len(header)] + [None] * (len(header) - len(r)) for r in rows[1:]]
-    if not body:
+    if not numbers:
         raise InputRejected([InputError(source, None, None, "el libro no tiene filas de datos")])
-    frame = pl.DataFrame(body, schema=dict.fromkeys(header, pl.String), orient="row")
-    return _with_rows(source, frame, first_row=2)
+    frame = pl.DataFrame(
+        {
+            name: pl.Series(name, column, pl.String)
+            for name, column in zip(header, columns, strict=True)
+        }
+    )
+    return _with_numbered_rows(source, frame, numbers)
+
+
+def _width(header: SheetRow) -> int:
+    return max((c for c, v in header.values.items() if _cell_text(v)), default=0)
 
 
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')

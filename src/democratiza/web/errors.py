@@ -8,6 +8,7 @@ declares it, so schemathesis can hold the API to it.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -120,6 +121,33 @@ class TooManyRequests(WebError, status=429): ...
 class Unavailable(WebError, status=503): ...
 
 
+class NoSpace(WebError, status=507): ...
+
+
+NO_SPACE = (
+    "El servidor se quedó sin espacio en disco para recibir la solicitud y no guardó nada; "
+    "la falta es del servidor, no de lo enviado: intente más tarde o avise a la oficina del "
+    "programa."
+)
+DISK_FULL = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def disk_full(exc: BaseException) -> bool:
+    """Whether the server's disk (or quota) ran out somewhere in ``exc``'s causes.
+
+    Why look at the causes: FastAPI turns any failure while reading a form (writing an
+    upload to a full temporary disk included) into a 400 that blames the client.
+    """
+    seen: BaseException | None = exc
+    for _ in range(16):  # a chain of causes is short; never loop on a cycle
+        if seen is None:
+            return False
+        if isinstance(seen, OSError) and seen.errno in DISK_FULL:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 MAX_ITEMS = 1_000  # rows reported in one answer; the total says how many there were
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -135,6 +163,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (422, "Datos no válidos, con los errores fila por fila"),
         (429, "Demasiados intentos desde la misma dirección"),
         (503, "No se pudo terminar ahora y no se guardó nada: envíe de nuevo"),
+        (507, "El servidor no tiene espacio en disco: no se guardó nada, envíe más tarde"),
     ]
 }
 
@@ -217,6 +246,8 @@ def install(app: FastAPI, page_error: PageError, allowed: Callable[[Request], li
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
+        if exc.status_code == 400 and disk_full(exc):
+            return await web_error(request, NoSpace(NO_SPACE))
         texts = {
             404: "No existe esta dirección.",
             405: "Método no admitido en esta dirección.",
@@ -247,7 +278,13 @@ def install(app: FastAPI, page_error: PageError, allowed: Callable[[Request], li
             raise exc
         return await web_error(request, Unavailable(message))
 
+    async def os_failed(request: Request, exc: Exception) -> Response:
+        if not disk_full(exc):
+            raise exc
+        return await web_error(request, NoSpace(NO_SPACE))
+
     app.add_exception_handler(WebError, web_error)
+    app.add_exception_handler(OSError, os_failed)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(DBAPIError, database_failed)

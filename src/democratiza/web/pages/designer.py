@@ -12,15 +12,14 @@ The work is bounded (``designer_input``): at most ``MAX_POPULATION`` acceptants 
 as a batch may be, and removed when the request ends, whatever its outcome.
 
 Why files in a temporary folder: the downloads are the files ``write_report`` writes, kept
-under an unguessable name for ``KEEP_SECONDS`` so that any server process can serve them.
+under an unguessable name for ``KEEP_SECONDS`` in the service's private folder
+(``server.scratch.service_folder``), so that any of its processes can serve them.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-import shutil
-import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -62,10 +61,10 @@ from democratiza.web.pages.designer_input import (
 from democratiza.web.pages.forms import FieldErrors
 from democratiza.web.pages.templating import program_name, render
 from democratiza.web.security.access import route
+from democratiza.web.server.scratch import remove_older, service_folder
 
 router = APIRouter(include_in_schema=False)
 KEEP_SECONDS = 3600
-FOLDER = Path(tempfile.gettempdir()) / "democratiza-disenador"
 RUN = re.compile(r"[0-9a-f]{32}")
 FIGURE = re.compile(r"[\d.,% —-]+")  # a row of figures is right-aligned; a row of words is not
 FILES = {
@@ -199,25 +198,25 @@ def _changes(design: Design) -> Markup:
     )
 
 
+def _folder() -> Path:
+    folder = service_folder() / "disenador"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
+
+
 def _keep(results: list[DesignFigures], program: str) -> str:
     """Write the files to download under a new name; forget those older than an hour."""
-    FOLDER.mkdir(parents=True, exist_ok=True)
-    now = time.time()
-    for old in FOLDER.iterdir():
-        try:
-            if now - old.stat().st_mtime > KEEP_SECONDS:
-                shutil.rmtree(old, ignore_errors=True)
-        except FileNotFoundError:  # removed at the same moment by another process
-            continue
+    folder = _folder()
+    remove_older(folder, KEEP_SECONDS, time.time())
     run_id = secrets.token_hex(16)
-    write_report(results, program, FOLDER / run_id)
+    write_report(results, program, folder / run_id)
     return run_id
 
 
 @route(router, "GET", "/oficina/disenador/{simulacion}.{formato}", "pag.disenador.descarga")
 def download(simulacion: str, formato: Literal["csv", "html", "pdf"], request: Request) -> Response:
     name, media = FILES[formato]
-    path = FOLDER / simulacion / name
+    path = _folder() / simulacion / name
     if not RUN.fullmatch(simulacion) or not path.is_file():
         raise NotFound("Esa simulación ya no está guardada (se guardan una hora): simule otra vez.")
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}

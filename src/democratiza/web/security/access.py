@@ -214,22 +214,31 @@ def remembered_broker(request: Request) -> Principal | None:
 
 
 async def _check_csrf(request: Request, who: Principal) -> None:
-    """A request a browser could send with the person's cookie must carry the CSRF token."""
+    """A request a browser could send with the person's cookie must carry the CSRF token.
+
+    The token comes from the ``X-CSRF-Token`` header or the ``csrf`` of the address's
+    query, else from a form's field. Anyone may post a multipart form (the public
+    verifier's package): from someone anonymous such a body is never read for its token,
+    which must come in the address (the verifier's form puts it there), so a request
+    without it is refused before a byte of its body is held.
+    """
     if who.via == "token":
         return
     is_page = not request.url.path.startswith("/api/")
     if who.via == "anonimo" and not is_page:
         return  # the public API carries no credential a third site could borrow
     expected = who.csrf if who.via == "sesion" else request.cookies.get(CSRF_COOKIE)
-    sent = request.headers.get("x-csrf-token")
+    if not expected:
+        raise CsrfRefused()
+    sent = request.headers.get("x-csrf-token") or request.query_params.get("csrf")
     content_type = request.headers.get("content-type", "")
-    if sent is None and (
-        content_type.startswith("application/x-www-form-urlencoded")
-        or content_type.startswith("multipart/form-data")
-    ):
+    is_form = content_type.startswith("application/x-www-form-urlencoded") or (
+        content_type.startswith("multipart/form-data") and who.via != "anonimo"
+    )
+    if sent is None and is_form:
         value = (await request.form()).get("csrf")
         sent = value if isinstance(value, str) else None
-    if not expected or not sent or not hmac.compare_digest(expected, sent):
+    if not sent or not hmac.compare_digest(expected, sent):
         raise CsrfRefused()
 
 
@@ -248,9 +257,10 @@ def gate(name: str) -> Callable[[Request], Awaitable[Principal]]:
                 raise NotLoggedIn("Debe iniciar sesión para ver esto.")
             raise NotAllowed()
         if request.method not in SAFE_METHODS:
-            await _check_csrf(request, who)
+            # Counted first: an attempt without its token is still an attempt.
             address = client_address(request, request.app.state.proxies)
             request.app.state.throttle.attempt(name, address)
+            await _check_csrf(request, who)
         request.state.gated = name
         return who
 

@@ -25,10 +25,13 @@ from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any
 
+from democratiza.web.server.slow_clients import PROTOCOL
+
 APP = "democratiza.web.app:from_environment"  # uvicorn's factory, one app per process
 # uvicorn would believe X-Forwarded-For from 127.0.0.1 and overwrite the peer's address with
 # it; the application reads it itself, from the proxies it is told to trust only.
-SERVER_OPTIONS: dict[str, Any] = {"proxy_headers": False}
+# uvicorn's own protocol with read timeouts and a cap per address (``slow_clients``).
+SERVER_OPTIONS: dict[str, Any] = {"proxy_headers": False, "http": PROTOCOL}
 BACKLOG = 2048
 PARENT_CHECK = 0.5  # seconds between a process's checks that its parent is alive
 
