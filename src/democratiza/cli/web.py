@@ -74,6 +74,7 @@ def serve_command(
     url = database_url(db)
     engine_for(url).dispose()  # migrate once, before any worker starts
     remove_leftovers()  # uploads of a service killed outright (kill -9) before it removed them
+    processes.prepare_metrics_folder()
     os.environ["DEMOCRATIZA_DB"] = url
     console.print(f"Servicio en http://{anfitrion}:{puerto}/ (base: {url.split('@')[-1]})")
     if procesos > 1 and processes.can_share_port():

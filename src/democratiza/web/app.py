@@ -53,9 +53,11 @@ from democratiza.web.security.clients import Network, proxies_from_environment
 from democratiza.web.security.lockout import Lockout
 from democratiza.web.security.throttle import Throttle
 from democratiza.web.security.token_cache import TokenCache
+from democratiza.web.server import health
 from democratiza.web.server.bulk_lane import BulkLane
 from democratiza.web.server.jobs import JobRunner
 from democratiza.web.server.middleware import LimitsAndHeaders
+from democratiza.web.server.observability import Observed, configure_logs
 
 DESCRIPTION = """
 Programas de democratización accionaria (Ley 226 de 1995): avisos de oferta y calculadora
@@ -137,10 +139,13 @@ def create_app(
         pages_designer.router,
     ):
         app.include_router(router)
+    # The load balancer's and the operator's: outside the roles' table (``server.health``).
+    app.router.routes.extend(health.ROUTES)
     static = Path(__file__).parent / "static"
     app.mount("/estaticos", StaticFiles(directory=str(static)), name="estaticos")
 
     app.add_middleware(LimitsAndHeaders, max_upload=max_upload)
+    app.add_middleware(Observed)  # outermost: it times and tells everything, refusals too
     return app
 
 
@@ -154,6 +159,7 @@ def from_environment() -> FastAPI:
     from democratiza.storage.database import database_url, make_engine
 
     url = database_url()
+    configure_logs()
     return create_app(make_engine(url), lane=BulkLane(url), proxies=proxies_from_environment())
 
 
