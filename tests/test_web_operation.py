@@ -168,3 +168,19 @@ def test_several_processes_add_up_in_one_page(tmp_path: Path) -> None:
         [sys.executable, "-c", SHOW], env=env, check=True, capture_output=True
     ).stdout.decode()
     assert figure(page, 'democratiza_lotes_total{resultado="rechazado"}') == 2
+
+
+def test_the_service_empties_the_operators_metrics_folder_of_a_previous_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from democratiza.web.server.processes import METRICS_VARIABLE, prepare_metrics_folder
+
+    stale = tmp_path / "counter_4242.db"
+    stale.write_bytes(b"cifras de una corrida anterior")
+    monkeypatch.setenv(METRICS_VARIABLE, str(tmp_path))
+    assert prepare_metrics_folder() == str(tmp_path) and not stale.exists()
+    monkeypatch.delenv(METRICS_VARIABLE)
+    own = prepare_metrics_folder()  # none given: a private folder, for every process started
+    assert os.environ[METRICS_VARIABLE] == own and Path(own).is_dir()
+    Path(own).rmdir()
+    monkeypatch.delenv(METRICS_VARIABLE)

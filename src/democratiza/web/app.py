@@ -160,6 +160,7 @@ def from_environment() -> FastAPI:
 
     url = database_url()
     configure_logs()
+    health.latest_migration()  # read now, not on the load balancer's first question
     return create_app(make_engine(url), lane=BulkLane(url), proxies=proxies_from_environment())
 
 
