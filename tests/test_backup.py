@@ -10,7 +10,9 @@ second restore into that database, which now has data, is refused unless ``--sob
 from __future__ import annotations
 
 import json
+import threading
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -130,3 +132,47 @@ def test_a_copy_whose_counts_do_not_match_its_manifest_is_refused(
         app, ["respaldo", "restaurar", str(other), "--db", new_url, "--sobrescribir"]
     )
     assert answer.exit_code == 1 and "no es una copia" in " ".join(answer.output.split())
+
+
+def test_a_copy_taken_while_batches_are_filed_holds_each_batch_whole_or_not_at_all(
+    engine: Engine, db_url: str, new_url: str, tmp_path: Path
+) -> None:
+    add_people(engine)
+    open_offer(engine)
+    import_batch(engine, CODE, SAMPLE / "lote-1-casa-de-bolsa.csv", BROKER_A, "L1", "scb")
+    brokers = [
+        ("lote-2-acciones-y-valores.csv", "Acciones y Valores"),
+        ("lote-3-valores-bancolombia.csv", "Valores Bancolombia"),
+        ("lote-4-credicorp-capital.csv", "Credicorp Capital"),
+    ]
+
+    def file_the_rest() -> None:
+        for name, broker in brokers:
+            import_batch(engine, CODE, SAMPLE / name, broker, "L1", "comisionista")
+
+    filing = threading.Thread(target=file_the_rest)
+    filing.start()
+    copy = tmp_path / "durante.copia"
+    try:
+        made = runner.invoke(app, ["respaldo", "crear", str(copy), "--db", db_url])
+    finally:
+        filing.join()
+    assert made.exit_code == 0, made.output
+    # The restore itself requires the chain to verify and the manifest's counts and anchor.
+    restored = runner.invoke(app, ["respaldo", "restaurar", str(copy), "--db", new_url])
+    assert restored.exit_code == 0, restored.output
+    source, target = rows(engine), make_engine(new_url)
+    try:
+        copied = rows(target)
+    finally:
+        target.dispose()
+    # What the copy holds is the source up to one instant: every row as it is in the source
+    # (the offer itself may have changed since only by its own later events) ...
+    for name in ("lotes", "aceptaciones", "auditoria"):
+        assert set(copied[name]) <= set(source[name]), name
+    # ... and each batch with all its acceptances, none with part of them.
+    by_batch = Counter(r[2] for r in source["aceptaciones"])
+    assert Counter(r[2] for r in copied["aceptaciones"]) == {
+        b[0]: by_batch[b[0]] for b in copied["lotes"]
+    }
+    assert len(copied["lotes"]) >= 1
