@@ -1,8 +1,8 @@
 """Benchmark of the web service on PostgreSQL: brokers filing at once over HTTP (loopback).
 
 ``python benchmarks/bench_web.py [--segundos 60] [--clientes 50] [--lotes 5] [--filas 10000]
-[--procesos 1] [--admin-url postgresql://postgres@127.0.0.1:5432/postgres]
-[--base democratiza_bench] [--piso] [--directo]``
+[--procesos 1] [--puertos 1] [--admin-url postgresql://postgres@127.0.0.1:5432/postgres]
+[--base democratiza_bench] [--piso] [--directo] [--contra REV [--rondas 2]]``
 
 Recreates the database ``--base`` (``democratiza_bench``), opens an offer of Central de
 Seguros de Vida, gives each client its own broker and API token, starts ``democratiza
@@ -26,6 +26,17 @@ state some hours into the window, where a lookup that reads what was already fil
 difference with a normal run is what the intake costs. ``--directo`` measures the intake
 alone: one thread per client filing single acceptances through the group commit in this
 process, without HTTP (and without batches).
+
+``--puertos N`` starts N services (``democratiza servir``, each with ``--procesos``), each on
+its own port and all on the one database, as N machines behind a proxy would be; client
+``i`` files through port ``i % N``. On PostgreSQL they share the lockout, the limits per
+address, the brokers' turns and the figures' recount through the database: on one
+machine's two cores this shows what that coordination costs, not a gain.
+
+``--contra REV`` runs this same benchmark, with the same options, on REV's code (a ``git
+worktree`` of REV in a temporary folder, put first on ``PYTHONPATH`` for the benchmark and
+the service it starts) and on today's, alternating which goes first, ``--rondas`` times,
+and prints both figures side by side: a regression shows in one paired run on one machine.
 
 The load generator runs on the same two cores as the server: the figures are a floor.
 """
@@ -54,6 +65,7 @@ import psycopg
 import yaml
 
 sys.path.insert(0, str(Path(__file__).parent))
+from contra import paired_runs
 from generate import generate
 
 from democratiza.filing.batches import import_batch
@@ -178,7 +190,7 @@ async def batch_client(
 
 
 async def run_load(
-    base: str,
+    bases: list[str],
     tokens: list[str],
     singles: list[list[dict[str, Any]]],
     templates: list[bytes],
@@ -189,12 +201,12 @@ async def run_load(
     timeout = aiohttp.ClientTimeout(total=120.0)
     clients = [
         aiohttp.ClientSession(
-            base_url=base,
+            base_url=bases[n % len(bases)],  # client n files through the n-th service
             headers={"Authorization": f"Bearer {t}"},
             timeout=timeout,
             connector=aiohttp.TCPConnector(limit=1),  # one keep-alive connection per broker
         )
-        for t in tokens
+        for n, t in enumerate(tokens)
     ]
     one, many = Tally(), Tally()
     start = time.monotonic()
@@ -321,6 +333,14 @@ def main() -> None:
     parser.add_argument("--filas", type=int, default=10_000)
     parser.add_argument("--procesos", type=int, default=1)
     parser.add_argument("--puerto", type=int, default=8765)
+    parser.add_argument(
+        "--puertos",
+        type=int,
+        default=1,
+        help="servicios, cada uno en su puerto (--puerto, --puerto + 1, ...), sobre la misma base",
+    )
+    parser.add_argument("--contra", metavar="REV", help="también el código de REV, alternados")
+    parser.add_argument("--rondas", type=int, default=2, help="pares de corridas con --contra")
     parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--base", default="democratiza_bench", help="base que se recrea")
     parser.add_argument(
@@ -340,6 +360,9 @@ def main() -> None:
         help="solo el servicio: solicitudes rechazadas por validación antes del ingreso",
     )
     args = parser.parse_args()
+    if args.contra:
+        paired_runs(ROOT, Path(__file__), args.contra, args.rondas, sys.argv[1:])
+        return
 
     url = recreate(args.admin_url, args.base)
     brokers = [f"Comisionista {i:02d}" for i in range(args.clientes + args.lotes)]
@@ -361,14 +384,18 @@ def main() -> None:
     if args.directo:
         one, many, elapsed = run_direct(url, brokers, singles, args.segundos)
     else:
-        server = start_server(url, args.puerto, args.procesos)
+        ports = [args.puerto + n for n in range(args.puertos)]
+        servers = []
         try:
-            one, many, elapsed = asyncio.run(
-                run_load(f"http://127.0.0.1:{args.puerto}", tokens, singles, templates, args)
-            )
+            for port in ports:
+                servers.append(start_server(url, port, args.procesos))
+            bases = [f"http://127.0.0.1:{port}" for port in ports]
+            one, many, elapsed = asyncio.run(run_load(bases, tokens, singles, templates, args))
         finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=30)
+            for server in servers:
+                os.killpg(server.pid, signal.SIGTERM)
+            for server in servers:
+                server.wait(timeout=30)
 
     with psycopg.connect(url) as conn:
         stored_rows = conn.execute("SELECT count(*) FROM aceptaciones").fetchone()[0]  # type: ignore[index]
@@ -379,6 +406,8 @@ def main() -> None:
         chain = conn.execute("SELECT count(*) FROM auditoria").fetchone()[0]  # type: ignore[index]
     expected = earlier + one.acknowledged_rows + many.acknowledged_rows
     how = f"{args.procesos} proceso{'s' if args.procesos > 1 else ''} del servicio"
+    if args.puertos > 1:
+        how = f"{args.puertos} servicios en puertos distintos, {how} cada uno, una base"
     if args.directo:
         how = "sin HTTP, un hilo por cliente"
     print(f"Duración: {elapsed:.1f} s; {how}; PostgreSQL por loopback")

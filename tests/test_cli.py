@@ -29,6 +29,7 @@ def test_evaluar_writes_decisions_and_summary(tmp_path: Path) -> None:
             str(OFFER),
             "--salida",
             str(tmp_path),
+            "--json",
         ],
     )
     assert result.exit_code == 0, result.output
@@ -54,10 +55,23 @@ def test_evaluar_is_deterministic(tmp_path: Path) -> None:
     for run in ("a", "b"):
         out = tmp_path / run
         result = runner.invoke(
-            app, ["evaluar", "-p", "geb-2017", str(SAMPLE), "--oferta", str(OFFER), "-o", str(out)]
+            app,
+            [
+                "evaluar",
+                "-p",
+                "geb-2017",
+                str(SAMPLE),
+                "--oferta",
+                str(OFFER),
+                "-o",
+                str(out),
+                "--detalle",
+                "--json",
+            ],
         )
         assert result.exit_code == 0, result.output
-        outputs.append((out / "decisiones-aceptaciones-geb-2017.json").read_bytes())
+        outputs.append([p.read_bytes() for p in sorted(out.iterdir())])
+    assert len(outputs[0]) == 2
     assert outputs[0] == outputs[1]
 
 
@@ -141,7 +155,18 @@ def test_summary_counts_by_category_and_binding_limit(tmp_path: Path) -> None:
     from democratiza.reports.decisions import summarize
 
     runner.invoke(
-        app, ["evaluar", "-p", "geb-2017", str(SAMPLE), "--oferta", str(OFFER), "-o", str(tmp_path)]
+        app,
+        [
+            "evaluar",
+            "-p",
+            "geb-2017",
+            str(SAMPLE),
+            "--oferta",
+            str(OFFER),
+            "-o",
+            str(tmp_path),
+            "--detalle",
+        ],
     )
     results = pl.read_csv(tmp_path / "decisiones-aceptaciones-geb-2017.csv").with_columns(
         pl.col("decision").cast(pl.Enum(["aceptada", "reducida", "rechazada"]))

@@ -3,10 +3,16 @@ once: the same shape, row by row and error by error, as the careful line-by-line
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from democratiza.tables.csv_layout import csv_shape, plain_shape
+from democratiza.tables.cell_checks import no_controls
+from democratiza.tables.csv_layout import counted_shape, csv_shape, plain_shape
+from democratiza.tables.errors import InputRejected
+from democratiza.tables.readers import read_csv
 
 PIECES = ["a", "b", ",", ";", "\n", "\r\n", " ", "é", ",,", "\n\n"]
 HEADERS = ["x,y,z\n", "x;y\n", "a\n", "x,y", "\ufeffx,y\r\n"]
@@ -30,3 +36,67 @@ def test_quotes_and_bare_carriage_returns_are_left_to_the_careful_pass() -> None
     assert plain_shape("f.csv", b'x,y\n"1,5",2\n') is None
     assert plain_shape("f.csv", b"x,y\r1,2\n") is None
     assert plain_shape("f.csv", b"") is None
+
+
+@given(st.sampled_from(HEADERS), st.lists(st.sampled_from(PIECES), max_size=40))
+def test_counts_that_add_up_mean_no_row_differs(header: str, pieces: list[str]) -> None:
+    """``counted_shape`` says a file is exact only when the careful pass finds no row whose
+    fields differ, provided no row has more fields than the header (the CSV reader refuses
+    those, and ``read_csv`` then asks the careful pass which row it is)."""
+    text = header + "".join(pieces)
+    counted = counted_shape(text.encode())
+    careful = csv_shape("f.csv", [text])
+    assert counted is not None
+    assert (counted.shape.separator, counted.shape.header) == (careful.separator, careful.header)
+    longer = any("sobran campos" in e.message for e in careful.errors)
+    if counted.exact and not longer:
+        assert careful.errors == []
+
+
+def test_a_long_row_and_a_short_one_are_both_named(tmp_path: Path) -> None:
+    """Their separators add up to the header's, but the reader refuses the long one and the
+    careful pass names both, as it always did."""
+    path = tmp_path / "f.csv"
+    path.write_bytes(b"x,y,z\n1,2,3,4\n5,6\n")
+    with pytest.raises(InputRejected) as refused:
+        read_csv(path)
+    assert [(e.row, e.column, e.message.split(":")[0]) for e in refused.value.errors] == [
+        (2, None, "sobran campos"),
+        (3, "z", "faltan campos"),
+    ]
+
+
+def test_a_short_row_in_a_file_the_counts_check_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "f.csv"
+    path.write_bytes(b"x,y,z\n1,2,3\n4,5\n")
+    assert counted_shape(path.read_bytes()) is not None
+    with pytest.raises(InputRejected) as refused:
+        read_csv(path)
+    assert [(e.row, e.column) for e in refused.value.errors] == [(3, "z")]
+
+
+def test_a_byte_not_utf8_is_named_by_its_line_before_any_other_error(tmp_path: Path) -> None:
+    """Polars reads a plain file first; it refuses a byte that is not UTF-8, and the careful
+    path then names its line, before the header's duplicate column (as it always did)."""
+    path = tmp_path / "f.csv"
+    path.write_bytes("x,x\n1,2\n3,Pe\xf1a\n".encode("latin-1"))
+    with pytest.raises(InputRejected) as refused:
+        read_csv(path)
+    assert [(e.row, e.message[:24]) for e in refused.value.errors] == [
+        (3, "codificación no válida: ")
+    ]
+
+
+def test_the_bytes_say_whether_any_cell_may_hold_a_control_character() -> None:
+    assert no_controls("x,y\r\n1,\tPeña\n".encode())
+    assert not no_controls(b"x,y\n1,a\x0bb\n")
+    assert not no_controls(b"x,y\n1,\x00\n")
+
+
+def test_a_control_character_is_still_named_by_its_row_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "f.csv"
+    path.write_bytes(b"x,y\n1,2\n3,a\x07b\n")
+    with pytest.raises(InputRejected) as refused:
+        read_csv(path)
+    assert [(e.row, e.column) for e in refused.value.errors] == [(3, "y")]
+    assert "código 0x07" in refused.value.errors[0].message

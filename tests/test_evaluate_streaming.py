@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
 from democratiza.cli import evaluate
 from democratiza.cli.main import app
 from democratiza.cli.offer_options import offer_from
-from democratiza.reports.decisions import write_decisions
+from democratiza.reports.decisions import Outputs, write_decisions
 from democratiza.rules.engine import CompiledProgram
 from democratiza.tables.parse import parse
 from democratiza.tables.readers import read_csv_chunks, read_table
@@ -23,8 +24,9 @@ OFFER = ROOT / "examples/oferta-geb-2017.yaml"
 runner = CliRunner()
 
 
-def run(path: Path, out: Path) -> str:
+def run(path: Path, out: Path, *options: str) -> str:
     arguments = ["evaluar", "-p", "geb-2017", str(path), "--oferta", str(OFFER), "-o", str(out)]
+    arguments += options
     result = runner.invoke(app, arguments, env={"COLUMNS": "400"})
     return f"{result.exit_code}\n{result.output}"
 
@@ -34,11 +36,19 @@ def test_pieces_of_five_rows_give_the_bytes_of_the_whole_file(
 ) -> None:
     compiled = CompiledProgram(offer_from("geb-2017", None, OFFER))
     frame = parse(read_table(SAMPLE))
-    whole = write_decisions(compiled, compiled.evaluate(frame), frame, tmp_path / "whole", "d")
+    results = compiled.evaluate(frame)
+    whole = write_decisions(
+        compiled, results, frame, tmp_path / "whole", "d", outputs=Outputs(parquet=True)
+    )
     monkeypatch.setattr(evaluate, "CHUNK", 5)
-    assert run(SAMPLE, tmp_path / "pieces").startswith("0\n")
+    assert run(SAMPLE, tmp_path / "pieces", "--detalle", "--json", "--parquet").startswith("0\n")
     pieces = sorted((tmp_path / "pieces").iterdir())
+    # A Parquet file's bytes hold how it was cut into row groups: the same rows, read back.
+    parquet, whole_parquet = pieces.pop(), whole.pop()
+    assert parquet.suffix == whole_parquet.suffix == ".parquet"
     assert [p.read_bytes() for p in pieces] == [p.read_bytes() for p in whole]
+    assert pl.read_parquet(parquet).equals(pl.read_parquet(whole_parquet))
+    assert pl.read_parquet(parquet).height == 22
 
 
 def test_the_pieces_number_their_rows_as_the_file_does() -> None:

@@ -177,6 +177,7 @@ def test_ver_and_evaluar_read_the_price_of_six_decimals(tmp_path: Path) -> None:
         str(tmp_path / "oferta.yaml"),
         "-o",
         str(tmp_path / "salidas"),
+        "--detalle",
     )
     decisions = pl.read_csv(tmp_path / "salidas/decisiones-lote.csv", infer_schema=False)
     assert_decisions(decisions)

@@ -20,6 +20,7 @@ from democratiza.compliance.instalments import instalment_schedule, schedule_lin
 from democratiza.labels import rule_cited
 from democratiza.money import AMOUNT_EXAMPLES
 from democratiza.programs.parameters import OfferParameterError
+from democratiza.programs.schema import unchecked_sections
 from democratiza.rules.calculator import Question, ask
 from democratiza.vocabulary import CATEGORIES
 
@@ -133,6 +134,8 @@ def calculator_command(
         console.print(f"Límite que determina el máximo: {shown}", highlight=False)
     for cause in explanation.causes:
         console.print(f"  ✗ {cause}", highlight=False)
+    for line in unchecked_sections(offer.program):
+        console.print(line, highlight=False, markup=False)
     console.print("Límites aplicables:")
     for line in explanation.limits:
         console.print(f"  • {line}", highlight=False)

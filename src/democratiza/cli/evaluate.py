@@ -17,7 +17,8 @@ from democratiza.cli.offer_options import OfferFileOpt, ParamOpt, ProgramOpt, of
 from democratiza.labels import label
 from democratiza.money import group
 from democratiza.programs.parameters import Offer, OfferParameterError
-from democratiza.reports.decisions import CHUNK, DecisionFiles, summarize
+from democratiza.programs.schema import unchecked_sections
+from democratiza.reports.decisions import CHUNK, DecisionFiles, Outputs, summarize
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import cite
 from democratiza.tables.errors import InputError, InputRejected
@@ -37,9 +38,24 @@ def evaluate_command(
     ),
     parametro: ParamOpt = None,
     oferta: OfferFileOpt = None,
+    detalle: Annotated[
+        bool, typer.Option("--detalle", help="Añade al CSV la frase de cada límite y los códigos")
+    ] = False,
+    en_json: Annotated[
+        bool, typer.Option("--json", help="Escribe también las decisiones en JSON")
+    ] = False,
+    parquet: Annotated[
+        bool, typer.Option("--parquet", help="Escribe también un Parquet con todas las columnas")
+    ] = False,
 ) -> None:
-    """Evalúa un archivo de aceptaciones y escribe las decisiones (CSV y JSON)."""
+    """Evalúa un archivo de aceptaciones y escribe las decisiones en un CSV (y, si se pide,
+    con el detalle de cada límite, en JSON o en Parquet).
+
+    Cada fila se evalúa sola: las filas de una misma persona no se suman aquí (la
+    adjudicación sí las suma).
+    """
     offer = offer_from(programa, parametro, oferta)
+    outputs = Outputs(detail=detalle, json=en_json, parquet=parquet)
     compiled = CompiledProgram(offer)
     columns = [
         TextColumn("{task.description}"),
@@ -51,7 +67,7 @@ def evaluate_command(
         chunks = read_table_chunks(archivo, CHUNK)
         with (
             Progress(*columns, console=err, transient=True) as progress,
-            DecisionFiles(compiled, salida, f"decisiones-{archivo.stem}") as files,
+            DecisionFiles(compiled, salida, f"decisiones-{archivo.stem}", outputs) as files,
         ):
             task = progress.add_task("Evaluando, explicando y escribiendo", total=chunks.rows)
             results = _evaluate(chunks, compiled, files, lambda n: progress.advance(task, n))
@@ -61,12 +77,20 @@ def evaluate_command(
         raise _refused(exc.shown, exc.total) from None
     except OfferParameterError as exc:
         raise fail(exc.messages, "No se puede evaluar con esta oferta:") from None
+    console.print(INDIVIDUAL, highlight=False)  # the first line: what these decisions are
     print_summary(results, offer)
+    for line in unchecked_sections(offer.program):
+        console.print(line, highlight=False, markup=False)
     for path in files.paths:
         console.print(f"Decisiones escritas en: {path}", highlight=False)
 
 
 SHOWN = 200  # errors listed; the rest are counted
+INDIVIDUAL = (
+    "Cada fila se evalúa sola, contra los límites de esa aceptación: las filas de una misma "
+    "persona no se suman aquí. La adjudicación sí las suma (en el orden de recepción), y "
+    "puede reducir las posteriores de esa persona."
+)
 SUMMARY_COLUMNS = ["decision", "categoria", "cantidad", "cantidad_permitida", "regla_limitante"]
 
 

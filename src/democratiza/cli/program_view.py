@@ -25,7 +25,14 @@ from democratiza.labels import label
 from democratiza.money import group
 from democratiza.programs.loader import bundled_program_ids, load_program
 from democratiza.programs.parameters import make_offer_value, shown
-from democratiza.programs.schema import Citation, Condition, LimitRule, Program, missing_section
+from democratiza.programs.schema import (
+    NO_LIMITS,
+    Citation,
+    Condition,
+    LimitRule,
+    Program,
+    missing_section,
+)
 from democratiza.programs.texts import shipped_texts
 from democratiza.rules.explain import cite
 
@@ -107,6 +114,13 @@ def show_program(console: Console, p: Program) -> None:
         where = "; ".join(x for x in (where, norm.source or "") if x)
         row(t, key, norm.name, norm.short, str(norm.issued or ""), where)
     console.print(t)
+    for norm in p.norms.values():
+        if norm.numbering:
+            numbers = "; ".join(f"«{k}»: {', '.join(v)}" for k, v in norm.numbering.items())
+            say(
+                console,
+                f"Párrafos de {norm.short} por sus primeras palabras (numeracion): {numbers}",
+            )
     t = table("Parámetros (parametros)", "Parámetro", "Valor", "Cita", "Nota")
     for name, param in p.parameters.items():
         row(t, name, _value(p, name), c(param.citation), param.note or "")
@@ -150,7 +164,10 @@ def show_program(console: Console, p: Program) -> None:
             paying = f"forma de pago: {label('forma_pago', rule.cap_financed)}"
             when = paying if when == "siempre" else f"{when}; {paying}"
         row(t, f"{rule.id}: {rule.name}", limit, when, c(rule.citation))
-    console.print(t)
+    if p.limits:
+        console.print(t)
+    else:
+        say(console, missing_section(p, "limites", NO_LIMITS))
     t = table("Manifestaciones (compromisos, declaracion_juramentada)", "Id", "Manifestación")
     t.add_column("Exigible si", overflow="fold")
     t.add_column("Cita", overflow="fold")

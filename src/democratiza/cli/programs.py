@@ -20,6 +20,7 @@ from democratiza.cli.program_view import show_program
 from democratiza.offers.lifecycle import OfferError, kept_program, load_offer
 from democratiza.offers.readiness import later_needs
 from democratiza.programs.compare import changes, shown, text_changes
+from democratiza.programs.coverage import Covered, Status, program_coverage, uncovered_lines
 from democratiza.programs.loader import (
     ProgramFileError,
     ProgramText,
@@ -88,6 +89,56 @@ def validate_command(
     )
     for need in later_needs(program):
         console.print(f"  • {need}", highlight=False, markup=False)
+    for line in uncovered_lines(program_coverage(program, data, found.beside)):
+        console.print(f"  • Aviso: {line}", highlight=False, markup=False)
+
+
+def _opening(covered: Covered) -> str:
+    named = covered.provision.label.startswith("inc. «")
+    return "" if named else f" «{covered.provision.opening}»"
+
+
+def _refs(covered: Covered, shown: int = 3) -> str:
+    """The first citations that cover a provision, as the file writes them."""
+    refs = list(dict.fromkeys(covered.refs))
+    if not refs:
+        return ""
+    more = f" y {len(refs) - shown} más" if len(refs) > shown else ""
+    return f" ({'; '.join(refs[:shown])}{more})"
+
+
+@program_app.command("cobertura")
+def coverage_command(
+    programa: Annotated[str, typer.Argument(help="Id del programa o ruta a un archivo .yaml")],
+) -> None:
+    """Recorre el texto de cada decreto que el programa cita, artículo por artículo, y dice
+    de cada disposición si un valor del archivo la cita, si está declarada en no_modelado o
+    ninguna de las dos."""
+    try:
+        found = read_program(programa)
+        program = found.program()
+        data = program_data(found.text, found.source)
+    except ProgramFileError as exc:
+        raise _refuse_file(exc) from None
+    texts = program_coverage(program, data, found.beside)
+    if not texts:
+        console.print(f"El programa {program.id} no cita el texto de ningún decreto.")
+        return
+    for text in texts:
+        counts = {s: sum(1 for c in text.provisions if c.status is s) for s in Status}
+        console.print(
+            f"{text.short} ({text.text}): {len(text.provisions)} disposiciones; "
+            f"{counts[Status.CITED]} citadas por un valor, {counts[Status.NOT_MODELLED]} "
+            f"declaradas no modeladas, {counts[Status.NEITHER]} ni lo uno ni lo otro.",
+            highlight=False,
+            markup=False,
+        )
+        for c in text.provisions:
+            console.print(
+                f"  {c.provision.label}{_opening(c)}: {c.status.value}{_refs(c)}",
+                highlight=False,
+                markup=False,
+            )
 
 
 def _current(program_id: str, path: Path | None) -> ProgramText:

@@ -8,7 +8,7 @@ such need with what to add, instead of the step refusing it months later.
 
 from __future__ import annotations
 
-from democratiza.programs.schema import Program
+from democratiza.programs.schema import NO_LIMITS, Program, missing_section
 
 
 def credit_lines_missing(program: Program) -> str:
@@ -26,6 +26,11 @@ def credit_lines_missing(program: Program) -> str:
 def later_needs(program: Program) -> list[str]:
     """Each thing a later step of an offer of ``program`` will refuse for lack of it."""
     needs = []
+    if not program.limits:
+        needs.append(
+            "Para evaluar o adjudicar aceptaciones y para la calculadora: "
+            + missing_section(program, "limites", NO_LIMITS)
+        )
     if program.credit_lines is None:
         needs.append(f"Para abrir una oferta: {credit_lines_missing(program)}")
     else:

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from democratiza.programs.coverage import unmatched_numbering
 from democratiza.programs.parameters import PARAMETERS, REQUIRED_PARAMETERS
 from democratiza.programs.schema import Program
 from democratiza.programs.texts import (
@@ -112,6 +113,25 @@ def _norm_problems(
             yield f"{path}.fuente", f"{name} no tiene la sección §{section}"
 
 
+def _numbering_problems(
+    path: str, norm: Mapping[str, Any], beside: Mapping[str, str]
+) -> list[Problem]:
+    """``numeracion`` names paragraphs by their first words: each must open one of the norm's
+    texts' paragraphs, or the map would silently number nothing."""
+    numbering = norm.get("numeracion")
+    if not isinstance(numbering, Mapping) or not numbering:
+        return []
+    texts = [t for n in _texts(norm) if isinstance(n, str) and (t := resolved(n, beside))]
+    if not texts:
+        return []
+    unmatched = set.intersection(*(set(unmatched_numbering(t, numbering)) for t in texts))
+    return [
+        (f"{path}.numeracion", f"ningún párrafo del texto empieza por «{words}»")
+        for words in numbering
+        if words in unmatched
+    ]
+
+
 def written_problems(
     data: Any, beside: Mapping[str, str] | None = None, where: str = "junto al programa"
 ) -> list[Problem]:
@@ -128,6 +148,7 @@ def written_problems(
         if not isinstance(norm, Mapping):
             continue
         problems += _norm_problems(f"normas.{key}", norm, beside, where)
+        problems += _numbering_problems(f"normas.{key}", norm, beside)
         for name in _texts(norm):
             text = resolved(name, beside) if isinstance(name, str) else None
             if text is not None and sections_of(text):
@@ -208,6 +229,7 @@ def program_problems(program: Program) -> list[Problem]:
             if cat not in listed:
                 err(f"documentos[{i}].exigible_si", f"la categoría '{cat}' no está en el programa")
     for key, present in (
+        ("limites", bool(program.limits)),
         ("compromisos", bool(program.undertakings)),
         ("multas", program.fines is not None),
     ):

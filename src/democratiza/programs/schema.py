@@ -53,11 +53,22 @@ class Norm(Model):
     issued: date | None = Field(default=None, alias="fecha")
     texts: tuple[str, ...] = Field(default=(), alias="texto")
     source: str | None = Field(default=None, alias="fuente", min_length=1)
+    # For a copy of the text that lost its numbers (a paragraph per line): each paragraph, by
+    # its first words, and the numbers the decree gives it ('Deberán acompañar copia de': A.1),
+    # so ``programa cobertura`` maps the citations to the paragraphs.
+    numbering: dict[str, tuple[str, ...]] = Field(default_factory=dict, alias="numeracion")
 
     @field_validator("texts", mode="before")
     @classmethod
     def _one_or_several(cls, value: object) -> object:
         return (value,) if isinstance(value, str) else value
+
+    @field_validator("numbering", mode="before")
+    @classmethod
+    def _one_or_several_numbers(cls, value: object) -> object:
+        if isinstance(value, dict):
+            return {k: (v,) if isinstance(v, str) else v for k, v in value.items()}
+        return value
 
 
 class Parameter(Model):
@@ -420,6 +431,7 @@ class LaterStages(Model):
 # The optional sections of a file, by key path: a ``no_modelado`` entry may name the one it
 # concerns, and the loader refuses it when the file models that section.
 Section = Literal[
+    "limites",
     "compromisos",
     "multas",
     "remuneracion_anual",
@@ -487,7 +499,9 @@ class Program(Model):
     parameters: dict[str, Parameter] = Field(alias="parametros")
     categories: tuple[CategoryRule, ...] = Field(alias="categorias", min_length=1)
     documents: tuple[DocumentRule, ...] = Field(alias="documentos")
-    limits: tuple[LimitRule, ...] = Field(alias="limites", min_length=1)
+    # Without them, a ``no_modelado`` entry with ``seccion: limites`` says why (the text at
+    # hand does not have the per-acceptant limits); no output then invents one.
+    limits: tuple[LimitRule, ...] = Field(default=(), alias="limites")
     # Without them, a ``no_modelado`` entry with ``seccion: compromisos`` says why (the text
     # at hand does not have them); the loader refuses a file with neither.
     undertakings: tuple[UndertakingRule, ...] = Field(default=(), alias="compromisos")
@@ -529,6 +543,10 @@ class Program(Model):
         return next((m.instalments for m in self.payment_methods if m.instalments), None)
 
 
+# What cannot be done without the per-acceptant limits (``seccion: limites``).
+NO_LIMITS = "decir cuántas acciones puede adquirir cada aceptante"
+
+
 def missing_section(program: Program, section: str, why: str) -> str:
     """What every output that needs a section the text lacks says: that it is missing, the
     ``no_modelado`` entry's provision, citation and reason, and what cannot be done."""
@@ -539,3 +557,11 @@ def missing_section(program: Program, section: str, why: str) -> str:
         f"El programa {program.id} no modela '{section}': {entry.provision} "
         f"({program.cite(entry.citation)}): {entry.reason} No se puede {why}."
     )
+
+
+def unchecked_sections(program: Program) -> list[str]:
+    """What an evaluation of an acceptance does not check because the text lacks it: each
+    output that decides an acceptance says so (the undertakings, today)."""
+    if program.undertakings:
+        return []
+    return [missing_section(program, "compromisos", "exigir ni verificar compromisos")]

@@ -1,5 +1,8 @@
-"""Decision files (CSV and JSON) and the summary of an evaluation.
+"""Decision files (CSV, and JSON or Parquet when asked) and the summary of an evaluation.
 
+The CSV a person opens carries, by default, one sentence per row (the explanation of the
+decision) and each limit's number in its own column; each limit's own sentence
+(``limites_detalle``, several hundred bytes a row) only when asked (``Outputs.detail``).
 Files are written to temporary names and renamed at the end, so a failure never leaves half
 a file; they are explained and written in chunks, so a million rows need little memory.
 """
@@ -15,6 +18,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 import polars as pl
+import pyarrow.parquet as pq
 
 from democratiza.rules.engine import DECISIONS, IDENTITY_COLUMNS, CompiledProgram, limit_column
 from democratiza.rules.explain import Explainer
@@ -77,6 +81,7 @@ def explain_chunk(explainer: Explainer, results: pl.DataFrame, frame: pl.DataFra
 
 
 def export_columns(compiled: CompiledProgram) -> list[str]:
+    """Every column of the detailed files (the JSON, the Parquet, ``--detalle``'s CSV)."""
     return [
         *IDENTITY_COLUMNS,
         "cantidad",
@@ -92,8 +97,37 @@ def export_columns(compiled: CompiledProgram) -> list[str]:
     ]
 
 
+def short_columns(compiled: CompiledProgram) -> list[str]:
+    """The columns of the CSV a person opens: the acceptance's identification, the decision,
+    the permitted quantity, the binding rule in words with its article, the one-sentence
+    explanation (and, for a rejection, its causes: "Rechazada: 2 causas." says nothing
+    alone), and each limit's number in its own column. Codes and per-limit sentences are in
+    the detailed files."""
+    return [
+        *IDENTITY_COLUMNS,
+        "cantidad",
+        "cantidad_permitida",
+        "decision",
+        "regla_limitante_cita",
+        "explicacion",
+        "causas_detalle",
+        *(limit_column(r) for r in compiled.offer.program.limits),
+    ]
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """Which decision files an evaluation writes: the CSV always (with each limit's sentence
+    if ``detail``), the JSON if ``json``, a Parquet file (every column, for machines) if
+    ``parquet``. The default is every file a broker's batch gets: the detailed CSV and JSON."""
+
+    detail: bool = True
+    json: bool = True
+    parquet: bool = False
+
+
 class DecisionFiles:
-    """The decision files (CSV and JSON) of one evaluation, written as its pieces come.
+    """The decision files (``Outputs``) of one evaluation, written as its pieces come.
 
     Used as ``with DecisionFiles(...) as files: files.add(results, frame)`` once per piece:
     each piece is explained and written at once, so a file larger than memory needs only a
@@ -102,14 +136,22 @@ class DecisionFiles:
     The bytes do not depend on how the rows were cut into pieces.
     """
 
-    def __init__(self, compiled: CompiledProgram, out_dir: Path, stem: str) -> None:
+    def __init__(
+        self, compiled: CompiledProgram, out_dir: Path, stem: str, outputs: Outputs = Outputs()
+    ) -> None:
         self.compiled = compiled
         self.out_dir = out_dir
-        self.paths = [out_dir / f"{stem}.csv", out_dir / f"{stem}.json"]
+        self.outputs = outputs
+        suffixes = [".csv", *([".json"] if outputs.json else [])]
+        self.paths = [out_dir / f"{stem}{suffix}" for suffix in suffixes]
+        if outputs.parquet:
+            self.paths.append(out_dir / f"{stem}.parquet")
         self._tmp = [p.with_name(f".{p.name}.tmp") for p in self.paths]
         self._explainer = Explainer(compiled)
+        self._csv_columns = (export_columns if outputs.detail else short_columns)(compiled)
         self._written = 0
         self._files: list[BinaryIO] = []
+        self._parquet: pq.ParquetWriter | None = None
         self._made_dir = False
 
     def __enter__(self) -> DecisionFiles:
@@ -120,7 +162,9 @@ class DecisionFiles:
         before any row is written leaves no folder behind)."""
         self._made_dir = not self.out_dir.exists()
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        self._files = [p.open("wb") for p in self._tmp]
+        self._files = [p.open("wb") for p in self._tmp if not p.name.endswith(".parquet.tmp")]
+        if not self.outputs.json:
+            return
         program = self.compiled.offer.program
         header = {
             "programa": program.id,
@@ -141,25 +185,42 @@ class DecisionFiles:
         """Explain and write these rows (``results`` of ``frame``), in pieces of ``CHUNK``."""
         if not self._files:
             self._open()
-        csv_fh, json_fh = self._files
         for start in range(0, results.height, CHUNK):
             part = explain_chunk(
                 self._explainer, results.slice(start, CHUNK), frame.slice(start, CHUNK)
             )
-            write_csv(part, csv_fh, include_header=self._written == 0)
-            json_fh.write((b"," if self._written else b"") + _json_records(part))
+            self._write(part)
             self._written += part.height
             if progress:
                 progress(part.height)
+
+    def _write(self, part: pl.DataFrame) -> None:
+        """One explained piece into every file asked for."""
+        first = self._written == 0
+        write_csv(part.select(self._csv_columns), self._files[0], include_header=first)
+        if self.outputs.json:
+            self._files[1].write((b"" if first else b",") + _json_records(part))
+        if self.outputs.parquet:
+            table = part.to_arrow()
+            if self._parquet is None:
+                self._parquet = pq.ParquetWriter(self._tmp[-1], table.schema)
+            self._parquet.write_table(table)
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
         if kind is None and not self._files:
             self._open()  # no rows at all: the files still say so
         try:
-            if self._files:
+            if self._files and self.outputs.json:
                 self._files[1].write(b"]}\n")
             for fh in self._files:
                 fh.close()
+            if self._parquet is not None:
+                self._parquet.close()
+            elif kind is None and self.outputs.parquet:  # no rows: the columns, empty
+                columns = export_columns(self.compiled)
+                pq.write_table(
+                    pl.DataFrame(schema=dict.fromkeys(columns)).to_arrow(), self._tmp[-1]
+                )
             if kind is None:
                 for tmp, path in zip(self._tmp, self.paths, strict=True):
                     os.replace(tmp, path)
@@ -177,9 +238,11 @@ def write_decisions(
     out_dir: Path,
     stem: str,
     progress: Callable[[int], None] | None = None,
+    outputs: Outputs = Outputs(),
 ) -> list[Path]:
-    """Decisions as CSV and JSON, explained and written chunk by chunk (bounded memory)."""
-    with DecisionFiles(compiled, out_dir, stem) as files:
+    """Decisions as ``outputs`` says (by default the detailed CSV and the JSON), explained
+    and written chunk by chunk (bounded memory)."""
+    with DecisionFiles(compiled, out_dir, stem, outputs) as files:
         files.add(results, frame, progress)
     return files.paths
 

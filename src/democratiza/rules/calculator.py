@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from democratiza.programs.parameters import Offer
-from democratiza.programs.schema import LimitRule
+from democratiza.programs.parameters import Offer, OfferParameterError
+from democratiza.programs.schema import NO_LIMITS, LimitRule, missing_section
 from democratiza.rules.engine import CompiledProgram, frame_from_rows
 from democratiza.rules.explain import Explainer, Explanation
 from democratiza.tables.format import MAX_SHARES
@@ -80,7 +80,11 @@ def _most(offer: Offer) -> int:
 
 
 def ask(offer: Offer, question: Question) -> Answer:
-    """Evaluate the question as one acceptance; raises ``OfferParameterError`` as a batch."""
+    """Evaluate the question as one acceptance; raises ``OfferParameterError`` as a batch,
+    and when the program's text has no per-acceptant limits (there is then no answer to
+    give: the offered total is no one's limit)."""
+    if not offer.program.limits:
+        raise OfferParameterError([missing_section(offer.program, "limites", NO_LIMITS)])
     unknown = set(question.amounts) - set(MONEY_FIELDS)
     assert not unknown, f"campos desconocidos: {sorted(unknown)}"
     listed = offer.program.category(question.category)

@@ -22,8 +22,8 @@ from functools import cached_property
 
 import polars as pl
 
-from democratiza.programs.parameters import Offer
-from democratiza.programs.schema import LimitRule
+from democratiza.programs.parameters import Offer, OfferParameterError
+from democratiza.programs.schema import NO_LIMITS, LimitRule, missing_section
 from democratiza.rules.amounts import Base, base_amount, shares_within
 from democratiza.rules.caps import cap_parameters, fixed_cap
 from democratiza.rules.checks import Check, build_checks, missing_value_check, zero_permitted_check
@@ -110,6 +110,8 @@ class CompiledProgram:
     def required_parameters(self, frame: pl.DataFrame) -> None:
         """Refuse the batch when a row needs an offer parameter the office has not set."""
         program, offer = self.offer.program, self.offer
+        if not program.limits:  # the text at hand has none: no quantity is invented
+            raise OfferParameterError([missing_section(program, "limites", NO_LIMITS)])
         for rule in program.limits:
             needed = cap_parameters(rule)
             if needed:

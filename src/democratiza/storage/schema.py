@@ -462,3 +462,27 @@ broker_counters = Table(
     Column("ultimo_lote", Integer, nullable=False),
     UniqueConstraint("ambito", "prefijo", name="uq_contador_prefijo"),
 )
+
+# What several service processes (or machines) must agree on, on PostgreSQL
+# (``web.security.shared_limits``); on SQLite the one machine keeps it in memory.
+login_failures = Table(
+    "fallos_de_entrada",
+    metadata,
+    Column("login", String(200), primary_key=True),
+    Column("direccion", String(64), primary_key=True),
+    Column("fallos", Integer, nullable=False),
+    Column("ultimo", BigInteger, nullable=False),  # microseconds of the database's clock
+    Column("espera_hasta", BigInteger, nullable=False),  # no attempt before (same clock)
+    Index("ix_fallos_de_entrada_ultimo", "ultimo"),
+)
+
+address_attempts = Table(
+    "intentos_por_direccion",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("grupo", String(40), nullable=False),
+    Column("direccion", String(64), nullable=False),
+    Column("momento", BigInteger, nullable=False),  # microseconds of the database's clock
+    Index("ix_intentos_por_direccion_clave", "grupo", "direccion", "momento"),
+    Index("ix_intentos_por_direccion_momento", "momento"),
+)

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import polars as pl
 
-from democratiza.tables.cell_checks import cell_errors
+from democratiza.tables.cell_checks import cell_errors, no_controls
 from democratiza.tables.csv_blocks import Readable, first_record_end, record_blocks
-from democratiza.tables.csv_layout import CsvShape, csv_shape, plain_shape
+from democratiza.tables.csv_layout import CsvShape, counted_shape, csv_shape, plain_shape
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.limits import LIMITS, ReadLimits, Watch, check_rows, check_workbook
 from democratiza.tables.xlsx_formulas import has_formulas, uncomputed_formulas
@@ -66,41 +66,68 @@ def _header_errors(source: str, names: list[str]) -> list[InputError]:
     return errors
 
 
-def _with_rows(source: str, frame: pl.DataFrame, first_row: int) -> RawTable:
+def _with_rows(source: str, frame: pl.DataFrame, first_row: int, controls: bool = True) -> RawTable:
     # Blank cells are missing values: strip spaces, then treat "" as null.
     # One expression for every column: built once here, not once per column per file.
     frame = frame.select(
         pl.all().cast(pl.String).str.strip_chars().replace("", None)
     ).with_row_index("fila", offset=first_row)
     frame = frame.with_columns(pl.col("fila").cast(pl.Int64))
-    errors = cell_errors(source, frame)
+    errors = cell_errors(source, frame, controls)
     if errors:
         raise InputRejected(errors)
     return RawTable(source, frame)
 
 
 def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
+    """The file read once by Polars, its shape counted over the bytes (``csv_layout``).
+
+    Most files have no quote and no bare CR: Polars reads them first (refusing any byte that
+    is not UTF-8, as Python's decoder does), and their rows are looked at one by one only if
+    the counts do not add up. Any other file, or one Polars refuses, takes the careful path
+    (decode, shape line by line, then read), whose errors come in the order they always had:
+    the encoding, a blank file, a bare CR, the header, the rows, the reader's.
+    """
     source = str(path)
     data = path.read_bytes()
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    counted = counted_shape(data)
+    if counted is not None:
+        frame = _polars_csv(body, counted.shape.separator)
+        if frame is not None:  # the bytes are UTF-8 and no row has more fields
+            _checked_shape(source, [], counted.shape)  # the header's errors
+            if not counted.exact:
+                _checked_shape(source, [], plain_shape(source, data))  # the rows that differ
+            return _whole(source, data, frame, limits)
     try:
         text = data.decode("utf-8")  # Polars reads the bytes; the shape check, this text
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputRejected([InputError(source, line, None, NOT_UTF8)]) from None
-    # Most files have no quote and no bare CR: their shape is counted over the bytes.
     separator = _checked_shape(source, [text], plain_shape(source, data)).separator
-    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    frame = _polars_csv(body, separator)
+    if frame is None:
+        raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)])
+    return _whole(source, data, frame, limits)
+
+
+def _polars_csv(body: bytes, separator: str) -> pl.DataFrame | None:
+    """The bytes as Polars reads them (every cell text), or None if it cannot."""
     try:
-        # Polars reads the validated bytes directly (much faster than a Python str).
-        frame = pl.read_csv(
+        # Polars reads the bytes directly (much faster than a Python str).
+        return pl.read_csv(
             body, separator=separator, infer_schema=False, truncate_ragged_lines=False
         )
     except pl.exceptions.PolarsError:
-        raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
+        return None
+
+
+def _whole(source: str, data: bytes, frame: pl.DataFrame, limits: ReadLimits) -> RawTable:
     if frame.height == 0:
         raise InputRejected([InputError(source, None, None, NO_ROWS)])
     check_rows(source, frame.height, limits)
-    return _with_rows(source, frame, first_row=2)
+    # Every cell came from these bytes: none holds a control character if they hold none.
+    return _with_rows(source, frame, first_row=2, controls=not no_controls(data))
 
 
 NOT_UTF8 = (

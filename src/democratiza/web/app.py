@@ -50,9 +50,8 @@ from democratiza.web.pages import verifier as pages_verifier
 from democratiza.web.pages.templating import error_page
 from democratiza.web.security.access import declared_routes
 from democratiza.web.security.clients import Network, proxies_from_environment
-from democratiza.web.security.lockout import Lockout
-from democratiza.web.security.throttle import Throttle
-from democratiza.web.security.token_cache import TokenCache
+from democratiza.web.security.shared_limits import limits_for
+from democratiza.web.security.token_cache import RevocationListener, TokenCache
 from democratiza.web.server import health
 from democratiza.web.server.bulk_lane import BulkLane
 from democratiza.web.server.jobs import JobRunner
@@ -78,10 +77,14 @@ def create_app(
     """The application; ``lane`` files batches in a process of their own (``server.bulk_lane``);
     ``proxies`` are the proxies whose ``X-Forwarded-For`` is believed (``security.clients``)."""
     runner = JobRunner(engine, job_workers)
+    tokens = TokenCache()
+    revocations = RevocationListener(engine, tokens)  # PostgreSQL: revoked in any process
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        revocations.start()
         yield
+        revocations.stop()
         runner.shutdown()
         if lane is not None:
             lane.shutdown()
@@ -102,10 +105,10 @@ def create_app(
     app.state.jobs = runner
     app.state.lane = lane
     app.state.max_upload = max_upload  # a batch's, and a population the designer takes
-    app.state.tokens = TokenCache()
-    app.state.throttle = Throttle()
+    app.state.tokens = tokens
+    # In memory on SQLite (one machine); in the database on PostgreSQL (every process).
+    app.state.lockout, app.state.throttle = limits_for(engine)
     app.state.proxies = tuple(proxies)
-    app.state.lockout = Lockout()
     app.state.published = {}  # public statistics and packages, by offer and result hash
     app.state.published_stages = {}  # later stages' public figures and packages, by stage
     errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))

@@ -25,6 +25,7 @@ from sqlalchemy import Engine
 from democratiza.filing.batches import withdraw
 from democratiza.filing.singles import single_filing
 from democratiza.offers.lifecycle import OfferError
+from democratiza.storage import advisory
 from democratiza.web.api import views
 from democratiza.web.api.uploads import BatchId, save_upload
 from democratiza.web.errors import ERROR_RESPONSES, Conflict
@@ -48,8 +49,11 @@ SINGLE_SOURCE = "aceptación"  # the file name a single acceptance's errors give
 # starves the single acceptances (which need a few milliseconds of CPU each, now). Held
 # from when the file has been read: reading a slow workbook holds no one else back.
 BATCHES_AT_ONCE = threading.BoundedSemaphore(1)
-# One batch of each broker at a time (per process): a broker's next batch waits for its
-# previous one, so no broker fills the lane and holds the others' back.
+# One batch of each broker at a time: a broker's next batch waits for its previous one, so
+# no broker fills the lane and holds the others' back. In this process by a lock in memory,
+# and, on PostgreSQL, among every process on the database by an advisory lock
+# (``storage.advisory``), taken once this process's own lock is held (so a broker's batches
+# waiting in one process hold one connection, not one each).
 _BROKERS: dict[str, threading.Lock] = {}
 _BROKERS_LOCK = threading.Lock()
 
@@ -78,7 +82,7 @@ def file_batch(
     """
     assert who.broker is not None, "only brokers file"
     try:
-        with broker_turn(who.broker):
+        with broker_turn(who.broker), advisory.turn(engine, f"lote:{who.broker}"):
             if lane is not None:
                 return lane.file(code, path, shown, batch, who.broker, who.who)
             return file_batch_here(

@@ -11,7 +11,11 @@ were expensive are served as they were, with the time they were computed, while 
 background thread computes them again: during the window of a large offer, a clerk's page
 answers at once with figures a few seconds old (the page says when they were computed),
 never a page that takes ten seconds. A closed offer's figures never change: computed once.
-Only the first request for a large offer after the service starts waits for them.
+Only the first request for a large offer after the service starts waits for them. On
+PostgreSQL one background recount of an offer runs at a time among every process on the
+database (an advisory lock, ``storage.advisory``): a process that finds another one
+recounting serves its figures as they were and tries again at its next request, so three
+processes never count a million acceptances three times at once.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, case, func, select
 
 from democratiza.offers.lifecycle import StoredOffer, load_offer
+from democratiza.storage import advisory
 from democratiza.storage.schema import acceptances, adjudications, awards, offer_events
 
 CHEAP = 0.1  # seconds: figures that took less are recomputed at once on every change
@@ -189,16 +194,23 @@ class FiguresCache:
 
     def _refresh(self, code: str) -> None:
         try:
-            with self._engine.connect() as conn:
-                stored = load_offer(conn, code)
-                now_key = key(conn, stored)
-                fresh = compute(conn, stored)
+            with advisory.turn_if_free(self._engine, f"cifras:{code}") as taken:
+                if not taken:  # another process is recounting: the next request retries
+                    self._stop_refreshing()
+                    return
+                with self._engine.connect() as conn:
+                    stored = load_offer(conn, code)
+                    now_key = key(conn, stored)
+                    fresh = compute(conn, stored)
             with self._lock:
                 self._entries[stored.id] = _Entry(now_key, fresh)
         except Exception:  # a failed refresh leaves the last figures; the next request retries
-            with self._lock:
-                for entry in self._entries.values():
-                    entry.refreshing = False
+            self._stop_refreshing()
+
+    def _stop_refreshing(self) -> None:
+        with self._lock:
+            for entry in self._entries.values():
+                entry.refreshing = False
 
 
 def offer_figures(state: Any, conn: Connection, stored: StoredOffer) -> OfferFigures:

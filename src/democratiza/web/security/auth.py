@@ -20,12 +20,12 @@ from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, text, update
 
 from democratiza.storage import audit
 from democratiza.storage.database import new_id
 from democratiza.storage.schema import api_tokens, sessions, users
-from democratiza.web.security.lockout import Lockout
+from democratiza.web.security.lockout import LoginWaits
 from democratiza.words import count
 
 PUBLIC, OFFICE, BROKER, AUDITOR = "publico", "oficina", "comisionista", "auditor"
@@ -34,6 +34,7 @@ STAFF_ROLES = (OFFICE, BROKER, AUDITOR)  # roles a person logs in with
 SESSION_LIFE = timedelta(hours=8)
 MIN_PASSWORD = 12
 TOKEN_PREFIX = "dz_"
+REVOKED = "tokens_revocados"  # PostgreSQL's channel for a revoked token's number
 
 
 @cache
@@ -111,7 +112,7 @@ class LoginOutcome:
 
 
 def check_password(
-    conn: Connection, login: str, password: str, lockout: Lockout, address: str
+    conn: Connection, login: str, password: str, lockout: LoginWaits, address: str
 ) -> LoginOutcome:
     """One login attempt from ``address``.
 
@@ -228,6 +229,11 @@ def revoke_token(conn: Connection, token_id: int, who: str) -> None:
     audit.append(
         conn, who, "token.revocar", f"tokens_api/{token_id}", {"vigente": True}, {"vigente": False}
     )
+    if conn.dialect.name == "postgresql":
+        # Every service process listening forgets the token when this commits (token_cache).
+        conn.execute(
+            text("SELECT pg_notify(:channel, :id)"), {"channel": REVOKED, "id": str(token_id)}
+        )
 
 
 def token_principal(conn: Connection, token: str) -> Principal | None:

@@ -4,7 +4,9 @@ Why: the per-account lockout stops guessing one person's password, but not tryin
 logins from one place, nor guessing a stranger's result by radicado and identification
 (personal data, Ley 1581 de 2012). Each guarded route belongs to a group; a client address
 may make ``limit`` attempts per group in any ``window`` seconds, then gets 429 with the
-wait in Spanish. In memory, per process: with several processes the limit is per process.
+wait in Spanish. Here in memory, for one process (SQLite: one machine); with PostgreSQL
+every process counts in the database instead (``shared_limits``), refusing with the same
+words (``refusal``), so the limit holds whatever process is asked.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import Protocol
 
 from democratiza.web.errors import TooManyRequests
 
@@ -25,6 +28,18 @@ GUARDED = {
     "pag.resultado.consultar": "resultado",
     "pag.verificar.enviar": "verificar",
 }
+
+
+class AttemptLimit(Protocol):
+    """What a guarded route needs: in memory (``Throttle``) or shared (``shared_limits``)."""
+
+    def attempt(self, route_name: str, address: str) -> None: ...
+
+
+def refusal(oldest: float, now: float, window: float) -> TooManyRequests:
+    """The 429 for an address whose oldest attempt in the window was at ``oldest``."""
+    wait = max(1, math.ceil(window - (now - oldest)))
+    return TooManyRequests(f"Demasiados intentos desde esta dirección; espere {wait} segundos.")
 
 
 class Throttle:
@@ -46,8 +61,5 @@ class Throttle:
             while seen and now - seen[0] >= self.window:
                 seen.popleft()
             if len(seen) >= self.limit:
-                wait = max(1, math.ceil(self.window - (now - seen[0])))
-                raise TooManyRequests(
-                    f"Demasiados intentos desde esta dirección; espere {wait} segundos."
-                )
+                raise refusal(seen[0], now, self.window)
             seen.append(now)

@@ -6,8 +6,11 @@ batches) took longer than filing the acceptance itself. A token found valid is r
 for ``TOKEN_SECONDS``, by its SHA-256 only (never the token), in each service process.
 
 What this costs, and why it is acceptable: a token revoked through the service stops
-working at once in the process that revoked it (``forget``); in the service's other
-processes, or when revoked from the command line, it is still accepted for at most
+working at once in the process that revoked it (``forget``). On PostgreSQL the revocation
+also notifies every process (``auth.REVOKED``, sent when the revocation commits, from the
+service or the command line), and each process's listener forgets the token within
+milliseconds (``RevocationListener``); only while a listener is reconnecting, or on
+SQLite from the command line, is a revoked token still accepted for at most
 ``TOKEN_SECONDS``. A token that is not valid is never remembered, so a new one works at
 once. docs/web.md states the window.
 """
@@ -18,11 +21,20 @@ import threading
 import time
 from collections.abc import Callable
 
+import psycopg
 from sqlalchemy import Engine
 
-from democratiza.web.security.auth import Principal, digest, revoke_token, token_principal
+from democratiza.web.security.auth import (
+    REVOKED,
+    Principal,
+    digest,
+    revoke_token,
+    token_principal,
+)
 
 TOKEN_SECONDS = 2.0
+RECONNECT_SECONDS = 1.0  # a listener that lost its connection tries again after this
+LISTEN_SECONDS = 0.5  # how often a listener looks whether it must stop
 MAX_TOKENS = 10_000  # brokers have a few tokens each; a bound against a flood of new ones
 
 
@@ -62,6 +74,10 @@ class TokenCache:
             self._known[key] = (found, now + self.seconds)
         return found
 
+    def clear(self) -> None:
+        with self._lock:
+            self._known.clear()
+
     def forget(self, token_id: int) -> None:
         """Drop a revoked token at once (this process; the others within the window)."""
         prefix = f"token:{token_id}:"
@@ -78,3 +94,47 @@ def revoke(engine: Engine, tokens: TokenCache, token_id: int, who: str) -> None:
     with engine.begin() as conn:
         revoke_token(conn, token_id, who)
     tokens.forget(token_id)
+
+
+class RevocationListener:
+    """On PostgreSQL, a thread that forgets each token revoked by any process.
+
+    Why a connection of its own, outside the pool: it waits on ``LISTEN`` for as long as
+    the service runs (``start`` and ``stop`` from the application's lifespan). Dropping a
+    token from the cache is always safe: the worst a lost notice costs is the
+    ``TOKEN_SECONDS`` window, never a wrong answer; after a reconnection the cache starts
+    again from the database. On SQLite it does nothing.
+    """
+
+    def __init__(self, engine: Engine, tokens: TokenCache) -> None:
+        self.tokens = tokens
+        self.url = None
+        if engine.dialect.name == "postgresql":
+            self.url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self.url is None or self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._listen, name="tokens-revocados", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2 * LISTEN_SECONDS)
+
+    def _listen(self) -> None:
+        assert self.url is not None
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {REVOKED}")
+                    self.tokens.clear()  # notices missed while away: ask the database again
+                    while not self._stop.is_set():
+                        for notice in conn.notifies(timeout=LISTEN_SECONDS):
+                            if notice.payload.isdigit():
+                                self.tokens.forget(int(notice.payload))
+            except psycopg.Error:
+                self._stop.wait(RECONNECT_SECONDS)

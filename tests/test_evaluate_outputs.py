@@ -1,0 +1,91 @@
+"""What ``democratiza evaluar`` writes: by default one CSV a person can open; the per-limit
+sentences, the JSON and the Parquet only when asked, with today's detailed bytes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+from typer.testing import CliRunner
+
+from democratiza.cli.evaluate import INDIVIDUAL
+from democratiza.cli.main import app
+from democratiza.cli.offer_options import offer_from
+from democratiza.reports.decisions import export_columns, short_columns, write_decisions
+from democratiza.rules.engine import CompiledProgram
+from democratiza.tables.parse import parse
+from democratiza.tables.readers import read_table
+
+ROOT = Path(__file__).parents[1]
+SAMPLE = ROOT / "examples/aceptaciones-geb-2017.csv"  # 22 acceptances
+OFFER = ROOT / "examples/oferta-geb-2017.yaml"
+STEM = "decisiones-aceptaciones-geb-2017"
+runner = CliRunner()
+
+
+def evaluar(out: Path, *options: str) -> str:
+    arguments = ["evaluar", "-p", "geb-2017", str(SAMPLE), "--oferta", str(OFFER), "-o", str(out)]
+    result = runner.invoke(app, [*arguments, *options], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def compiled() -> CompiledProgram:
+    return CompiledProgram(offer_from("geb-2017", None, OFFER))
+
+
+def test_by_default_one_csv_with_a_sentence_and_each_limits_number(tmp_path: Path) -> None:
+    evaluar(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == [f"{STEM}.csv"]
+    decisions = pl.read_csv(tmp_path / f"{STEM}.csv", infer_schema=False)
+    assert decisions.columns == short_columns(compiled())
+    assert "limites_detalle" not in decisions.columns
+    assert decisions.height == 22
+    reduced = decisions.filter(pl.col("decision") == "reducida").row(0, named=True)
+    # The binding rule in words with its article, and the sentence with its arithmetic.
+    assert "art." in reduced["regla_limitante_cita"]
+    assert reduced["explicacion"].startswith("Reducida de ")
+    assert reduced["limite__geb-8.2.1"] is not None
+
+
+def test_detalle_and_json_give_the_brokers_files_byte_for_byte(tmp_path: Path) -> None:
+    """``--detalle --json`` writes the two files every broker's batch gets (and that
+    ``evaluar`` wrote before the short CSV): the same writer, the same bytes."""
+    evaluar(tmp_path / "cli", "--detalle", "--json")
+    program = compiled()
+    frame = parse(read_table(SAMPLE))
+    whole = write_decisions(program, program.evaluate(frame), frame, tmp_path / "whole", STEM)
+    written = sorted((tmp_path / "cli").iterdir())
+    assert [p.name for p in written] == [f"{STEM}.csv", f"{STEM}.json"]
+    assert [p.read_bytes() for p in written] == [p.read_bytes() for p in whole]
+    header = (tmp_path / "cli" / f"{STEM}.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header.split(",") == export_columns(program)
+
+
+def test_detalle_alone_adds_the_sentences_of_each_limit(tmp_path: Path) -> None:
+    evaluar(tmp_path, "--detalle")
+    assert [p.name for p in tmp_path.iterdir()] == [f"{STEM}.csv"]
+    decisions = pl.read_csv(tmp_path / f"{STEM}.csv", infer_schema=False)
+    assert decisions["limites_detalle"].str.contains("art.").all()
+
+
+def test_parquet_holds_every_column_of_the_json(tmp_path: Path) -> None:
+    evaluar(tmp_path, "--json", "--parquet")
+    table = pl.read_parquet(tmp_path / f"{STEM}.parquet")
+    document = json.loads((tmp_path / f"{STEM}.json").read_text(encoding="utf-8"))
+    assert table.columns == export_columns(compiled())
+    assert table["referencia"].to_list() == [d["referencia"] for d in document["decisiones"]]
+    assert table["cantidad_permitida"].to_list() == [
+        d["cantidad_permitida"] for d in document["decisiones"]
+    ]
+    assert table["limites_detalle"].to_list() == [
+        d["limites_detalle"] for d in document["decisiones"]
+    ]
+
+
+def test_the_first_line_says_each_row_is_evaluated_alone(tmp_path: Path) -> None:
+    """Issue 27 point 8: two rows of one person are not added up by ``evaluar`` (the
+    adjudication does it); its first line says so."""
+    output = evaluar(tmp_path)
+    assert " ".join(output.split()).startswith(" ".join(INDIVIDUAL.split()))
