@@ -117,9 +117,22 @@ BAD_FILES: dict[str, tuple[Callable[[Path], Path], InputError]] = {
         lambda d: json_file(d, "[" * 10_000 + "]" * 10_000),
         InputError(
             "lote.json",
+            1,
             None,
+            "JSON anidado a demasiada profundidad: se espera una lista de objetos planos "
+            "(línea 1, columna 65)",
+        ),
+    ),
+    "JSON anidado 10.000 niveles en la tercera aceptación": (
+        lambda d: json_file(
+            d, '[\n{"a": "[["},\n{"a": "2"},\n{"a": ' + "[" * 10_000 + "]" * 10_000 + "}\n]"
+        ),
+        InputError(
+            "lote.json",
+            4,
             None,
-            "JSON anidado a demasiada profundidad: se espera una lista de objetos planos",
+            "JSON anidado a demasiada profundidad: se espera una lista de objetos planos "
+            "(línea 4, columna 69)",
         ),
     ),
     "una fila con dos campos de más": (

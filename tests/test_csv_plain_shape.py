@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from democratiza.tables.cell_checks import no_controls
 from democratiza.tables.csv_layout import counted_shape, csv_shape, plain_shape
 from democratiza.tables.errors import InputRejected
-from democratiza.tables.readers import read_csv
+from democratiza.tables.readers import read_csv, read_csv_chunks
 
 PIECES = ["a", "b", ",", ";", "\n", "\r\n", " ", "é", ",,", "\n\n"]
 HEADERS = ["x,y,z\n", "x;y\n", "a\n", "x,y", "\ufeffx,y\r\n"]
@@ -100,3 +100,33 @@ def test_a_control_character_is_still_named_by_its_row_and_column(tmp_path: Path
         read_csv(path)
     assert [(e.row, e.column) for e in refused.value.errors] == [(3, "y")]
     assert "código 0x07" in refused.value.errors[0].message
+
+
+def refused_in_pieces(path: Path) -> list[tuple[int | None, str | None, str]]:
+    with pytest.raises(InputRejected) as refused:
+        for _ in read_csv_chunks(path, 1).pieces:
+            pass
+    return [(e.row, e.column, e.message.split(":")[0]) for e in refused.value.errors]
+
+
+def test_in_pieces_a_long_row_the_reader_refuses_is_named_by_the_careful_pass(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "f.csv"
+    path.write_bytes(b"x,y,z\n1,2,3,4\n5,6\n")  # the separators add up to the header's
+    assert refused_in_pieces(path) == [(2, None, "sobran campos"), (3, "z", "faltan campos")]
+
+
+def test_in_pieces_a_byte_not_utf8_comes_before_the_headers_errors(tmp_path: Path) -> None:
+    path = tmp_path / "f.csv"
+    path.write_bytes("x,x\n1,2\n3,Pe\xf1a\n".encode("latin-1"))
+    assert refused_in_pieces(path) == [(3, None, "codificación no válida")]
+
+
+def test_in_pieces_a_plain_file_reads_as_the_whole(tmp_path: Path) -> None:
+    path = tmp_path / "f.csv"
+    path.write_bytes(b"\xef\xbb\xbfx;y\r\n1;2\r\n3;4")
+    counted = counted_shape(path.read_bytes())
+    assert counted is not None and counted.exact and counted.shape.lines == 3
+    pieces = [p.frame for p in read_csv_chunks(path, 1).pieces]
+    assert [f.rows() for f in pieces] == [[(2, "1", "2")], [(3, "3", "4")]]

@@ -16,6 +16,7 @@ import csv
 import re
 from pathlib import Path
 
+import polars as pl
 import pytest
 from fastapi.testclient import TestClient
 from openpyxl import load_workbook
@@ -89,17 +90,23 @@ def test_the_brokers_files_say_reducida_with_the_rule_and_the_filings(
     with (tmp_path / "out/adjudicacion-acciones-y-valores.csv").open(encoding="utf-8") as fh:
         [row] = list(csv.DictReader(fh))
     assert (row["radicado"], row["decision"], row["regla_limitante"]) == (second, "reducida", RULE)
-    assert (row["cantidad_persona"], row["consumido_por"]) == ("167800", first)
+    # The filing that used the limit is another broker's: named without locating it.
+    assert (row["cantidad_persona"], row["consumido_por"]) == ("167800", "otro comisionista")
+    assert first not in (tmp_path / "out/adjudicacion-acciones-y-valores.csv").read_text("utf-8")
     sheet = load_workbook(tmp_path / "out/adjudicacion-acciones-y-valores.xlsx").active
     assert sheet is not None
     header, values = (list(r) for r in sheet.iter_rows(values_only=True))
     shown = dict(zip(header, values, strict=True))
     assert (shown["decision"], shown["regla_limitante"]) == ("reducida", RULE)
-    # Through the web, broker B's file names the filing of another broker without locating it.
+    assert shown["consumido_por"] == "otro comisionista"
+    # Through the web, broker B gets the very file ``oferta exportar`` writes for it.
     client = TestClient(create_app(engine))
     answer = client.get(f"/api/ofertas/{CODE}/adjudicacion.csv", headers=bearer(engine, BROKER_B))
-    [web_row] = list(csv.DictReader(answer.text.splitlines()))
-    assert (web_row["decision"], web_row["consumido_por"]) == ("reducida", "otro comisionista")
+    assert answer.content == (tmp_path / "out/adjudicacion-acciones-y-valores.csv").read_bytes()
+    # The office's own record keeps the radicado: only what a broker gets is masked.
+    assert stored_adjudication(engine, CODE).results.filter(pl.col("radicado") == second)[
+        "consumido_por"
+    ].to_list() == [first]
 
 
 def test_the_public_lookup_says_reducida_with_the_rule_its_article_and_the_filings(

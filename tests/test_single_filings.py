@@ -412,3 +412,18 @@ def test_under_load_a_group_gathers_its_whole_window(monkeypatch: pytest.MonkeyP
     after = send(6)
     alone.result(timeout=30), after.result(timeout=30)
     assert groups == [3, 2, 1, 1]
+
+
+def test_a_filing_the_database_refuses_whole_fails_alone_in_its_group(offer: Engine) -> None:
+    # PostgreSQL refuses NUL in any text: the group's lookup of resent batches fails whole.
+    # (The web refuses NUL at the door; here a filing gets past it, as a fault would.)
+    rows = sample_rows()[:4]
+    intake = SingleIntake(offer, window=0.5, quiet=0.5, max_rows=50)
+    names = ["g-0", "x\x00y", "g-2", "g-3"]
+    futures = [intake.submit(filing(r, batch=n)) for r, n in zip(rows, names, strict=True)]
+    for n in (0, 2, 3):
+        assert futures[n].result(timeout=120).created
+    if offer.dialect.name == "postgresql":
+        with pytest.raises(Exception, match="u0000"):
+            futures[1].result(timeout=120)
+        assert counts(offer)[:2] == (3, 3)

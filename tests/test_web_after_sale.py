@@ -99,7 +99,9 @@ def test_payments_settlement_and_a_segunda_fase_over_http(engine: Engine) -> Non
     assert stage["nombre"] == "Segunda Fase"
     assert stage["acciones_ofrecidas"] == 40_000_000 - paid["adjudicada"]
     assert stage["precio_minimo_texto"] == "$ 1.000"
-    assert TestClient(app).get("/api/etapas/segunda").json()["estado"] == "borrador"  # public
+    # A draft is the office's: to the public it does not exist until it opens.
+    assert TestClient(app).get("/api/etapas/segunda").status_code == 404
+    assert office.get("/api/etapas/segunda").json()["estado"] == "borrador"
     office.post("/api/etapas/segunda/abrir", json={"motivo": "apertura"})
     filed = broker.post(
         "/api/etapas/segunda/lotes", files={"archivo": ("o.csv", ORDERS)}, data={"lote": "B1"}

@@ -223,3 +223,46 @@ def test_only_the_office_uploads_a_population(
         status, _ = post(client, csrf, DESIGNS / "disenos-central.yaml", (BATCH.name, b"x", ""))
         assert status == 403
     assert read == []  # refused before the body is read
+
+
+def alias_bomb() -> bytes:
+    """A designs file whose one change is nine levels of YAML aliases, each naming the
+    previous level nine times: under 600 bytes that stand for 9^9 (387 millions of) values
+    once walked (before it was refused, validating it kept a core busy for hours)."""
+    levels = ["&a [x, x, x, x, x, x, x, x, x]"]
+    for level, previous in zip("bcdefghi", "abcdefgh", strict=True):
+        levels.append(f"&{level} [{', '.join([f'*{previous}'] * 9)}]")
+    return (
+        "programa: central-seguros-vida\n"
+        'oferta: {precio: "1000.00", acciones_ofrecidas: 40000000, '
+        "fecha_aviso: 2017-12-22, fecha_cierre: 2018-02-26}\n"
+        "disenos:\n"
+        "  - nombre: bomba\n"
+        "    cambios:\n"
+        f"      adjudicacion.metodo: [{', '.join(levels)}]\n"
+    ).encode()
+
+
+def test_yaml_aliases_are_refused_in_every_uploaded_yaml(office: tuple[TestClient, str]) -> None:
+    client, csrf = office
+    bomb = alias_bomb()
+    assert len(bomb) < 700
+    refusal = "no se admiten anclas ni alias de YAML (&amp;nombre, *nombre)"
+    # As the designs file: refused at once, in words, before anything walks the values.
+    answer = client.post(
+        PAGE,
+        data={"fuente": "archivo", "csrf": csrf},
+        files={
+            "disenos": ("disenos.yaml", bomb, "text/yaml"),
+            "poblacion": (BATCH.name, BATCH.read_bytes(), "text/csv"),
+        },
+        timeout=30,
+    )
+    assert answer.status_code == 422 and refusal in answer.text
+    # As a population file.
+    designs = DESIGNS / "disenos-geb.yaml"
+    status, page = post(client, csrf, designs, ("poblacion.yaml", bomb, "text/yaml"))
+    assert status == 422 and refusal in page
+    # One anchor used once more is refused the same way: no file here needs them.
+    small = b"semilla: &s 7\notra: *s\n"
+    assert refusal in post(client, csrf, designs, ("p.yaml", small, "text/yaml"))[1]

@@ -8,17 +8,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi import UploadFile
+from fastapi import FastAPI, UploadFile, params
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from democratiza.storage.schema import acceptances, audit_log, batches
-from democratiza.web.api.uploads import save_upload
-from democratiza.web.app import create_app
+from democratiza.web.api.uploads import UPLOAD_ROUTES, save_upload
+from democratiza.web.app import api_routes, create_app
 from democratiza.web.errors import MAX_ITEMS, TooLarge
 from tests.test_web_support import BROKER_A, CODE, SAMPLE, bearer, count, open_offer
 
 LIMIT = 200_000
+MIB = 1024 * 1024
 
 
 @pytest.fixture
@@ -168,3 +169,28 @@ def test_a_csv_with_ten_thousand_bad_rows_is_refused_whole(
         (row, column) for row in (1, 2, 3) for column in ("categoria", "referencia")
     }
     assert snapshot(engine) == before
+
+
+def test_the_upload_limit_belongs_to_the_routes_that_take_a_file(broker: TestClient) -> None:
+    # Every route with a file parameter is named among the upload routes, and nothing else.
+    app = broker.app
+    assert isinstance(app, FastAPI)
+    with_file = {
+        r.name
+        for r in api_routes(app)
+        if any(isinstance(f.field_info, params.File) for f in r.dependant.body_params)
+    }
+    assert with_file == UPLOAD_ROUTES
+    # A path that only looks like an upload's gets the 1 MiB of any other request.
+    big = {"Content-Type": "application/json", "Content-Length": str(LIMIT)}
+    for path in ("/api/nada/lotes", f"/api/ofertas/{CODE}/aceptaciones/X/lotes"):
+        answer = broker.post(path, content=b"{" + b" " * (LIMIT - 2) + b"}", headers=big)
+        assert answer.status_code == 404, path  # under 1 MiB: read, and no such route
+        huge = broker.post(path, content=b" " * (MIB + 1), headers={"Content-Type": "text/csv"})
+        assert huge.status_code == 413 and huge.json()["detalle"].endswith("límite de 1 MiB.")
+    # The route that takes a file gets the upload limit (here LIMIT), by its name.
+    over = broker.post(
+        f"/api/ofertas/{CODE}/lotes", content=b" " * (MIB + 1), headers={"Content-Type": "x/y"}
+    )
+    assert over.status_code == 413
+    assert over.json()["detalle"] == "La solicitud pasa del límite de 0 MiB."

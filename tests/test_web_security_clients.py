@@ -17,13 +17,17 @@ from typer.testing import CliRunner
 from democratiza.cli.main import app as cli
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
+from democratiza.web.security.access import CSRF_COOKIE, SESSION_COOKIE
 from democratiza.web.security.clients import (
     PROXIES_VARIABLE,
+    SECURE_VARIABLE,
+    BadForwarding,
     ProxyError,
     client_address,
+    secure_cookies_from_environment,
     trusted_networks,
 )
-from tests.test_web_support import serving
+from tests.test_web_support import CSRF_FIELD, PASSWORD, add_people, serving
 
 LOOKUP = {
     "oferta": "x",
@@ -100,3 +104,68 @@ def test_servir_refuses_a_trusted_proxy_that_is_not_an_address(tmp_path: Path) -
     )
     assert result.exit_code == 1
     assert "'proxy.local' no es una dirección IP ni una red" in result.output
+
+
+def test_a_forwarded_hop_that_is_not_an_address_is_refused_not_taken(tmp_path: Path) -> None:
+    proxy = trusted_networks(["10.0.0.5"])
+    with pytest.raises(BadForwarding):
+        client_address(request_from("10.0.0.5", "203.0.113.7, cualquier-cosa"), proxy)
+    # Further left, it is the client's own words, as any address written there.
+    assert client_address(request_from("10.0.0.5", "nada, 203.0.113.7"), proxy) == "203.0.113.7"
+    engine = make_engine(f"sqlite:///{tmp_path / 'proxies.db'}")
+    migrate(engine)
+    client = TestClient(create_app(engine, proxies=proxy), client=("10.0.0.5", 40000))
+    answer = client.post(
+        "/api/resultados/consulta", json=LOOKUP, headers={"X-Forwarded-For": "unknown"}
+    )
+    assert answer.status_code == 400
+    assert answer.json()["detalle"].startswith("El encabezado X-Forwarded-For que trae el proxy")
+
+
+def set_cookies(answer: httpx.Response) -> dict[str, str]:
+    """Each cookie the answer sets, by name: its whole Set-Cookie line."""
+    lines = answer.headers.get_list("set-cookie")
+    return {line.split("=", 1)[0]: line for line in lines}
+
+
+def test_cookies_are_secure_behind_a_tls_proxy_that_says_https(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'proxies.db'}")
+    migrate(engine)
+    add_people(engine)
+    proxy = trusted_networks(["10.0.0.5"])
+    https = {"X-Forwarded-Proto": "https"}
+
+    def csrf_cookie(peer: str, headers: dict[str, str], **options: object) -> str:
+        app = create_app(engine, proxies=proxy, **options)  # type: ignore[arg-type]
+        return set_cookies(TestClient(app, client=(peer, 40000)).get("/", headers=headers))[
+            CSRF_COOKIE
+        ]
+
+    assert "secure" in csrf_cookie("10.0.0.5", https).lower()
+    assert "secure" not in csrf_cookie("10.0.0.5", {}).lower()  # the proxy says plain HTTP
+    assert "secure" not in csrf_cookie("192.0.2.9", https).lower()  # not a trusted proxy
+    assert "secure" in csrf_cookie("192.0.2.9", {}, secure_cookies=True).lower()  # forced
+    # The session's cookie, when logging in through the proxy.
+    client = TestClient(create_app(engine, proxies=proxy), client=("10.0.0.5", 40000))
+    form = client.get("/entrar", headers=https)
+    token = CSRF_FIELD.search(form.text)
+    assert token is not None
+    # A client keeps a Secure cookie for HTTPS only: sent here as the browser would.
+    cookie = set_cookies(form)[CSRF_COOKIE].split(";")[0]
+    answer = client.post(
+        "/entrar",
+        data={"login": "oficina", "clave": PASSWORD, "csrf": token.group(1)},
+        headers={**https, "Cookie": cookie},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303
+    assert "secure" in set_cookies(answer)[SESSION_COOKIE].lower()
+
+
+def test_the_setting_that_forces_secure_cookies_is_read_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(SECURE_VARIABLE, raising=False)
+    assert secure_cookies_from_environment() is False
+    monkeypatch.setenv(SECURE_VARIABLE, "1")
+    assert secure_cookies_from_environment() is True

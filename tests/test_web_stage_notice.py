@@ -13,13 +13,14 @@ from sqlalchemy import Engine
 
 from democratiza.labels import label
 from democratiza.money import group
+from democratiza.offers.lifecycle import create_offer
 from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import advance_stage, create_stage, declare_void, load_stage
 from democratiza.stages.terms import rules
 from democratiza.web.app import create_app
 from tests.test_stages import FIRST, new_stage, settle_sample, terms
 from tests.test_web_stage_public import STAGE, allocated_stage, publish_stage, text
-from tests.test_web_support import add_people, log_in
+from tests.test_web_support import PARAMS, add_people, log_in
 
 NOTICE = f"/etapas/{STAGE}"
 
@@ -164,3 +165,37 @@ def test_the_offices_stage_page_links_the_public_notice_once_it_is_public(engine
     with engine.begin() as conn:
         advance_stage(conn, load_stage(conn, STAGE), "abierta", "oficina", "apertura")
     assert f'href="{NOTICE}"' in office.get(f"/oficina/etapas/{STAGE}").text
+
+
+def test_a_draft_stage_and_a_draft_offer_are_the_offices_until_they_open(engine: Engine) -> None:
+    settle_sample(engine, "central-seguros-vida")
+    add_people(engine)
+    with engine.begin() as conn:
+        create_stage(conn, STAGE, FIRST, terms(), "oficina", "aviso")  # a draft: not public
+    app = create_app(engine)
+    public, office, broker = TestClient(app), TestClient(app), TestClient(app)
+    log_in(office, "oficina")
+    log_in(broker, "comisionista_a")
+    for who in (public, broker):
+        missing = who.get(f"/api/etapas/{STAGE}")
+        assert missing.status_code == 404
+        assert missing.json()["detalle"] == f"No existe la etapa '{STAGE}'."
+        assert missing.json() == who.get("/api/etapas/ninguna").json() | {
+            "detalle": f"No existe la etapa '{STAGE}'."
+        }
+        assert who.get("/api/etapas").json() == []
+    seen = office.get(f"/api/etapas/{STAGE}")
+    assert seen.status_code == 200 and seen.json()["estado"] == "borrador"
+    assert [s["codigo"] for s in office.get("/api/etapas").json()] == [STAGE]
+    with engine.begin() as conn:
+        advance_stage(conn, load_stage(conn, STAGE), "abierta", "oficina", "apertura")
+    assert public.get(f"/api/etapas/{STAGE}").json()["estado"] == "abierta"
+    assert [s["codigo"] for s in public.get("/api/etapas").json()] == [STAGE]
+    # A draft offer, likewise: the office's, not the public's nor a broker's.
+    with engine.begin() as conn:
+        create_offer(conn, "nueva", "central-seguros-vida", PARAMS, "oficina", "aviso")
+    for who in (public, broker):
+        assert who.get("/api/ofertas/nueva").status_code == 404
+        assert "nueva" not in [o["codigo"] for o in who.get("/api/ofertas").json()]
+    assert office.get("/api/ofertas/nueva").json()["estado"] == "borrador"
+    assert "nueva" in [o["codigo"] for o in office.get("/api/ofertas").json()]

@@ -105,7 +105,7 @@ def validated_yaml(model: type[Model], text: str, name: str, error: type[Excepti
 # YAML a person wrote (program files, designs files, populations, a stage's terms) is read
 # safely, with LibYAML's parser where installed, and a key written twice is refused: YAML
 # keeps the last of two equal keys, so an edit written under a key already there would be
-# silently lost.
+# silently lost. Aliases (``*nombre``) are refused too: see ``_refuse_aliases``.
 
 
 class YamlProblem(ValueError):
@@ -116,7 +116,37 @@ class _RepeatedKey(yaml.MarkedYAMLError):
     pass
 
 
+class _Alias(yaml.MarkedYAMLError):
+    pass
+
+
+def _refuse_aliases(root: yaml.Node) -> None:
+    """Refuse a document in which a node is reached twice: that is an alias (``*nombre``).
+
+    Why: nine levels of aliases, each naming the previous one ten times, make 633 bytes
+    stand for 10^9 values, and whatever walks them next (validation, a design's
+    simulation) keeps a core busy for hours. No file a person writes here needs them.
+    Walked once over the composed nodes, which aliases share, before anything is built.
+    """
+    seen: set[int] = set()
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if id(node) in seen:
+            raise _Alias(problem="alias", problem_mark=node.start_mark)
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            pending.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                pending += [key, value]
+
+
 class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    def construct_document(self, node: yaml.Node) -> Any:
+        _refuse_aliases(node)
+        return super().construct_document(node)
+
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
@@ -137,4 +167,9 @@ def load_yaml(text: str) -> Any:
         where = f" (línea {mark.line + 1}, columna {mark.column + 1})" if mark else ""
         if isinstance(exc, _RepeatedKey):
             raise YamlProblem(f"la clave '{exc.problem}' está repetida{where}") from None
+        if isinstance(exc, _Alias):
+            raise YamlProblem(
+                "no se admiten anclas ni alias de YAML (&nombre, *nombre): el valor"
+                f"{where} se usa más de una vez; escriba cada valor en su lugar"
+            ) from None
         raise YamlProblem(f"no es YAML válido{where}") from None

@@ -97,9 +97,40 @@ def per_broker_files(
     return paths
 
 
+OTHER_BROKER = "otro comisionista"
+
+
+def own_rows(results: pl.DataFrame, broker: str | None) -> pl.DataFrame:
+    """A broker's acceptants, other brokers' radicados in ``consumido_por`` masked.
+
+    Why: ``consumido_por`` names the earlier acceptances of the same person that used its
+    limit; a broker learns why its client got less, not where else the person filed (Ley
+    1581 de 2012). Every file a broker gets (``oferta exportar``'s, the web's download)
+    is masked here, the same way.
+    """
+    mine = results.filter(pl.col("comisionista") == broker)
+    own = mine["radicado"].to_list()
+    element = pl.element()
+    masked = (
+        pl.col("consumido_por")
+        .str.split(", ")
+        .list.eval(pl.when(element.is_in(own)).then(element).otherwise(pl.lit(OTHER_BROKER)))
+        .list.join(", ")
+    )
+    return mine.with_columns(
+        pl.when(pl.col("consumido_por").is_null())
+        .then(None)
+        .otherwise(masked)
+        .alias("consumido_por")
+    )
+
+
 def broker_files(done: Adjudication, out_dir: Path) -> list[Path]:
-    """Each broker's acceptants with their decision and award."""
+    """Each broker's acceptants with their decision and award, others' radicados masked."""
     frame = done.results.select("comisionista", *BROKER_COLUMNS)
+    brokers = sorted(frame["comisionista"].unique().to_list())
+    if brokers:
+        frame = pl.concat([own_rows(frame, broker) for broker in brokers])
     return per_broker_files(frame, out_dir, "adjudicacion", "Adjudicación")
 
 

@@ -245,22 +245,55 @@ def counted_shape(data: bytes) -> CountedShape | None:
     have fewer either, nor be blank. Otherwise ``exact`` is false and ``plain_shape`` finds
     the rows and says what is wrong with them, as it always did.
     """
-    if not data or b'"' in data:
+    return counted_blocks_shape([data], whole=True)
+
+
+def counted_blocks_shape(blocks: Iterable[bytes], whole: bool = False) -> CountedShape | None:
+    """``counted_shape`` of the file whose bytes come in these blocks (read as they come);
+    ``whole``: the one block is the whole file (a header with no line feed ends the file)."""
+    header: list[str] | None = None
+    separator = b","
+    lines = returns = pairs = separators = 0
+    last = b""  # the previous block's last byte: a CRLF may be cut between two blocks
+    for block in blocks:
+        if not block:
+            continue
+        if b'"' in block:
+            return None
+        if header is None:
+            found = _counted_header(block, whole)
+            if found is None:
+                return None
+            header, separator = found[0], found[1].encode()
+        returns += block.count(b"\r")
+        pairs += block.count(b"\r\n") + (last == b"\r" and block.startswith(b"\n"))
+        separators += block.count(separator)
+        lines += block.count(b"\n")
+        last = block[-1:]
+    if header is None:
         return None
-    returns = data.count(b"\r")
-    if returns and returns != data.count(b"\r\n"):
+    if returns != pairs:
         return None  # a bare carriage return: the careful pass says where
-    text_start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
-    first_end = data.find(b"\n")
-    first = data[text_start : len(data) if first_end == -1 else first_end]
+    lines += last != b"\n"
+    exact = separators == lines * (len(header) - 1)
+    shape = CsvShape(separator.decode(), header, lines, False, None, [])
+    return CountedShape(shape, exact)
+
+
+def _counted_header(block: bytes, whole: bool) -> tuple[list[str], str] | None:
+    """The header and separator of a file's first block, or None if the careful pass must
+    say what is wrong (a blank header, a byte that is not UTF-8) or read it (a first block
+    that is not the whole file, with no line feed)."""
+    text_start = 3 if block.startswith(b"\xef\xbb\xbf") else 0
+    first_end = block.find(b"\n")
+    if first_end == -1 and not whole:
+        return None
+    first = block[text_start : len(block) if first_end == -1 else first_end]
     try:
         header_text = first.decode("utf-8").rstrip("\r")
     except UnicodeDecodeError:
         return None  # the careful pass names the line
-    if not header_text.strip():
-        return None  # a blank file, or a blank header: the careful pass says which
+    if not header_text.strip() or "\r" in header_text:
+        return None  # a blank file or header, a bare CR: the careful pass says which
     separator = header_separator(header_text)
-    header = next(csv.reader([header_text], delimiter=separator), [])
-    lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-    exact = data.count(separator.encode()) == lines * (len(header) - 1)
-    return CountedShape(CsvShape(separator, header, lines, False, None, []), exact)
+    return next(csv.reader([header_text], delimiter=separator), []), separator

@@ -9,6 +9,7 @@ from __future__ import annotations
 import codecs
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -19,7 +20,13 @@ import polars as pl
 
 from democratiza.tables.cell_checks import cell_errors, no_controls
 from democratiza.tables.csv_blocks import Readable, first_record_end, record_blocks
-from democratiza.tables.csv_layout import CsvShape, counted_shape, csv_shape, plain_shape
+from democratiza.tables.csv_layout import (
+    CsvShape,
+    counted_blocks_shape,
+    counted_shape,
+    csv_shape,
+    plain_shape,
+)
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.limits import LIMITS, ReadLimits, Watch, check_rows, check_workbook
 from democratiza.tables.xlsx_formulas import has_formulas, uncomputed_formulas
@@ -170,7 +177,15 @@ def read_csv_chunks(path: Path, rows: int) -> TableChunks:
     error as ``read_csv``.
     """
     source = str(path)
-    shape = _checked_shape(source, _utf8_blocks(source, path))
+    # Most files have no quote and no bare CR: their shape is counted over the bytes; the
+    # careful pass (decoding, line by line) reads the others, and a file whose counts do not
+    # add up or a piece the reader refuses (which then says which row, or the encoding).
+    counted = counted_blocks_shape(_byte_blocks(path))
+    # (The header's errors too: the careful pass tells a byte that is not UTF-8 before them.)
+    if counted is None or not counted.exact or _header_errors(source, counted.shape.header):
+        shape = _checked_shape(source, _utf8_blocks(source, path))
+    else:
+        shape = _checked_shape(source, [], counted.shape)
     columns = dict.fromkeys(shape.header, pl.String())
 
     def pieces() -> Iterator[RawTable]:
@@ -191,10 +206,13 @@ def read_csv_chunks(path: Path, rows: int) -> TableChunks:
                         truncate_ragged_lines=False,
                     )
                 except pl.exceptions.PolarsError:
+                    if counted is not None and counted.exact:  # what the careful pass says
+                        _checked_shape(source, _utf8_blocks(source, path))
                     raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
+                controls = not no_controls(block)  # each cell of the piece is in the block
                 for offset in range(0, frame.height, rows):
                     piece = frame.slice(offset, rows)
-                    yield _with_rows(source, piece, first_row=first)
+                    yield _with_rows(source, piece, first_row=first, controls=controls)
                     first += piece.height
         if first == 2:
             raise InputRejected([InputError(source, None, None, NO_ROWS)])
@@ -210,6 +228,12 @@ class _Joined:
 
     def read(self, size: int, /) -> bytes:
         return self._head.read(size) or self._rest.read(size)
+
+
+def _byte_blocks(path: Path) -> Iterator[bytes]:
+    with path.open("rb") as fh:
+        while block := fh.read(BLOCK):
+            yield block
 
 
 def _utf8_blocks(source: str, path: Path) -> Iterator[str]:
@@ -288,6 +312,26 @@ def read_xlsx(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     return _with_rows(source, frame, first_row=2)
 
 
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+DEEPEST = 64  # levels of lists and objects: an acceptance file has three at most
+
+
+def _too_deep(source: str, text: str) -> InputError:
+    """The error for a JSON nested too deep, at the line and column where it passes
+    ``DEEPEST`` levels (the line as its row, as for any JSON that cannot be read)."""
+    depth = 0
+    for token in _JSON_TOKEN.finditer(text):  # texts skipped whole: a '[' in a name is text
+        mark = token.group()
+        depth += 1 if mark in "[{" else -1 if mark in "]}" else 0
+        if depth > DEEPEST:
+            line = text.count("\n", 0, token.start()) + 1
+            column = token.start() - (text.rfind("\n", 0, token.start()) + 1) + 1
+            return InputError(
+                source, line, None, f"{JSON_TOO_DEEP} (línea {line}, columna {column})"
+            )
+    return InputError(source, None, None, JSON_TOO_DEEP)
+
+
 def read_json(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     source = str(path)
     try:
@@ -297,7 +341,7 @@ def read_json(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
             [InputError(source, None, None, "codificación no válida: debe ser UTF-8")]
         ) from None
     except RecursionError:  # nesting deeper than Python's stack: no acceptance is so deep
-        raise InputRejected([InputError(source, None, None, JSON_TOO_DEEP)]) from None
+        raise InputRejected([_too_deep(source, path.read_text(encoding="utf-8"))]) from None
     except json.JSONDecodeError as exc:
         why = next((es for en, es in JSON_PROBLEMS.items() if exc.msg.startswith(en)), None)
         where = f"línea {exc.lineno}, columna {exc.colno}"

@@ -31,7 +31,7 @@ from democratiza.web.api import payments as api_payments
 from democratiza.web.api import public as api_public
 from democratiza.web.api import stages as api_stages
 from democratiza.web.api import tokens as api_tokens
-from democratiza.web.api.uploads import MAX_UPLOAD
+from democratiza.web.api.uploads import MAX_UPLOAD, UPLOAD_ROUTES
 from democratiza.web.pages import api_docs as pages_api_docs
 from democratiza.web.pages import audit as pages_audit
 from democratiza.web.pages import broker as pages_broker
@@ -49,7 +49,11 @@ from democratiza.web.pages import tokens as pages_tokens
 from democratiza.web.pages import verifier as pages_verifier
 from democratiza.web.pages.templating import error_page
 from democratiza.web.security.access import declared_routes
-from democratiza.web.security.clients import Network, proxies_from_environment
+from democratiza.web.security.clients import (
+    Network,
+    proxies_from_environment,
+    secure_cookies_from_environment,
+)
 from democratiza.web.security.shared_limits import limits_for
 from democratiza.web.security.token_cache import RevocationListener, TokenCache
 from democratiza.web.server import health
@@ -73,9 +77,11 @@ def create_app(
     max_upload: int = MAX_UPLOAD,
     lane: BulkLane | None = None,
     proxies: Sequence[Network] = (),
+    secure_cookies: bool = False,
 ) -> FastAPI:
     """The application; ``lane`` files batches in a process of their own (``server.bulk_lane``);
-    ``proxies`` are the proxies whose ``X-Forwarded-For`` is believed (``security.clients``)."""
+    ``proxies`` are the proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are
+    believed (``security.clients``); ``secure_cookies`` makes every cookie ``Secure``."""
     runner = JobRunner(engine, job_workers)
     tokens = TokenCache()
     revocations = RevocationListener(engine, tokens)  # PostgreSQL: revoked in any process
@@ -109,6 +115,7 @@ def create_app(
     # In memory on SQLite (one machine); in the database on PostgreSQL (every process).
     app.state.lockout, app.state.throttle = limits_for(engine)
     app.state.proxies = tuple(proxies)
+    app.state.secure_cookies = secure_cookies
     app.state.published = {}  # public statistics and packages, by offer and result hash
     app.state.published_stages = {}  # later stages' public figures and packages, by stage
     errors.install(app, error_page, lambda request: allowed_methods(app, request.url.path))
@@ -147,7 +154,8 @@ def create_app(
     static = Path(__file__).parent / "static"
     app.mount("/estaticos", StaticFiles(directory=str(static)), name="estaticos")
 
-    app.add_middleware(LimitsAndHeaders, max_upload=max_upload)
+    uploads = [r for r in api_routes(app) if r.name in UPLOAD_ROUTES]
+    app.add_middleware(LimitsAndHeaders, max_upload=max_upload, uploads=uploads)
     app.add_middleware(Observed)  # outermost: it times and tells everything, refusals too
     return app
 
@@ -164,7 +172,12 @@ def from_environment() -> FastAPI:
     url = database_url()
     configure_logs()
     health.latest_migration()  # read now, not on the load balancer's first question
-    return create_app(make_engine(url), lane=BulkLane(url), proxies=proxies_from_environment())
+    return create_app(
+        make_engine(url),
+        lane=BulkLane(url),
+        proxies=proxies_from_environment(),
+        secure_cookies=secure_cookies_from_environment(),
+    )
 
 
 def allowed_methods(app: FastAPI, path: str) -> list[str]:

@@ -102,6 +102,15 @@ class BodyTooLarge(HTTPException):
         super().__init__(413, message)
 
 
+class NulInText(HTTPException):
+    """A text holding NUL (U+0000), found while the body was read (422); an
+    ``HTTPException`` for the same reason as ``BodyTooLarge``. ``where`` names the field."""
+
+    def __init__(self, message: str, where: str) -> None:
+        super().__init__(422, message)
+        self.where = where
+
+
 class Unprocessable(WebError, status=422): ...
 
 
@@ -214,16 +223,21 @@ def install(app: FastAPI, page_error: PageError, allowed: Callable[[Request], li
             400: "Solicitud mal formada.",
         }
         message = texts.get(exc.status_code, "La solicitud no se pudo atender.")
+        items: list[ErrorItem] = []
         if isinstance(exc, BodyTooLarge):
             message = exc.detail
+        if isinstance(exc, NulInText):
+            message = "La solicitud no es válida."
+            items = [ErrorItem(columna=exc.where, mensaje=exc.detail)]
         headers = dict(exc.headers or {})
         if exc.status_code == 405:  # every method of the path, whichever router declares it
             headers["Allow"] = ", ".join(allowed(request))
         if not is_api(request):
-            response = page_error(request, exc.status_code, message, [])
+            response = page_error(request, exc.status_code, message, items)
             response.headers.update(headers)
             return response
-        return _json(exc.status_code, ApiError(detalle=message), headers)
+        body = ApiError(detalle=message, errores=items, total_errores=len(items))
+        return _json(exc.status_code, body, headers)
 
     async def database_failed(request: Request, exc: Exception) -> Response:
         # A failure of the database itself (damaged, read-only, busy past the wait, gone) is

@@ -3,11 +3,9 @@
 Why: the files a broker, the office or an auditor downloads must be the very ones
 ``democratiza oferta exportar`` writes, byte for byte; so they come from the stored record
 (``stored_adjudication`` recomputes it and checks its hash) and the same writers.
-A broker's file holds its own acceptants only; in ``consumido_por`` (the earlier
-acceptances of the same person that used its limit) another broker's radicado is shown as
-"otro comisionista": the broker learns why its client got less, not where else the person
-filed (Ley 1581 de 2012). That one column is where a broker's file differs from the one
-``oferta exportar`` writes for the program office to hand over.
+A broker's file holds its own acceptants only, other brokers' radicados in
+``consumido_por`` masked as "otro comisionista" (``reports.exports.own_rows``), exactly as
+``oferta exportar`` writes it for the office to hand over.
 """
 
 from __future__ import annotations
@@ -21,7 +19,7 @@ from sqlalchemy import Engine
 from democratiza.adjudication.record import Adjudication, acceptance_prices, stored_adjudication
 from democratiza.compliance.holdings import paid_shares
 from democratiza.offers.lifecycle import OfferError, load_offer
-from democratiza.reports.exports import broker_files, registry_file, slug
+from democratiza.reports.exports import broker_files, own_rows, registry_file, slug
 from democratiza.tables.cells import write_csv
 from democratiza.web.errors import Conflict
 from democratiza.web.security.auth import BROKER, Principal
@@ -33,28 +31,6 @@ def adjudication(engine: Engine, code: str) -> Adjudication:
         return stored_adjudication(engine, code)
     except OfferError as exc:
         raise Conflict(str(exc)) from None
-
-
-OTHER_BROKER = "otro comisionista"
-
-
-def own_rows(results: pl.DataFrame, broker: str | None) -> pl.DataFrame:
-    """A broker's acceptants, other brokers' radicados in ``consumido_por`` masked."""
-    mine = results.filter(pl.col("comisionista") == broker)
-    own = mine["radicado"].to_list()
-    element = pl.element()
-    masked = (
-        pl.col("consumido_por")
-        .str.split(", ")
-        .list.eval(pl.when(element.is_in(own)).then(element).otherwise(pl.lit(OTHER_BROKER)))
-        .list.join(", ")
-    )
-    return mine.with_columns(
-        pl.when(pl.col("consumido_por").is_null())
-        .then(None)
-        .otherwise(masked)
-        .alias("consumido_por")
-    )
 
 
 def visible_results(engine: Engine, code: str, who: Principal) -> pl.DataFrame:

@@ -17,8 +17,8 @@ from democratiza.storage.radicados import is_order
 from democratiza.web.api import catalog
 from democratiza.web.api.calculator import CalculatorInput, CalculatorResult, calculate
 from democratiza.web.api.views import lookup_order_result, lookup_result, offer_or_404
-from democratiza.web.errors import ERROR_RESPONSES, ErrorItem, Unprocessable
-from democratiza.web.security.access import route
+from democratiza.web.errors import ERROR_RESPONSES, ErrorItem, NotFound, Unprocessable
+from democratiza.web.security.access import current, hides_draft, route
 
 router = APIRouter(prefix="/api", tags=["público"], responses=ERROR_RESPONSES)
 
@@ -84,14 +84,19 @@ def program(programa: str) -> catalog.ProgramView:
 def offers(request: Request) -> list[catalog.OfferRow]:
     """Las ofertas y su estado."""
     with request.app.state.engine.connect() as conn:
-        return catalog.offers(conn)
+        found = catalog.offers(conn)
+    who = current(request)
+    return [o for o in found if not hides_draft(who, o.estado)]
 
 
 @route(router, "GET", "/ofertas/{codigo}", "api.oferta")
 def offer(codigo: str, request: Request) -> catalog.OfferView:
     """El aviso de una oferta: programa, parámetros, categorías y límites."""
     with request.app.state.engine.connect() as conn:
-        return catalog.offer_view(offer_or_404(conn, codigo))
+        stored = offer_or_404(conn, codigo)
+        if hides_draft(current(request), stored.state):
+            raise NotFound(f"No existe la oferta '{codigo}'.")
+        return catalog.offer_view(stored)
 
 
 def resolve_offer(request: Request, data: CalculatorInput) -> Offer:

@@ -59,7 +59,7 @@ from democratiza.web.errors import (
     refused,
     validation_items,
 )
-from democratiza.web.security.access import current, route
+from democratiza.web.security.access import current, hides_draft, route
 from democratiza.web.security.auth import Principal
 from democratiza.web.server.scratch import scratch_folder
 
@@ -141,14 +141,19 @@ def list_stages(request: Request) -> list[StageView]:
     """Las etapas siguientes de todas las ofertas (aviso público)."""
     with request.app.state.engine.connect() as conn:
         codes = conn.execute(select(stages.c.codigo).order_by(stages.c.id)).scalars().all()
-        return [stage_view(load_stage(conn, c)) for c in codes]
+        found = [load_stage(conn, c) for c in codes]
+    who = current(request)
+    return [stage_view(s) for s in found if not hides_draft(who, s.state)]
 
 
 @route(router, "GET", "/etapas/{etapa}", "api.etapa")
 def show_stage(etapa: str, request: Request) -> StageView:
     """Una etapa: de dónde vienen sus acciones, su precio mínimo y sus términos."""
     with request.app.state.engine.connect() as conn:
-        return stage_view(stage_or_404(conn, etapa))
+        stage = stage_or_404(conn, etapa)
+    if hides_draft(current(request), stage.state):
+        raise NotFound(f"No existe la etapa '{etapa}'.")
+    return stage_view(stage)
 
 
 @route(router, "POST", "/etapas", "api.etapa.crear", status_code=201)

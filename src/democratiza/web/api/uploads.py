@@ -15,18 +15,39 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import Form, UploadFile
+from pydantic import AfterValidator
 from starlette import datastructures
 
 from democratiza.reports.exports import slug
 from democratiza.tables.errors import InputRejected
 from democratiza.web.errors import TooLarge, WrongMediaType, rejected_file
 from democratiza.web.server.scratch import scratch_folder
+from democratiza.web.server.text_guard import without_nul
 
 FORMATS = (".csv", ".xlsx", ".json")
 MAX_UPLOAD = 64 * 1024 * 1024  # bytes; about 250.000 rows of CSV
 BLOCK = 1 << 20
+# The routes that take an uploaded file, and so a body up to the upload limit (``max_upload``)
+# instead of 1 MiB (``web.server.middleware``). By name, so that the limit belongs to the
+# route, whatever its path looks like; ``tests/test_web_input.py`` checks that every route
+# with a file is here, and nothing else.
+UPLOAD_ROUTES = frozenset(
+    {
+        "api.lote.subir",
+        "api.pagos.subir",
+        "api.etapa.lote.subir",
+        "api.etapa.pagos.subir",
+        "pag.lote.subir",
+        "pag.etapa.lote.subir",
+        "pag.etapa.pagos.subir",
+    }
+)
 # The name a broker or the office gives a file it uploads (what makes a resend recognised).
-BatchId = Annotated[str, Form(min_length=1, max_length=120, description="Identificador del lote")]
+BatchId = Annotated[
+    str,
+    Form(min_length=1, max_length=120, description="Identificador del lote"),
+    AfterValidator(without_nul),
+]
 
 
 def upload_name(filename: str | None) -> tuple[str, str]:

@@ -15,18 +15,29 @@ from typing import Annotated
 
 from fastapi import Form, Request
 from fastapi.responses import RedirectResponse
+from pydantic import AfterValidator
 
-from democratiza.web.errors import ErrorItem
+from democratiza.web.errors import ErrorItem, Unprocessable
+from democratiza.web.server.text_guard import MESSAGE, NUL, without_nul
 
-# Fields several pages' forms have.
-Action = Annotated[str, Form(max_length=20)]
-Reason = Annotated[str, Form(min_length=1, max_length=500)]
+# Fields several pages' forms have; like every text a form stores, without NUL (a multipart
+# form's fields are not searched at the door: ``web.server.text_guard``).
+Action = Annotated[str, Form(max_length=20), AfterValidator(without_nul)]
+Reason = Annotated[str, Form(min_length=1, max_length=500), AfterValidator(without_nul)]
+Text = Annotated[str, AfterValidator(without_nul)]
 
 
 async def form_fields(request: Request) -> dict[str, str]:
-    """The posted form's text fields."""
+    """The posted form's text fields; one holding NUL is refused (422) before any is used."""
     form = await request.form()
-    return {k: v for k, v in form.items() if isinstance(v, str)}
+    fields = {k: v for k, v in form.items() if isinstance(v, str)}
+    for name, value in fields.items():
+        if NUL in value or NUL in name:
+            raise Unprocessable(
+                "La solicitud no es válida.",
+                [ErrorItem(columna=name.replace(NUL, ""), mensaje=MESSAGE)],
+            )
+    return fields
 
 
 def back(path: str) -> RedirectResponse:

@@ -28,7 +28,7 @@ from democratiza.web.api import stages as api_stages
 from democratiza.web.api.views import lookup_order_result, lookup_result, offer_or_404
 from democratiza.web.errors import NotFound, WebError
 from democratiza.web.pages.forms import form_fields
-from democratiza.web.pages.templating import HOME, render
+from democratiza.web.pages.templating import HOME, render, secure_cookie
 from democratiza.web.security.access import SESSION_COOKIE, current, route
 from democratiza.web.security.auth import (
     check_password,
@@ -220,7 +220,7 @@ def _login(request: Request, values: dict[str, str]) -> Response:
         cookie,
         httponly=True,
         samesite="lax",
-        secure=request.url.scheme == "https",
+        secure=secure_cookie(request),
         max_age=8 * 3600,
     )
     return response

@@ -31,6 +31,7 @@ from democratiza.tables.payments import PAYMENTS
 from democratiza.web.errors import ErrorItem, WebError
 from democratiza.web.security.access import CSRF_COOKIE, principal_of
 from democratiza.web.security.auth import ANONYMOUS, AUDITOR, BROKER, OFFICE
+from democratiza.web.security.clients import is_https
 from democratiza.words import count
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parents[1] / "templates"))
@@ -124,13 +125,15 @@ def render(
     )
     if new_cookie:
         response.set_cookie(
-            CSRF_COOKIE, new_cookie, httponly=True, samesite="strict", secure=_secure(request)
+            CSRF_COOKIE, new_cookie, httponly=True, samesite="strict", secure=secure_cookie(request)
         )
     return response
 
 
-def _secure(request: Request) -> bool:
-    return request.url.scheme == "https"
+def secure_cookie(request: Request) -> bool:
+    """Whether a cookie set now must be ``Secure`` (HTTPS, even behind a TLS proxy)."""
+    state = request.app.state
+    return is_https(request, state.proxies, state.secure_cookies)
 
 
 def error_page(request: Request, status: int, message: str, items: list[ErrorItem]) -> HTMLResponse:

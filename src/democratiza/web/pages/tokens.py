@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from democratiza.storage.schema import api_tokens
 from democratiza.web.errors import Conflict, Unprocessable
-from democratiza.web.pages.forms import back
+from democratiza.web.pages.forms import Text, back
 from democratiza.web.pages.templating import render
 from democratiza.web.security import token_cache
 from democratiza.web.security.access import current, route
@@ -37,8 +37,8 @@ def tokens_page(request: Request) -> Response:
 @route(router, "POST", "/oficina/tokens", "pag.token.crear")
 def token_create(
     request: Request,
-    comisionista: str = Form(min_length=1, max_length=120),
-    descripcion: str = Form("", max_length=200),
+    comisionista: Annotated[Text, Form(min_length=1, max_length=120)],
+    descripcion: Annotated[Text, Form(max_length=200)] = "",
 ) -> Response:
     try:
         with request.app.state.engine.begin() as conn:

@@ -41,6 +41,16 @@ ONLY_OFFICE = frozenset({OFFICE})
 ONLY_BROKER = frozenset({BROKER})
 ONLY_AUDITOR = frozenset({AUDITOR})
 
+DRAFT = "borrador"
+
+
+def hides_draft(who: Principal, state: str) -> bool:
+    """Whether ``who`` must not see an offer or stage in this state: a draft is the office's
+    (and the auditors') until it opens; to anyone else it does not exist (404, as if no such
+    code), so that its minimum price, lot and dates are not public before its aviso."""
+    return state == DRAFT and who.role not in OVERSIGHT
+
+
 ACCESS: dict[str, frozenset[str]] = {
     # JSON API, public: programs, offer notices, the calculator, one's own published result.
     "api.programas": EVERYONE,

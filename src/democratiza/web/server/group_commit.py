@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
-from democratiza.filing.singles import SingleFiling, process_group, without_conflicts
+from democratiza.filing.singles import Outcome, SingleFiling, process_group, without_conflicts
 from democratiza.filing.store import BatchResult
 
 GROUP_WINDOW = 0.025  # seconds the oldest waiting filing may wait for others to join it
@@ -101,7 +101,9 @@ class SingleIntake:
         try:
             outcomes = process_group(self.engine, [m.filing for m in members])
         except Exception as exc:  # an unexpected failure answers every caller, never hangs one
-            outcomes = [exc] * len(members)
+            # ...but only its own caller: one filing's fault (a text the database refuses)
+            # must not fail the others filed at the same moment, so each is filed alone.
+            outcomes = self._one_by_one(members) if len(members) > 1 else [exc]
         except BaseException as exc:  # the thread is ending: still nobody waits forever
             for member in members:
                 member.future.set_exception(exc)
@@ -111,6 +113,16 @@ class SingleIntake:
                 member.future.set_exception(outcome)
             else:
                 member.future.set_result(outcome)
+
+    def _one_by_one(self, members: list[_Waiting]) -> list[Outcome]:
+        """Each member filed as a group of its own, after the group as a whole failed."""
+        outcomes: list[Outcome] = []
+        for member in members:
+            try:
+                outcomes += process_group(self.engine, [member.filing])
+            except Exception as exc:
+                outcomes.append(exc)
+        return outcomes
 
     def _next_group(self) -> list[_Waiting] | None:
         """The next group (``None`` after a long idle time: the thread then ends)."""

@@ -4,7 +4,8 @@ Why plain ASGI rather than ``@app.middleware("http")``: Starlette's decorator ru
 request through extra tasks and memory streams, which cost more than a single acceptance's
 own route; here a request passes through one function call.
 
-- A body over the limit (uploads: ``max_upload``; a package sent to the public verifier:
+- A body over the limit (the routes that take a file, named in ``api.uploads.UPLOAD_ROUTES``
+  whatever their paths: ``max_upload``; a package sent to the public verifier:
   twice the largest package it takes, so that one somewhat too large is refused in words
   on the page; the designer's form, which may carry a population as large as a batch:
   ``max_upload`` and 1 MiB more for the designs file and the fields; anything else: 1 MiB)
@@ -22,14 +23,16 @@ own route; here a request passes through one function call.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from democratiza.verification.archive import UPLOAD_BYTES
-from democratiza.web.errors import ApiError, BodyTooLarge
+from democratiza.web.errors import ApiError, BodyTooLarge, ErrorItem, NulInText
+from democratiza.web.server import text_guard
 
 MAX_BODY = 1024 * 1024  # any request but an upload: 1 MiB
-UPLOAD_SUFFIX = "/lotes"
 VERIFIER = "/verificar"
 DESIGNER = "/oficina/disenador"
 ALWAYS = (
@@ -51,35 +54,56 @@ STATIC = "/estaticos/"
 
 
 class LimitsAndHeaders:
-    def __init__(self, app: ASGIApp, max_upload: int) -> None:
+    def __init__(self, app: ASGIApp, max_upload: int, uploads: Sequence[BaseRoute] = ()) -> None:
         self.app = app
         self.max_upload = max_upload
+        self._uploads = uploads  # the routes that take a file (``api.uploads.UPLOAD_ROUTES``)
+
+    def _is_upload(self, scope: Scope) -> bool:
+        """Whether the request is for a route that takes a file (its path and method)."""
+        return any(r.matches(scope)[0] == Match.FULL for r in self._uploads)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
-        limit = self.max_upload if path.endswith(UPLOAD_SUFFIX) else MAX_BODY
         if path == VERIFIER:
             limit = 2 * UPLOAD_BYTES
         elif path == DESIGNER:
             limit = self.max_upload + MAX_BODY
+        else:
+            limit = self.max_upload if self._is_upload(scope) else MAX_BODY
         declared = next((v for k, v in scope["headers"] if k == b"content-length"), None)
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await _too_large(send, limit)
             return
+        where = text_guard.in_query(path, scope.get("query_string", b""))
+        if where is not None:
+            await _refused(send, 422, "La solicitud no es válida.", where)
+            return
+        body_type = next((v for k, v in scope["headers"] if k == b"content-type"), b"")
         started = False
         received = 0
+        # A JSON or form body is kept as it comes (it is under 1 MiB, and read whole by its
+        # route anyway) to be searched for NUL once complete, before the route sees it.
+        kept: list[bytes] | None = [] if text_guard.searched(body_type) else None
 
         async def counted() -> Message:
             # Why count here: a chunked body declares no length, so only the bytes tell.
             nonlocal received
             message = await receive()
             if message["type"] == "http.request":
-                received += len(message.get("body", b""))
+                chunk = message.get("body", b"")
+                received += len(chunk)
                 if received > limit:
                     raise BodyTooLarge(too_large_text(limit))
+                if kept is not None:
+                    kept.append(chunk)
+                    if not message.get("more_body", False):
+                        found = text_guard.in_body(body_type, b"".join(kept))
+                        if found is not None:
+                            raise NulInText(text_guard.MESSAGE, found)
             return message
 
         async def with_headers(message: Message) -> None:
@@ -104,6 +128,10 @@ class LimitsAndHeaders:
             if started:
                 raise
             await _too_large(send, limit)
+        except NulInText as exc:
+            if started:
+                raise
+            await _refused(send, 422, "La solicitud no es válida.", exc.where)
 
 
 def too_large_text(limit: int) -> str:
@@ -111,12 +139,18 @@ def too_large_text(limit: int) -> str:
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    message = too_large_text(limit)
-    body = json.dumps(ApiError(detalle=message).model_dump(), ensure_ascii=False).encode()
+    await _refused(send, 413, too_large_text(limit))
+
+
+async def _refused(send: Send, status: int, message: str, where: str | None = None) -> None:
+    """The API's error (JSON) sent before any route ran; ``where`` names a NUL's field."""
+    items = [] if where is None else [ErrorItem(columna=where, mensaje=text_guard.MESSAGE)]
+    error = ApiError(detalle=message, errores=items, total_errores=len(items))
+    body = json.dumps(error.model_dump(), ensure_ascii=False).encode()
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": status,
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
