@@ -4,10 +4,12 @@ Why alternating, in one run: on a shared machine the load of the moment moves a 
 quarter; two runs an hour apart cannot tell a regression from a busier hour. Run after run,
 REV first and then today, then today first, the machine's hour is the same for both.
 
-REV is checked out with ``git worktree add --detach`` into a temporary folder and put first
-on ``PYTHONPATH``: the benchmark (this script, today's, for the same options and the same
-load) and the service it starts import REV's ``democratiza``. The folder and the worktree
-are removed at the end.
+REV is checked out with ``git worktree add --detach`` into a temporary folder; its own
+``benchmarks/bench_web.py`` runs with REV's ``democratiza`` first on ``PYTHONPATH`` (for
+the benchmark and the service it starts), with the same options, which REV's script must
+know (``--segundos``, ``--clientes``, ``--lotes``, ``--filas``, ``--procesos`` since
+f2c6ed9; not ``--puertos``). Its load is the same as today's: the same generator of rows,
+seeds and clients. The folder and the worktree are removed at the end.
 """
 
 from __future__ import annotations
@@ -67,7 +69,10 @@ def paired_runs(root: Path, script: Path, rev: str, rounds: int, argv: list[str]
             check=True,
         )
         try:
-            codes = {rev: tree / "src", f"hoy ({today})": root / "src"}
+            codes = {
+                rev: (tree / "benchmarks" / script.name, tree / "src"),
+                f"hoy ({today})": (script, root / "src"),
+            }
             header = (
                 f"{'ronda':>5}  {'código':<16}  {'sueltas/s':>9}  {'p50 ms':>6}  {'p99 ms':>6}  "
                 f"{'filas de lotes/s':>16}  {'perdidas/de más':>15}"
@@ -78,8 +83,8 @@ def paired_runs(root: Path, script: Path, rev: str, rounds: int, argv: list[str]
                 order = list(codes.items())
                 if n % 2:
                     order.reverse()
-                for label, src in order:
-                    per_s, p50, p99, rows, missing = _one(script, src, argv)
+                for label, (bench, src) in order:
+                    per_s, p50, p99, rows, missing = _one(bench, src, argv)
                     print(
                         f"{n + 1:>5}  {label:<16}  {per_s:>9}  {p50:>6}  {p99:>6}  "
                         f"{rows:>16}  {missing:>15}",

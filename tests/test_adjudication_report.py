@@ -270,7 +270,8 @@ def test_html_in_spanish_with_colombian_numbers(figures: ReportFigures) -> None:
         "Informe de adjudicación — Grupo Energía Bogotá, primera etapa",
         "<h2>Cifras de la oferta</h2>",
         "<h3>Demanda y adjudicación por categoría</h3>",
-        "<h3>Límites que determinaron la cantidad</h3>",
+        "<h3>Límites que determinaron la cantidad en la adjudicación (con las otras "
+        "radicaciones de la persona)</h3>",
         "<h3>Distribución de las adjudicaciones</h3>",
         "<h3>Concentración</h3>",
         "<h2>Tablas de los gráficos</h2>",

@@ -140,6 +140,16 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
         .row(0, named=True)
     )
     shares = int(awarded["adjudicada"])
+    # The broker's file, as a later stage's: its own referencia, the price, the sum to pay.
+    broker = pl.read_csv(
+        folder / "comisionistas" / "adjudicacion-casa-de-bolsa.csv", infer_schema=False
+    )
+    assert broker.columns[:2] == ["radicado", "referencia"]
+    assert broker["referencia"].str.starts_with("AC-").all()
+    for row in broker.iter_rows(named=True):
+        assert row["precio"] in {"1000.00", "1100.00"}  # before and after the interruption
+        paid = int(row["adjudicada"]) * int(row["precio"].removesuffix(".00"))
+        assert row["valor_a_pagar"] == f"{paid}.00"
     run(
         "pago",
         "registrar",

@@ -22,7 +22,7 @@ from democratiza.programs.loader import load_program
 from democratiza.programs.parameters import make_offer
 from democratiza.reports.decisions import explain_chunk
 from democratiza.rules.engine import CompiledProgram
-from democratiza.rules.explain import SEPARATOR, Explainer
+from democratiza.rules.explain import SEPARATOR, Explainer, explainer_for
 from democratiza.tables.parse import parse
 from democratiza.tables.readers import RawTable, read_table
 from tests.explain_reference import ReferenceExplainer
@@ -118,3 +118,18 @@ def test_one_row_explanation_objects_match_the_reference() -> None:
     columnar = list(Explainer(compiled).explain_all(results, frame))
     expected = list(ReferenceExplainer(compiled).explain_all(results, frame))
     assert columnar == expected
+
+
+def test_a_compiled_program_keeps_one_explainer_whose_answers_are_a_new_ones() -> None:
+    """Built once per compiled program (the plan of its sentences costs more than a group of
+    single acceptances), and explaining exactly as an explainer made for the occasion."""
+    params = PARAMS["geb-2017"]
+    frame = typed(generate(50, seed=5, params=params))
+    compiled = CompiledProgram(make_offer(load_program("geb-2017"), params))
+    again = CompiledProgram(make_offer(load_program("geb-2017"), params))
+    assert explainer_for(compiled) is explainer_for(compiled)
+    assert explainer_for(again) is not explainer_for(compiled)  # another program object
+    results = compiled.evaluate(frame)
+    kept = explainer_for(compiled).explain_not_accepted(results, frame)
+    assert kept == Explainer(compiled).explain_not_accepted(results, frame)
+    assert any(e is not None for e in kept)  # the sample has rows reduced or rejected

@@ -23,6 +23,7 @@ from openpyxl import load_workbook
 from sqlalchemy import Engine
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
+from democratiza.compliance.ledger import acceptance_terms
 from democratiza.filing.batches import import_batch
 from democratiza.offers.lifecycle import load_offer
 from democratiza.reports.adjudication_charts import charts
@@ -86,7 +87,9 @@ def test_the_brokers_files_say_reducida_with_the_rule_and_the_filings(
 ) -> None:
     first, second = reduced
     done = stored_adjudication(engine, CODE)
-    broker_files(done, tmp_path / "out")
+    with engine.connect() as conn:  # each acceptance's referencia and price, as exportar
+        terms = acceptance_terms(conn, load_offer(conn, CODE))
+    broker_files(done, tmp_path / "out", terms)
     with (tmp_path / "out/adjudicacion-acciones-y-valores.csv").open(encoding="utf-8") as fh:
         [row] = list(csv.DictReader(fh))
     assert (row["radicado"], row["decision"], row["regla_limitante"]) == (second, "reducida", RULE)

@@ -304,9 +304,9 @@ def test_the_offer_page_opens_with_its_figures(engine: Engine) -> None:
     # The headline, as the adjudication report computes it on its own.
     for value, name in [
         ("40.000.000", "acciones ofrecidas"),
-        (f"{figures.aceptaciones:,}".replace(",", "."), "aceptaciones vigentes"),
+        (f"{figures.aceptaciones:,}".replace(",", "."), "aceptaciones recibidas"),
         (f"{figures.acciones_solicitadas:,}".replace(",", "."), "acciones solicitadas"),
-        (f"{figures.acciones_permitidas:,}".replace(",", "."), "acciones admisibles"),
+        (f"{figures.acciones_permitidas:,}".replace(",", "."), "acciones admisibles al radicar"),
         (f"{figures.acciones_adjudicadas:,}".replace(",", "."), "acciones adjudicadas"),
         (f"{figures.nuevos_accionistas:,}".replace(",", "."), "nuevos accionistas"),
     ]:

@@ -165,8 +165,18 @@ WORDS: dict[str, dict[str, str]] = {
         "desierta": "desierta",
         "publicada": "publicada",
     },
-    "decision": {"aceptada": "aceptada", "reducida": "reducida", "rechazada": "rechazada"},
-    "decisiones": {"aceptada": "Aceptadas", "reducida": "Reducidas", "rechazada": "Rechazadas"},
+    "decision": {
+        "aceptada": "aceptada",
+        "reducida": "reducida",
+        "rechazada": "rechazada",
+        "retirada": "retirada por su comisionista",
+    },
+    "decisiones": {
+        "aceptada": "Aceptadas",
+        "reducida": "Reducidas",
+        "rechazada": "Rechazadas",
+        "retirada": "Retiradas por su comisionista",
+    },
     "decision_orden": {"valida": "válida", "rechazada": "rechazada"},
     "estado_aceptacion": {
         "radicada": "radicada",

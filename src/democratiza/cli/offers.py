@@ -8,8 +8,14 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.text import Text
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine
 
+from democratiza.adjudication.figures import (
+    TITLES,
+    awarded_in_database,
+    filing_figures,
+    withdrawn,
+)
 from democratiza.adjudication.record import (
     acceptance_prices,
     adjudicate,
@@ -22,9 +28,10 @@ from democratiza.cli.offer_options import offer_file_values
 from democratiza.compliance.credit.gate import open_offer
 from democratiza.compliance.holdings import paid_shares
 from democratiza.compliance.instalments import instalment_payers
+from democratiza.compliance.ledger import acceptance_terms
 from democratiza.filing.batches import import_batch, withdraw
 from democratiza.filing.resend import evaluated_again
-from democratiza.labels import label
+from democratiza.labels import label, rule_cited
 from democratiza.money import group, pesos
 from democratiza.offers.dates import business_dates
 from democratiza.offers.lifecycle import (
@@ -39,7 +46,6 @@ from democratiza.reports.exports import broker_files, registry_file
 from democratiza.reports.instalment_plans import instalment_file
 from democratiza.storage.database import database_url, make_engine, migrate
 from democratiza.storage.receipts import StorageError
-from democratiza.storage.schema import acceptances
 from democratiza.tables.errors import InputRejected
 
 offer_app = typer.Typer(
@@ -209,17 +215,20 @@ def export_command(
     except OfferError as exc:
         raise refuse(str(exc)) from None
     out = salida / codigo
-    paths = broker_files(done, out / "comisionistas")
+    with engine.connect() as conn:  # each acceptance's referencia and price, for its broker
+        terms = acceptance_terms(conn, stored)
+    paths = broker_files(done, out / "comisionistas", terms)
     with engine.connect() as conn:
         paid = paid_shares(conn, stored)
         prices = acceptance_prices(conn, stored)  # each its own, after an adjusted price
+        gone = withdrawn(conn, stored)  # counted as withdrawn, not as rejected
     paths.append(registry_file(done, out, paid))
     if stored.program.instalment_plan is not None:
         with engine.connect() as conn:
             payers = instalment_payers(conn, stored)
         plans = instalment_file(done, stored.offer, payers, out, prices)
         paths += [plans] if plans is not None else []
-    report = report_input(stored, done, prices)
+    report = report_input(stored, done, prices, gone)
     figures = build_figures(report)
     html = out / "informe-adjudicacion.html"
     html.write_text(render_html(report, figures), encoding="utf-8")
@@ -237,12 +246,8 @@ def show_command(codigo: Code, db: Db = None) -> None:
     try:
         with engine.connect() as conn:
             stored = load_offer(conn, codigo)
-            counts = conn.execute(
-                select(acceptances.c.decision, func.count())
-                .where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente)
-                .group_by(acceptances.c.decision)
-                .order_by(acceptances.c.decision)
-            ).all()
+            filed = filing_figures(conn, stored)
+            awarded = awarded_in_database(conn, stored)
             log = events(conn, stored)
             dates = business_dates(conn, stored.id, stored.offer.day("fecha_cierre"))
     except OfferError as exc:
@@ -272,8 +277,28 @@ def show_command(codigo: Code, db: Db = None) -> None:
             f"{pesos(stored.offer.price_centavos)})",
             highlight=False,
         )
-    for decision, n in counts:
-        console.print(f"  {label('decisiones', decision)}: {group(n)}", highlight=False)
+    shown_figures = [
+        ("recibidas", filed.recibidas),
+        *(
+            [("retiradas", filed.retiradas), ("vigentes", filed.vigentes)]
+            if filed.retiradas
+            else []
+        ),
+        ("personas", filed.personas),
+        ("solicitadas", filed.solicitadas),
+        ("admisibles", filed.admisibles),
+        ("aceptadas_al_radicar", filed.aceptadas),
+        ("reducidas_al_radicar", filed.reducidas),
+        ("rechazadas_al_radicar", filed.rechazadas),
+    ]
+    if awarded is not None:
+        shown_figures += [("adjudicadas", awarded[0]), ("adjudicatarios", awarded[1])]
+    for key, n in shown_figures:
+        console.print(f"  {TITLES[key][:1].upper()}{TITLES[key][1:]}: {group(n)}", highlight=False)
+    if filed.limites:
+        console.print(f"  {TITLES['limites_al_radicar']}:", highlight=False)
+        for rule, n in filed.limites:
+            console.print(f"    {rule_cited(stored.program, rule)}: {group(n)}", highlight=False)
     rows = [
         [
             f"{e['cuando']:%Y-%m-%d %H:%M:%S}",

@@ -143,6 +143,23 @@ def acceptance_price(stored: StoredOffer) -> ColumnElement[int]:
     return func.coalesce(acceptances.c.precio, stored.offer.price_centavos).label("precio")
 
 
+def acceptance_terms(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
+    """radicado → the broker's ``referencia`` and the ``precio`` (centavos per share) each
+    current acceptance pays, for the brokers' adjudication files (as a later stage's file
+    has them)."""
+    a = acceptances.c
+    rows = conn.execute(
+        select(a.radicado, a.referencia, acceptance_price(stored)).where(
+            a.oferta_id == stored.id, a.vigente
+        )
+    ).all()
+    return pl.DataFrame(
+        [tuple(r) for r in rows],
+        schema={"radicado": pl.String, "referencia": pl.String, "precio": pl.Int64},
+        orient="row",
+    )
+
+
 def offer_ledger(conn: Connection, code: str) -> Ledger:
     """The Primera Etapa's awards: the offer's adjudicated acceptances, each at its price."""
     stored = load_offer(conn, code)

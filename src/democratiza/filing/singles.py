@@ -38,7 +38,7 @@ from democratiza.filing.store import BatchResult, Decided, store_batches
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.engine import CompiledProgram
-from democratiza.rules.explain import Explainer, Explanation
+from democratiza.rules.explain import Explanation, explainer_for
 from democratiza.storage.bulk import rows_with_keys
 from democratiza.storage.receipts import StorageError, refused_write
 from democratiza.storage.schema import batches
@@ -130,7 +130,7 @@ def _process_once(engine: Engine, filings: Sequence[SingleFiling]) -> list[Outco
             compiled = compiled_program(stored)
             rows, results, decided = _decided(compiled, typed, owners, outcomes)
             if decided:
-                explained = Explainer(compiled).explain_not_accepted(results, rows)
+                explained = explainer_for(compiled).explain_not_accepted(results, rows)
                 _store(
                     engine, stored, filings, (compiled, rows, results, explained), decided, outcomes
                 )
@@ -268,7 +268,7 @@ def _store(
     ]
     try:
         with engine.begin() as conn:
-            answers = store_batches(conn, stored, decided)
+            answers = store_batches(conn, stored, decided, numbers_apart=False)
     except (DBAPIError, StorageError):
         # Stored one by one: each filing gets its own answer (stored, resent or refused).
         for k, (d, i) in enumerate(zip(decided, owners, strict=True)):

@@ -89,6 +89,7 @@ def store_batches(
     stored: StoredOffer,
     decided: Sequence[Decided],
     before_commit: Callable[[], None] | None = None,
+    numbers_apart: bool = True,
 ) -> list[BatchResult]:
     """Write batches in the caller's transaction: each its ``lotes`` row, rows and audit entry.
 
@@ -96,9 +97,14 @@ def store_batches(
     (one transaction, one bulk write) while each stays its own batch, with its own id,
     radicados and audit entry, exactly as if it had been stored alone. The caller commits;
     if anything fails, nothing of any of them is written.
+
+    ``numbers_apart``: the batch numbers are taken in a short transaction of their own
+    (``_batch_numbers``); a group of single acceptances, whose whole write takes
+    milliseconds, takes them in the caller's transaction instead (``False``), which saves
+    the group a commit of its own.
     """
     now = datetime.now()
-    numbers = _batch_numbers(conn, stored.id, [d.broker for d in decided])
+    numbers = _batch_numbers(conn, stored.id, [d.broker for d in decided], numbers_apart)
     entries = [
         {
             "oferta_id": stored.id,
@@ -222,7 +228,7 @@ CURRENT_SCHEMA = pl.Schema(
 
 
 def _batch_numbers(
-    conn: Connection, offer_id: int, brokers: Sequence[str]
+    conn: Connection, offer_id: int, brokers: Sequence[str], apart: bool = True
 ) -> list[tuple[str, int]]:
     """Each batch's broker tag and number, in the batches' order (``storage.radicados``).
 
@@ -230,11 +236,17 @@ def _batch_numbers(
     is then locked for milliseconds, not for the whole of a large batch's write, which would
     hold every single acceptance grouped with one of that broker's. A batch refused after
     leaves a gap in its broker's own numbers, which tells nobody anything.
+
+    Not ``apart``: in the caller's transaction, for a write that is itself short (a group of
+    single acceptances): the counters are then locked for that write's milliseconds, and the
+    group is spared a commit of its own (a round trip and a flush of the database's log).
     """
-    with conn.engine.begin() as own:
-        first = take_many_batch_numbers(
-            own, f"oferta:{offer_id}", Counter(brokers), batches, {"oferta_id": offer_id}
-        )
+    scope, counts, where = f"oferta:{offer_id}", Counter(brokers), {"oferta_id": offer_id}
+    if apart:
+        with conn.engine.begin() as own:
+            first = take_many_batch_numbers(own, scope, counts, batches, where)
+    else:
+        first = take_many_batch_numbers(conn, scope, counts, batches, where)
     numbers = []
     taken: Counter[str] = Counter()
     for broker in brokers:

@@ -14,6 +14,7 @@ from fractions import Fraction
 from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter
 
+from democratiza.adjudication.figures import TITLES
 from democratiza.labels import label
 from democratiza.money import fixed, group, share_percent
 from democratiza.reports.adjudication_figures import HistogramBin, ReportFigures, ReportInput
@@ -248,7 +249,7 @@ def charts(inp: ReportInput, f: ReportFigures) -> list[AdjudicationChart]:
         total=True,
     )
     limits = ChartTable(
-        "Límites que determinaron la cantidad",
+        TITLES["limites_adjudicacion"],
         ("Límite", "Aceptaciones", "Acciones recortadas"),
         (
             *(
@@ -305,7 +306,7 @@ def charts(inp: ReportInput, f: ReportFigures) -> list[AdjudicationChart]:
         ),
         AdjudicationChart(
             "limites",
-            "Límites que determinaron la cantidad",
+            TITLES["limites_adjudicacion"],
             "Número de aceptaciones cuya cantidad permitida fijó cada límite (la regla "
             f"limitante). Otras {group(f.sin_limite)} aceptaciones no tuvieron límite "
             "determinante: se permitió lo solicitado o se rechazaron por otra causa.",

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
+from democratiza.adjudication.figures import decision_counts, not_withdrawn, with_withdrawn
 from democratiza.money import group, pesos, round_centavos
 from democratiza.offers.lifecycle import StoredOffer
 from democratiza.rules.explain import cite
@@ -43,6 +44,7 @@ OPTIONAL_COLUMNS: dict[str, type[pl.DataType]] = {
     "consumido_por": pl.String,  # set for an acceptance the person's earlier filings reduced
     PERSON_KEY: pl.UInt32,  # the persons numbered (``rules.person.person_keys``), if given
     "precio": pl.Int64,  # centavos per share an acceptance pays, where not the offer's
+    "retirada": pl.Boolean,  # withdrawn by its broker (``adjudication.figures.with_withdrawn``)
 }
 NULLABLE = frozenset({"regla_limitante", "consumido_por", "precio"})
 DECISION_VALUES = ("aceptada", "reducida", "rechazada")
@@ -125,13 +127,18 @@ def checked_awards(awards: pl.DataFrame, offered: int) -> pl.DataFrame:
 
 
 def report_input(
-    stored: StoredOffer, done: Adjudication, prices: pl.DataFrame | None = None
+    stored: StoredOffer,
+    done: Adjudication,
+    prices: pl.DataFrame | None = None,
+    gone: pl.DataFrame | None = None,
 ) -> ReportInput:
     """The report's input for a stored offer and its adjudication (CLI and web alike).
 
     ``prices`` (radicado, precio: ``adjudication.record.acceptance_prices``) are what each
     acceptance pays when it is not the offer's initial price (after an interruption with an
-    adjusted price, Ley 226 art. 11 num. 2): the value awarded counts each at its own."""
+    adjusted price, Ley 226 art. 11 num. 2): the value awarded counts each at its own.
+    ``gone`` (``adjudication.figures.withdrawn``) are the acceptances their brokers withdrew:
+    counted as withdrawn, not as rejected, as everywhere an offer's figures are shown."""
     program, offer = stored.program, stored.offer
     announced, closing = offer.day("fecha_aviso"), offer.day("fecha_cierre")
     shares = offer.values.get("acciones_ofrecidas")
@@ -146,9 +153,7 @@ def report_input(
         metodo=program.allocation.method,
         regla_remanente=program.allocation.remainder,
         hash_entrada=str(done.header["huella_entradas"]),
-        awards=done.results
-        if prices is None or prices.is_empty()
-        else done.results.join(prices, on="radicado", how="left", maintain_order="left"),
+        awards=_joined(done.results, prices, gone),
         nombres_categorias={c.id: c.name for c in program.categories},
         nombres_reglas={r.id: r.name for r in program.limits},
         citas_reglas={r.id: cite(program, r.citation) for r in program.limits},
@@ -158,6 +163,14 @@ def report_input(
             for a in stored.adjustments
         ),
     )
+
+
+def _joined(
+    results: pl.DataFrame, prices: pl.DataFrame | None, gone: pl.DataFrame | None
+) -> pl.DataFrame:
+    if prices is not None and not prices.is_empty():
+        results = results.join(prices, on="radicado", how="left", maintain_order="left")
+    return results if gone is None else with_withdrawn(results, gone)
 
 
 def _value(a: pl.DataFrame, awarded: int, price_centavos: int | Fraction) -> int:
@@ -222,7 +235,8 @@ class ReportFigures:
     aceptaciones: int
     aceptadas: int
     reducidas: int
-    rechazadas: int
+    rechazadas: int  # withdrawn ones apart (``adjudication.figures``)
+    retiradas: int
     acciones_solicitadas: int
     acciones_permitidas: int
     acciones_adjudicadas: int
@@ -263,7 +277,7 @@ def figures(a: pl.DataFrame, offered: int, price_centavos: int | Fraction) -> Re
     )
     totals = a.select(
         pl.len().alias("n"),
-        *((pl.col("decision") == d).sum().alias(d) for d in DECISION_VALUES),
+        *decision_counts(a),
         pl.col("cantidad").sum().alias("solicitadas"),
         pl.col("cantidad_permitida").sum().alias("permitidas"),
         pl.col("adjudicada").sum().alias("adjudicadas"),
@@ -294,8 +308,8 @@ def figures(a: pl.DataFrame, offered: int, price_centavos: int | Fraction) -> Re
         .sort(["solicitadas", "categoria"], descending=[True, False])
     )
     limits = (
-        a.select("regla_limitante", "cantidad", "cantidad_permitida")
-        .filter(pl.col("regla_limitante").is_not_null())
+        a.filter(not_withdrawn(a) & pl.col("regla_limitante").is_not_null())
+        .select("regla_limitante", "cantidad", "cantidad_permitida")
         .group_by("regla_limitante")
         .agg(
             pl.len().alias("aceptaciones"),
@@ -323,6 +337,7 @@ def figures(a: pl.DataFrame, offered: int, price_centavos: int | Fraction) -> Re
         aceptadas=int(totals["aceptada"]),
         reducidas=int(totals["reducida"]),
         rechazadas=int(totals["rechazada"]),
+        retiradas=int(totals["retiradas"]),
         acciones_solicitadas=requested,
         acciones_permitidas=permitted,
         acciones_adjudicadas=awarded,

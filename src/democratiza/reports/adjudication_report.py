@@ -20,6 +20,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
+from democratiza.adjudication.figures import TITLES
 from democratiza.labels import label
 from democratiza.money import ROUNDING_WORDS, fixed, group, pesos, price_text, share_percent
 from democratiza.reports.adjudication_charts import (
@@ -83,13 +84,19 @@ def _ratio(value: Fraction) -> str:
     return f"{fixed(value, 2)} veces la oferta ({'sobredemanda' if value > 1 else 'subdemanda'})"
 
 
+def _first_upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _result_rows(f: ReportFigures) -> list[tuple[str, str]]:
     return [
         ("Aceptaciones recibidas", group(f.aceptaciones)),
         (
-            "Aceptadas / reducidas / rechazadas",
+            "Aceptadas / reducidas / rechazadas en la adjudicación (con las otras "
+            "radicaciones de la persona)",
             f"{group(f.aceptadas)} / {group(f.reducidas)} / {group(f.rechazadas)}",
         ),
+        *([(_first_upper(TITLES["retiradas"]), group(f.retiradas))] if f.retiradas else []),
         ("Acciones solicitadas", group(f.acciones_solicitadas)),
         ("Demanda sobre oferta", _ratio(f.demanda_sobre_oferta)),
         ("Acciones permitidas por las reglas", group(f.acciones_permitidas)),

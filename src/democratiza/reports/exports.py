@@ -15,6 +15,7 @@ from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
 import polars as pl
 
 from democratiza.adjudication.record import RESULT_COLUMNS, Adjudication
+from democratiza.reports.render.amounts import in_pesos
 from democratiza.tables.cells import safe_text, write_csv
 
 # A broker's file: the adjudication's results for its own acceptants.
@@ -125,13 +126,29 @@ def own_rows(results: pl.DataFrame, broker: str | None) -> pl.DataFrame:
     )
 
 
-def broker_files(done: Adjudication, out_dir: Path) -> list[Path]:
-    """Each broker's acceptants with their decision and award, others' radicados masked."""
+def broker_frame(done: Adjudication, terms: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Each acceptant with its decision and award, others' radicados masked
+    (``own_rows``); with ``terms`` (``compliance.ledger.acceptance_terms``) also the broker's
+    ``referencia``, the price of each share and the sum to pay, in pesos with two decimals,
+    as a later stage's file."""
     frame = done.results.select("comisionista", *BROKER_COLUMNS)
     brokers = sorted(frame["comisionista"].unique().to_list())
     if brokers:
         frame = pl.concat([own_rows(frame, broker) for broker in brokers])
-    return per_broker_files(frame, out_dir, "adjudicacion", "Adjudicación")
+    if terms is None:
+        return frame
+    joined = frame.join(terms, on="radicado", how="left", maintain_order="left")
+    priced = joined.with_columns((pl.col("adjudicada") * pl.col("precio")).alias("valor_a_pagar"))
+    first = ["comisionista", "radicado", "referencia"]
+    rest = [c for c in priced.columns if c not in first]
+    return in_pesos(priced.select(*first, *rest), ("precio", "valor_a_pagar"))
+
+
+def broker_files(
+    done: Adjudication, out_dir: Path, terms: pl.DataFrame | None = None
+) -> list[Path]:
+    """Each broker's acceptants with their decision and award (``broker_frame``)."""
+    return per_broker_files(broker_frame(done, terms), out_dir, "adjudicacion", "Adjudicación")
 
 
 def paid_only(results: pl.DataFrame, column: str, paid: pl.DataFrame | None) -> pl.DataFrame:

@@ -20,7 +20,7 @@ from datetime import date, datetime
 from democratiza.programs.parameters import Offer, OfferParameterError
 from democratiza.programs.schema import NO_LIMITS, LimitRule, missing_section
 from democratiza.rules.engine import CompiledProgram, frame_from_rows
-from democratiza.rules.explain import Explainer, Explanation
+from democratiza.rules.explain import Explanation, explainer_for
 from democratiza.tables.format import MAX_SHARES
 from democratiza.vocabulary import UNDERTAKINGS
 from democratiza.words import count
@@ -111,7 +111,7 @@ def ask(offer: Offer, question: Question) -> Answer:
     frame = frame_from_rows([row])
     compiled = CompiledProgram(offer)
     result = compiled.evaluate(frame)
-    explanation = next(Explainer(compiled).explain_all(result, frame))
+    explanation = next(explainer_for(compiled).explain_all(result, frame))
     rule_id = result["regla_limitante"][0]
     return Answer(
         int(result["cantidad_permitida"][0]),

@@ -12,16 +12,19 @@ from fractions import Fraction
 from pydantic import BaseModel, Field
 from sqlalchemy import Connection, select
 
+from democratiza.money import pesos
 from democratiza.offers.lifecycle import StoredOffer, load_offer
 from democratiza.programs.loader import ProgramFileError, bundled_program_ids, load_program
 from democratiza.programs.parameters import PARAMETERS, make_offer_value, shown
-from democratiza.programs.schema import Program
+from democratiza.programs.schema import LimitRule, Program
+from democratiza.rules.caps import fixed_cap
 from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import ANNOUNCED, stage_name
 from democratiza.storage.schema import offers as offer_table
 from democratiza.storage.schema import stages
 from democratiza.web.api.views import offer_list
 from democratiza.web.errors import NotFound
+from democratiza.words import count
 
 
 class CategoryView(BaseModel):
@@ -33,6 +36,13 @@ class LimitView(BaseModel):
     id: str
     nombre: str
     cita: str
+    acciones: str | None = None  # a cap the same for everyone, in shares at the price in force
+
+
+class PriceView(BaseModel):
+    precio: str
+    desde: str
+    fundamento: str
 
 
 class ProgramView(BaseModel):
@@ -59,6 +69,10 @@ class OfferView(BaseModel):
     )
     categorias: list[CategoryView]
     limites: list[LimitView]
+    ajustes_precio: list[PriceView] = Field(
+        default_factory=list,
+        description="cada precio ajustado tras una interrupción, desde cuándo y su fundamento",
+    )
 
 
 class OfferRow(BaseModel):
@@ -82,10 +96,29 @@ def program_or_404(program_id: str) -> Program:
         raise NotFound(f"No existe el programa '{program_id}'.") from None
 
 
-def _limits(program: Program) -> list[LimitView]:
+def _limits(program: Program, stored: StoredOffer | None = None) -> list[LimitView]:
+    """Each limit by its name and article; for an offer, a cap that is the same number for
+    everyone (in shares, pesos, salaries or a share of the offer) with that number, at the
+    price a filing received now pays."""
     return [
-        LimitView(id=r.id, nombre=r.name, cita=cite(program, r.citation)) for r in program.limits
+        LimitView(
+            id=r.id,
+            nombre=r.name,
+            cita=cite(program, r.citation),
+            acciones=_cap_shares(r, stored),
+        )
+        for r in program.limits
     ]
+
+
+def _cap_shares(rule: LimitRule, stored: StoredOffer | None) -> str | None:
+    if stored is None or rule.base is not None:
+        return None
+    try:
+        shares = fixed_cap(rule, stored.filing_offer).shares
+    except (AssertionError, KeyError, TypeError, ValueError):  # a parameter not yet set
+        return None
+    return count(shares, "acción", "acciones")
 
 
 def _categories(program: Program) -> list[CategoryView]:
@@ -126,7 +159,11 @@ def offer_view(stored: StoredOffer, state: str | None = None) -> OfferView:
         parametros={k: shown_value(k, v) for k, v in sorted(stored.offer.values.items())},
         precio_vigente=shown_value("precio", stored.price_in_force),
         categorias=_categories(program),
-        limites=_limits(program),
+        limites=_limits(program, stored),
+        ajustes_precio=[
+            PriceView(precio=pesos(a.price), desde=f"{a.effective:%Y-%m-%d}", fundamento=a.basis)
+            for a in stored.adjustments
+        ],
     )
 
 

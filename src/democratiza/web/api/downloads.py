@@ -18,8 +18,9 @@ from sqlalchemy import Engine
 
 from democratiza.adjudication.record import Adjudication, acceptance_prices, stored_adjudication
 from democratiza.compliance.holdings import paid_shares
+from democratiza.compliance.ledger import acceptance_terms
 from democratiza.offers.lifecycle import OfferError, load_offer
-from democratiza.reports.exports import broker_files, own_rows, registry_file, slug
+from democratiza.reports.exports import broker_files, broker_frame, own_rows, registry_file, slug
 from democratiza.tables.cells import write_csv
 from democratiza.web.errors import Conflict
 from democratiza.web.security.auth import BROKER, Principal
@@ -49,14 +50,17 @@ def _read_and_remove(path: Path, folder: Path) -> bytes:
 def broker_csv(engine: Engine, code: str, who: Principal) -> tuple[str, bytes]:
     """A broker's adjudication file (as ``oferta exportar`` writes it); all rows for others."""
     done = adjudication(engine, code)
+    with engine.connect() as conn:
+        terms = acceptance_terms(conn, load_offer(conn, code))
     folder = scratch_folder()
     if who.role == BROKER:
         mine = own_rows(done.results, who.broker)
-        broker_files(Adjudication(done.offer_code, done.header, mine), folder)
+        broker_files(Adjudication(done.offer_code, done.header, mine), folder, terms)
         name = f"adjudicacion-{slug(who.broker or '')}.csv"
         path = folder / name
         if not path.exists():  # no acceptant of this broker: the header alone
-            write_csv(mine.drop("comisionista"), path)
+            empty = Adjudication(done.offer_code, done.header, mine)
+            write_csv(broker_frame(empty, terms).drop("comisionista"), path)
         return name, _read_and_remove(path, folder)
     path = folder / "adjudicacion.csv"
     write_csv(done.results, path, datetime_format="%Y-%m-%dT%H:%M:%S")
@@ -73,6 +77,7 @@ def registry_csv(engine: Engine, code: str) -> bytes:
 
 def report(engine: Engine, code: str, kind: str) -> bytes:
     """The adjudication report, HTML or PDF, as ``oferta exportar`` draws it."""
+    from democratiza.adjudication.figures import withdrawn
     from democratiza.reports.adjudication_figures import build_figures, report_input
     from democratiza.reports.adjudication_report import render_html, render_pdf
 
@@ -80,7 +85,8 @@ def report(engine: Engine, code: str, kind: str) -> bytes:
     with engine.connect() as conn:
         stored = load_offer(conn, code)
         prices = acceptance_prices(conn, stored)
-    inp = report_input(stored, done, prices)
+        gone = withdrawn(conn, stored)
+    inp = report_input(stored, done, prices, gone)
     figures = build_figures(inp)
     if kind == "html":
         return render_html(inp, figures).encode()

@@ -28,9 +28,15 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, case, func, select
 
+from democratiza.adjudication.figures import (
+    WITHDRAWN,
+    FilingFigures,
+    awarded_in_database,
+    filing_figures,
+)
 from democratiza.offers.lifecycle import StoredOffer, load_offer
 from democratiza.storage import advisory
-from democratiza.storage.schema import acceptances, adjudications, awards, offer_events
+from democratiza.storage.schema import acceptances, adjudications, offer_events
 
 CHEAP = 0.1  # seconds: figures that took less are recomputed at once on every change
 
@@ -40,10 +46,22 @@ Key = tuple[object, ...]
 @dataclass(frozen=True)
 class OfferFigures:
     intake: dict[str, list[dict[str, Any]]]  # por_dia, por_categoria, … (``intake``)
-    demand: dict[str, int]  # aceptaciones, personas, solicitadas, admisibles, rechazadas
+    filing: FilingFigures  # received, withdrawn, decisions at filing (``adjudication.figures``)
     awarded: tuple[int, int] | None  # shares awarded and new shareholders, once adjudicated
     computed_at: datetime
     seconds: float  # what computing them took
+
+    @property
+    def demand(self) -> dict[str, int]:
+        """The current acceptances not withdrawn: how many, people, asked, admissible."""
+        f = self.filing
+        return {
+            "aceptaciones": f.vigentes,
+            "solicitadas": f.solicitadas,
+            "admisibles": f.admisibles,
+            "rechazadas": f.rechazadas,
+            "personas": f.personas,
+        }
 
 
 def intake(conn: Connection, stored: StoredOffer) -> dict[str, list[dict[str, Any]]]:
@@ -65,7 +83,9 @@ def intake(conn: Connection, stored: StoredOffer) -> dict[str, list[dict[str, An
                 func.coalesce(func.sum(a.cantidad), 0).label("solicitadas"),
                 func.coalesce(func.sum(a.cantidad_permitida), 0).label("permitidas"),
             )
-            .where(base)
+            # The binding limit of a withdrawn acceptance bound nothing: left out, as in
+            # the headline's limits (``adjudication.figures``).
+            .where(base & (a.estado != WITHDRAWN) if key == "por_limite" else base)
             .group_by(column)
             .order_by(column)
         ).all()
@@ -78,58 +98,17 @@ def intake(conn: Connection, stored: StoredOffer) -> dict[str, list[dict[str, An
             }
             for r in rows
         ]
+    # A withdrawn acceptance is stored as rejected; here it is counted as withdrawn, as in
+    # ``adjudication.figures`` (the same count as the headline's).
+    decision = case((a.estado == WITHDRAWN, WITHDRAWN), else_=a.decision)
     decisions = conn.execute(
-        select(a.decision, func.count()).where(base).group_by(a.decision).order_by(a.decision)
+        select(decision, func.count()).where(base).group_by(decision).order_by(decision)
     ).all()
     figures["por_decision"] = [
         {"clave": str(d), "aceptaciones": int(n), "solicitadas": 0, "permitidas": 0}
         for d, n in decisions
     ]
     return figures
-
-
-def demand(conn: Connection, stored: StoredOffer) -> dict[str, int]:
-    """The current acceptances not withdrawn: how many, how many people, asked, admissible."""
-    a = acceptances.c
-    live = (a.oferta_id == stored.id) & a.vigente & (a.estado != "retirada")
-    people = select(a.tipo_identificacion, a.numero_identificacion).where(live).distinct()
-    row = conn.execute(
-        select(
-            func.count(),
-            func.coalesce(func.sum(a.cantidad), 0),
-            func.coalesce(func.sum(a.cantidad_permitida), 0),
-            func.coalesce(func.sum(case((a.decision == "rechazada", 1), else_=0)), 0),
-        ).where(live)
-    ).one()
-    persons = conn.execute(select(func.count()).select_from(people.subquery())).scalar_one()
-    return {
-        "aceptaciones": int(row[0]),
-        "solicitadas": int(row[1]),
-        "admisibles": int(row[2]),
-        "rechazadas": int(row[3]),
-        "personas": int(persons),
-    }
-
-
-def awarded(conn: Connection, stored: StoredOffer) -> tuple[int, int] | None:
-    """Shares awarded and new shareholders (people with shares), once adjudicated."""
-    done = _adjudication(conn, stored)
-    if done is None:
-        return None
-    a, w = acceptances.c, awards.c
-    joined = awards.join(acceptances, a.id == w.aceptacion_id)
-    total = conn.execute(
-        select(func.coalesce(func.sum(w.adjudicada), 0)).where(w.adjudicacion_id == done)
-    ).scalar_one()
-    owners = (
-        select(a.tipo_identificacion, a.numero_identificacion)
-        .select_from(joined)
-        .where(w.adjudicacion_id == done, w.adjudicada > 0)
-        .distinct()
-        .subquery()
-    )
-    people = conn.execute(select(func.count()).select_from(owners)).scalar_one()
-    return int(total), int(people)
 
 
 def _adjudication(conn: Connection, stored: StoredOffer) -> int | None:
@@ -141,7 +120,7 @@ def _adjudication(conn: Connection, stored: StoredOffer) -> int | None:
 
 def compute(conn: Connection, stored: StoredOffer) -> OfferFigures:
     start = time.perf_counter()
-    found = intake(conn, stored), demand(conn, stored), awarded(conn, stored)
+    found = intake(conn, stored), filing_figures(conn, stored), awarded_in_database(conn, stored)
     return OfferFigures(*found, datetime.now(), time.perf_counter() - start)
 
 

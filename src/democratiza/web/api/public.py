@@ -33,6 +33,12 @@ class ResultQuery(BaseModel):
     numero_identificacion: str = Field(max_length=40)
 
 
+class ResultStep(BaseModel):
+    paso: str
+    acciones: int
+    por_que: str
+
+
 class ResultAnswer(BaseModel):
     oferta: str
     radicado: str
@@ -48,6 +54,10 @@ class ResultAnswer(BaseModel):
     seudonimo: str = Field(description="el seudónimo con que el paquete público la nombra")
     precio: int = Field(
         description="Precio por acción a pagar, en centavos (el ajustado si lo hubo)"
+    )
+    retirada: bool = Field(False, description="retirada por su comisionista antes del cierre")
+    pasos: list[ResultStep] = Field(
+        default_factory=list, description="cada paso que cambió la cantidad, con su regla"
     )
 
 

@@ -9,6 +9,8 @@ only aggregate figures and, after publication, its own result by radicado plus I
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
@@ -33,10 +35,12 @@ from democratiza.storage.schema import (
     offers,
     order_awards,
     orders,
+    sales,
     stage_allocations,
 )
 from democratiza.tables.cells import csv_text
 from democratiza.verification.pseudonyms import offer_key, pseudonym
+from democratiza.web.api.result_steps import result_steps
 from democratiza.web.errors import NotFound
 from democratiza.web.security.auth import BROKER, Principal
 
@@ -170,6 +174,18 @@ def offer_list(conn: Connection) -> list[dict[str, object]]:
     return [{k: plain(v) for k, v in r.items()} for r in rows]
 
 
+def typed_radicado(typed: str) -> str:
+    """A radicado as its broker gave it, in any case and with spaces around: radicados are
+    written in capitals (``storage.radicados``)."""
+    return typed.strip().upper()
+
+
+def typed_identification(typed: str) -> str:
+    """An identification number as a person may type it, "1.020.304" or "1 020 304": the
+    dots and spaces of its thousands are not part of it."""
+    return "".join(typed.split()).replace(".", "")
+
+
 def lookup_result(
     conn: Connection, code: str, radicado: str, id_type: str, id_number: str
 ) -> dict[str, object]:
@@ -186,6 +202,11 @@ def lookup_result(
         raise missing from None
     if stored.state != "publicada":
         raise NotFound("Los resultados de esta oferta aún no se han publicado.")
+    radicado, id_type, id_number = (
+        typed_radicado(radicado),
+        id_type.strip().upper(),
+        typed_identification(id_number),
+    )
     row = (
         conn.execute(
             select(
@@ -194,18 +215,27 @@ def lookup_result(
                 acceptances.c.cantidad_permitida,
                 acceptances.c.tipo_identificacion,
                 acceptances.c.numero_identificacion,
+                acceptances.c.categoria,
+                acceptances.c.estado,
+                acceptances.c.decision.label("decision_al_radicar"),
+                acceptances.c.regla_limitante.label("regla_al_radicar"),
+                adjudications.c.registro,
+                sales.c.fecha_enajenacion,
+                sales.c.acciones_pagadas,
+                sales.c.acciones_resueltas,
                 awards.c.cantidad_persona,
                 awards.c.adjudicada,
                 acceptance_price(stored),  # what it pays, the adjusted price if so
             )
             .join(awards, awards.c.aceptacion_id == acceptances.c.id)
             .join(adjudications, adjudications.c.id == awards.c.adjudicacion_id)
+            .outerjoin(sales, sales.c.aceptacion_id == acceptances.c.id)  # once settled
             .where(
                 acceptances.c.oferta_id == stored.id,
-                acceptances.c.radicado == radicado.strip(),
+                acceptances.c.radicado == radicado,
                 acceptances.c.vigente,
-                acceptances.c.tipo_identificacion == id_type.strip().upper(),
-                acceptances.c.numero_identificacion == id_number.strip(),
+                acceptances.c.tipo_identificacion == id_type,
+                acceptances.c.numero_identificacion == id_number,
             )
         )
         .mappings()
@@ -214,7 +244,14 @@ def lookup_result(
     if row is None:
         raise missing
     # The decision and its rule are the adjudication's, through the person's filings.
-    found = {**dict(row), **_as_adjudicated(conn, stored, radicado.strip(), id_type, id_number)}
+    found = {**dict(row), **_as_adjudicated(conn, stored, radicado, id_type, id_number)}
+    found["retirada"] = found.pop("estado") == "retirada"
+    header = json.loads(str(found.pop("registro")))
+    found["topes_que_limitaron"] = [
+        str(cap["id"])
+        for cap in header.get("topes_conjuntos", [])
+        if int(cap["demanda_grupo"]) > int(cap["tope_acciones"])
+    ]
     who = (found.pop("tipo_identificacion"), found.pop("numero_identificacion"))
     found["seudonimo"] = pseudonym(offer_key(conn, stored.id), *who)
     rule = found["regla_limitante"]
@@ -223,6 +260,10 @@ def lookup_result(
         found["regla_limitante_nombre"] = limit.name
         found["regla_limitante_cita"] = cite(stored.program, limit.citation)
     found["oferta"] = code
+    found["oferta_nombre"] = stored.program.name
+    found["pasos"] = [asdict(step) for step in result_steps(stored, found)]
+    if found["retirada"]:
+        found["decision"] = "retirada"  # "retirada por su comisionista", never "rechazada"
     return found
 
 

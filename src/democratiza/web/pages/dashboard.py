@@ -18,6 +18,7 @@ from fastapi.responses import Response
 from markupsafe import Markup
 from sqlalchemy import select
 
+from democratiza.adjudication.figures import TITLES, FilingFigures
 from democratiza.labels import label, rule_cited
 from democratiza.money import fixed, group, pesos, share_percent
 from democratiza.offers.lifecycle import StoredOffer, events
@@ -56,7 +57,7 @@ def adjusted(stored: StoredOffer) -> str:
 def headline(stored: StoredOffer, found: OfferFigures) -> list[Figure]:
     offered = stored.offer.values.get("acciones_ofrecidas")
     shares = offered if isinstance(offered, int) and offered > 0 else None
-    demand = found.demand
+    filed = found.filing
 
     def times(n: int) -> str:
         return f"{fixed(Fraction(n, shares), 2)} veces la oferta" if shares else ""
@@ -64,35 +65,39 @@ def headline(stored: StoredOffer, found: OfferFigures) -> list[Figure]:
     figures = [
         Figure(group(shares) if shares else "—", "acciones ofrecidas"),
         Figure(pesos(stored.price_in_force), "precio por acción", adjusted(stored)),
-        Figure(group(demand["aceptaciones"]), "aceptaciones vigentes"),
-        Figure(group(demand["personas"]), "personas que aceptaron"),
-        Figure(group(demand["solicitadas"]), "acciones solicitadas", times(demand["solicitadas"])),
-        Figure(
-            group(demand["admisibles"]),
-            "acciones admisibles (permitidas por los límites)",
-            times(demand["admisibles"]),
+        Figure(group(filed.recibidas), TITLES["recibidas"]),
+        *(
+            [
+                Figure(group(filed.retiradas), TITLES["retiradas"]),
+                Figure(group(filed.vigentes), TITLES["vigentes"]),
+            ]
+            if filed.retiradas
+            else []
         ),
-        Figure(group(demand["rechazadas"]), "aceptaciones rechazadas"),
+        Figure(group(filed.personas), TITLES["personas"]),
+        Figure(group(filed.solicitadas), TITLES["solicitadas"], times(filed.solicitadas)),
+        Figure(group(filed.admisibles), TITLES["admisibles"], times(filed.admisibles)),
+        Figure(group(filed.aceptadas), TITLES["aceptadas_al_radicar"]),
+        Figure(group(filed.reducidas), TITLES["reducidas_al_radicar"]),
+        Figure(group(filed.rechazadas), TITLES["rechazadas_al_radicar"]),
     ]
     if found.awarded is not None:
         total, people = found.awarded
         placed = share_percent(Fraction(total, shares)) if shares else "—"
         figures += [
-            Figure(group(total), "acciones adjudicadas", f"{placed} de la oferta colocado"),
-            Figure(group(people), "nuevos accionistas"),
+            Figure(group(total), TITLES["adjudicadas"], f"{placed} de la oferta colocado"),
+            Figure(group(people), TITLES["adjudicatarios"]),
         ]
     return figures
 
 
-def binding_limits(stored: StoredOffer, figures: dict[str, list[dict[str, Any]]]) -> list[str]:
-    """The limits that set the quantity, most frequent first, by their decree's words."""
-    rows = [r for r in figures["por_limite"] if r["clave"] != "ninguno"]
-    rows.sort(key=lambda r: (-r["aceptaciones"], r["clave"]))
+def binding_limits(stored: StoredOffer, filed: FilingFigures) -> list[str]:
+    """The limits that set the quantity at filing, most frequent first, by their decree's
+    words (withdrawn acceptances apart: ``adjudication.figures``)."""
     program = stored.program
     return [
-        f"{rule_cited(program, r['clave'])}: "
-        + count(r["aceptaciones"], "aceptación", "aceptaciones")
-        for r in rows
+        f"{rule_cited(program, rule)}: " + count(n, "aceptación", "aceptaciones")
+        for rule, n in filed.limites
     ]
 
 
@@ -107,7 +112,7 @@ def charts(stored: StoredOffer, figures: dict[str, list[dict[str, Any]]]) -> lis
 
     rows = [
         ("por_categoria", "Acciones solicitadas por categoría", "acciones", "categoria"),
-        ("por_limite", "Límite que determinó la cantidad", "aceptaciones", "regla"),
+        ("por_limite", "Límite que determinó la cantidad al radicar", "aceptaciones", "regla"),
         ("por_comisionista", "Aceptaciones por comisionista", "aceptaciones", ""),
         ("por_dia", "Aceptaciones por día de radicación", "aceptaciones", ""),
     ]
@@ -138,7 +143,8 @@ def dashboard(codigo: str, request: Request) -> Response:
         "oferta": catalog.offer_view(stored),
         "programa": stored.program,
         "principales": top,
-        "limites_que_determinaron": binding_limits(stored, figures),
+        "limites_que_determinaron": binding_limits(stored, found.filing),
+        "titulo_limites": TITLES["limites_al_radicar"],
         "cifras": figures,
         "graficas": charts(stored, figures),
         "eventos": log,

@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from democratiza.labels import label, later_stage_payments
 from democratiza.money import group
 from democratiza.offers.dates import business_dates
+from democratiza.offers.lifecycle import load_offer
 from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import ANNOUNCED
 from democratiza.stages.terms import rules
@@ -109,8 +110,10 @@ def _result_page(
     with request.app.state.engine.connect() as conn:
         offers = catalog.offers(conn)
         stages = catalog.published_stages(conn)
-    published = [o for o in offers if o.estado == "publicada"]
-    choices = [(o.codigo, f"{o.codigo} · Primera Etapa") for o in published or offers]
+        published = [o for o in offers if o.estado == "publicada"]
+        # Each offer by its name, as its notice names it (the code is for the office).
+        names = {o.codigo: load_offer(conn, o.codigo).program.name for o in published or offers}
+    choices = [(o.codigo, f"{names[o.codigo]} · Primera Etapa") for o in published or offers]
     choices += [(s.codigo, f"{s.codigo} · {s.nombre} de la oferta {s.oferta}") for s in stages]
     context = {
         "valores": values,

@@ -21,6 +21,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlalchemy import select
 
+from democratiza.adjudication.figures import withdrawn
 from democratiza.adjudication.record import acceptance_prices, stored_adjudication
 from democratiza.reports.adjudication_figures import build_figures, report_input
 from democratiza.reports.exports import slug
@@ -72,7 +73,8 @@ def _published(request: Request, code: str) -> tuple[Any, Published]:
     if key not in cache:
         with engine.connect() as conn:
             prices = acceptance_prices(conn, stored)
-        inp = report_input(stored, stored_adjudication(engine, code), prices)
+            gone = withdrawn(conn, stored)
+        inp = report_input(stored, stored_adjudication(engine, code), prices, gone)
         package = offer_package(engine, code, WHO)
         if len(cache) >= KEPT:
             cache.pop(next(iter(cache)))

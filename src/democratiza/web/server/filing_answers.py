@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from democratiza.filing.store import BatchResult
 from democratiza.offers.lifecycle import OfferError
-from democratiza.rules.explain import Explainer, Explanation
+from democratiza.rules.explain import Explanation, explainer_for
 from democratiza.storage.receipts import StorageError
 from democratiza.tables.errors import InputRejected
 from democratiza.web.errors import MAX_ITEMS, WebError, refused, rejected_file
@@ -61,7 +61,7 @@ def batch_answer(result: BatchResult) -> dict[str, Any]:
         explanations = result.explanations
     elif result.evaluated is not None:
         compiled, results, frame = result.evaluated
-        explanations = Explainer(compiled).explain_not_accepted(results, frame, MAX_ITEMS)
+        explanations = explainer_for(compiled).explain_not_accepted(results, frame, MAX_ITEMS)
     explained: list[str | None] = [None] * decisions.height
     shown = 0
     for i, explanation in enumerate(explanations):
