@@ -6,6 +6,7 @@ import typer
 from rich.console import Console
 
 from democratiza.cli.after_sale import holding_app, payment_app
+from democratiza.cli.backup import backup_app
 from democratiza.cli.calculator import calculator_command
 from democratiza.cli.common import SpanishFaults
 from democratiza.cli.credit import credit_app
@@ -65,6 +66,7 @@ app.command("servir")(serve_command)
 app.add_typer(user_app, name="usuario")
 app.add_typer(token_app, name="token")
 app.add_typer(audit_app, name="auditoria")
+app.add_typer(backup_app, name="respaldo")
 stage_app.add_typer(stage_payment_app, name="pago")
 app.add_typer(stage_app, name="etapa")
 

@@ -75,6 +75,7 @@ def serve_command(
     url = database_url(db)
     engine_for(url).dispose()  # migrate once, before any worker starts
     remove_leftovers()  # uploads of a service killed outright (kill -9) before it removed them
+    processes.prepare_metrics_folder()
     os.environ["DEMOCRATIZA_DB"] = url
     # The service's own temporary folder (mode 0700), shared by its processes only.
     folder = scratch_folder()

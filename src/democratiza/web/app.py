@@ -56,9 +56,11 @@ from democratiza.web.security.clients import (
 )
 from democratiza.web.security.shared_limits import limits_for
 from democratiza.web.security.token_cache import RevocationListener, TokenCache
+from democratiza.web.server import health
 from democratiza.web.server.bulk_lane import BulkLane
 from democratiza.web.server.jobs import JobRunner
 from democratiza.web.server.middleware import LimitsAndHeaders
+from democratiza.web.server.observability import Observed, configure_logs
 from democratiza.web.server.upload_budget import ByteBudget
 
 DESCRIPTION = """
@@ -149,11 +151,14 @@ def create_app(
         pages_designer.router,
     ):
         app.include_router(router)
+    # The load balancer's and the operator's: outside the roles' table (``server.health``).
+    app.router.routes.extend(health.ROUTES)
     static = Path(__file__).parent / "static"
     app.mount("/estaticos", StaticFiles(directory=str(static)), name="estaticos")
 
     uploads = [r for r in api_routes(app) if r.name in UPLOAD_ROUTES]
     app.add_middleware(LimitsAndHeaders, max_upload=max_upload, uploads=uploads)
+    app.add_middleware(Observed)  # outermost: it times and tells everything, refusals too
     return app
 
 
@@ -167,6 +172,8 @@ def from_environment() -> FastAPI:
     from democratiza.storage.database import database_url, make_engine
 
     url = database_url()
+    configure_logs()
+    health.latest_migration()  # read now, not on the load balancer's first question
     return create_app(
         make_engine(url),
         lane=BulkLane(url),

@@ -274,6 +274,7 @@ def install(app: FastAPI, page_error: PageError, allowed: Callable[[Request], li
         # A failure of the database itself (damaged, read-only, busy past the wait, gone) is
         # the service's state, told in Spanish; any other database error is a defect: a 500.
         message = database_fault(exc)
+        request.state.database_error = True  # counted by the service's figures
         if message is None:
             raise exc
         return await web_error(request, Unavailable(message))

@@ -31,6 +31,7 @@ from democratiza.web.api.uploads import BatchId, save_upload
 from democratiza.web.errors import ERROR_RESPONSES, Conflict
 from democratiza.web.security.access import current, route
 from democratiza.web.security.auth import Principal
+from democratiza.web.server import metrics
 from democratiza.web.server.bulk_lane import BulkLane, file_batch_here
 from democratiza.web.server.filing_answers import (
     REFUSALS,
@@ -40,6 +41,7 @@ from democratiza.web.server.filing_answers import (
     filing_refusal,
 )
 from democratiza.web.server.group_commit import intake_for
+from democratiza.web.server.observability import note_rows, rows_of
 
 SINGLE_SOURCE = "aceptación"  # the file name a single acceptance's errors give
 # Batches typed and decided at once in this process. Why one: Polars already spreads one
@@ -105,7 +107,9 @@ async def file_one(
     try:
         result = await asyncio.wrap_future(intake_for(engine).submit(filing))
     except REFUSALS as exc:
+        metrics.count_refusal()
         raise filing_refusal(exc, SINGLE_SOURCE, SINGLE_SOURCE) from None
+    metrics.count_filing(result)
     return batch_answer(result)
 
 
@@ -145,6 +149,7 @@ def upload_batch(
     path, shown = save_upload(archivo)
     state = request.app.state
     answer = file_batch(state.engine, codigo, path, shown, lote, who, state.lane)
+    note_rows(request.state, rows_of(answer))
     return Response(answer, status_code=201, media_type="application/json")
 
 
@@ -162,6 +167,7 @@ async def file_acceptance(codigo: str, data: OneAcceptance, request: Request) ->
     answer = await file_one(
         request.app.state.engine, codigo, dict(data.aceptacion), data.lote, current(request)
     )
+    note_rows(request.state, answer["filas"])
     return Response(answer_json(answer), status_code=201, media_type="application/json")
 
 

@@ -50,6 +50,7 @@ from sqlalchemy import Engine
 
 from democratiza.filing.batches import import_batch
 from democratiza.storage.database import make_engine
+from democratiza.web.server import metrics
 from democratiza.web.server.filing_answers import (
     REFUSALS,
     answer_json,
@@ -109,7 +110,9 @@ def file_batch_here(
     try:
         result = import_batch(engine, code, path, broker, batch, who, exclusive=exclusive)
     except REFUSALS as exc:
+        metrics.count_refusal()
         raise filing_refusal(exc, shown, str(path.parent)) from None
+    metrics.count_filing(result)
     return answer_json(batch_answer(result))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -22,6 +23,8 @@ from sqlalchemy import Engine, insert, select, update
 from democratiza.storage.schema import jobs
 from democratiza.web.errors import NotFound, WebError
 from democratiza.web.security.auth import BROKER, Principal
+from democratiza.web.server import metrics
+from democratiza.web.server.observability import JOB_LOG, log_line, request_id
 
 
 @dataclass(frozen=True)
@@ -67,11 +70,16 @@ class JobRunner:
                     actualizado_en=now,
                 )
             )
-        self.pool.submit(self._run, job_id, work)
+        self.pool.submit(self._run, job_id, kind, who.role, request_id(), work)
         return job_id
 
-    def _run(self, job_id: str, work: Work) -> None:
+    def _run(self, job_id: str, kind: str, role: str, rid: str | None, work: Work) -> None:
+        """Run the work; count it while it runs and tell its end in one line (no result)."""
         self._finish(job_id, "en_curso", None, None)
+        started = time.perf_counter()
+        state, rows = "fallido", None
+        running = metrics.JOBS_RUNNING.labels(kind)
+        running.inc()
         try:
             result = work(Progress(self.engine, job_id))
         except WebError as exc:
@@ -80,7 +88,20 @@ class JobRunner:
         except Exception as exc:  # the job must end visibly whatever happened
             self._finish(job_id, "fallido", f"Error inesperado: {type(exc).__name__}", None)
         else:
-            self._finish(job_id, "terminado", str(result.get("detalle", "Terminado.")), result)
+            state, rows = "terminado", result.get("filas")
+            self._finish(job_id, state, str(result.get("detalle", "Terminado.")), result)
+        finally:
+            running.dec()
+            fields = {
+                "trabajo": job_id,
+                "tipo": kind,
+                "request_id": rid,
+                "rol": role,
+                "estado": state,
+                "duracion_ms": round((time.perf_counter() - started) * 1000, 1),
+                "filas": rows if isinstance(rows, int) else None,
+            }
+            log_line(JOB_LOG, fields)
 
     def _finish(
         self, job_id: str, state: str, message: str | None, result: dict[str, Any] | None

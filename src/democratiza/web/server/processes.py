@@ -133,3 +133,28 @@ def serve(host: str, port: int, url: str, processes: int) -> int:
         for s, handler in previous.items():
             signal.signal(s, handler)
     return 1 if failed else 0
+
+
+METRICS_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def prepare_metrics_folder() -> str:
+    """The folder where every process of the service writes its figures (``server.metrics``).
+
+    Why always, even for one process: batches are filed in the bulk lane's own process,
+    whose figures would otherwise be lost to ``/metricas``. The operator's folder
+    (``PROMETHEUS_MULTIPROC_DIR``) is emptied of a previous run's files, as the library
+    asks; without one, a new private folder. Set before any process imports the library.
+    """
+    import tempfile
+    from pathlib import Path
+
+    folder = os.environ.get(METRICS_VARIABLE)
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        for stale in Path(folder).glob("*.db"):
+            stale.unlink(missing_ok=True)
+    else:
+        folder = tempfile.mkdtemp(prefix="democratiza-metricas-")
+        os.environ[METRICS_VARIABLE] = folder
+    return folder

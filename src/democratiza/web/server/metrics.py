@@ -1,0 +1,99 @@
+"""The service's figures for the operator, in the Prometheus text format (``/metricas``).
+
+Why these and no more: an operator needs to see whether requests are answered and how fast
+(per route template, never the path a person typed), how much is being filed and refused,
+how much long work is running and whether the database fails. Nothing here carries a name,
+an identification number or an amount of a person: the labels are route templates, methods,
+statuses, decisions and kinds of job, all from short fixed lists.
+
+Several processes (``servir --procesos N``, and the bulk lane's process, which files the
+batches) each count their own; with ``PROMETHEUS_MULTIPROC_DIR`` set (``servir`` sets it
+for the processes it starts) each writes its figures to that folder and ``/metricas`` adds
+them up, so the page says the same whichever process answers it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client.multiprocess import MultiProcessCollector
+
+from democratiza.filing.store import BatchResult
+
+MULTIPROCESS_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+# Seconds: a single acceptance answers in milliseconds; a batch of 200.000 rows in tens.
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120)
+
+REQUESTS = Counter(
+    "democratiza_solicitudes",
+    "Solicitudes respondidas, por plantilla de ruta, método y código de estado HTTP",
+    ["ruta", "metodo", "estado"],
+)
+LATENCY = Histogram(
+    "democratiza_solicitud_segundos",
+    "Tiempo de respuesta de una solicitud en segundos, por plantilla de ruta",
+    ["ruta"],
+    buckets=LATENCY_BUCKETS,
+)
+BATCHES = Counter(
+    "democratiza_lotes",
+    "Lotes recibidos: radicado (nuevo), repetido (el mismo lote reenviado, guardado una sola "
+    "vez) o rechazado (el archivo entero, con sus errores)",
+    ["resultado"],
+)
+ROWS = Counter(
+    "democratiza_filas_radicadas",
+    "Filas de los lotes radicados (nuevos), por decisión al recibirlas",
+    ["decision"],
+)
+ROWS_REFUSED = Counter(
+    "democratiza_filas_rechazadas",
+    "Filas de los lotes radicados que las reglas del programa rechazaron al recibirlas",
+)
+JOBS_RUNNING = Gauge(
+    "democratiza_trabajos_en_curso",
+    "Trabajos largos (lotes grandes, adjudicaciones) que corren ahora, por tipo",
+    ["tipo"],
+    multiprocess_mode="livesum",
+)
+DATABASE_ERRORS = Counter(
+    "democratiza_errores_base",
+    "Solicitudes que la base de datos no pudo atender (caída, ocupada, disco lleno…)",
+)
+REJECTED = "rechazada"
+
+
+def count_filing(result: BatchResult) -> None:
+    """A batch (or a single acceptance, a batch of one) the intake took."""
+    if not result.created:
+        BATCHES.labels("repetido").inc()
+        return
+    BATCHES.labels("radicado").inc()
+    for decision, rows in result.decisions["decision"].value_counts().iter_rows():
+        ROWS.labels(str(decision)).inc(rows)
+        if decision == REJECTED:
+            ROWS_REFUSED.inc(rows)
+
+
+def count_refusal() -> None:
+    """A batch refused whole at intake (a bad file, a closed offer)."""
+    BATCHES.labels("rechazado").inc()
+
+
+def exposition() -> bytes:
+    """Every figure in the Prometheus text format, all processes added up when there are several."""
+    if os.environ.get(MULTIPROCESS_VARIABLE):
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return generate_latest(registry)
+    return generate_latest(REGISTRY)
