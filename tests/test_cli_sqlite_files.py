@@ -65,21 +65,19 @@ def overwritten(path: Path) -> Path:
     return path
 
 
-def test_a_command_that_writes_refuses_a_damaged_file_and_writes_nothing(sound: Path) -> None:
-    path = damaged(sound)
-    before = path.read_bytes()
-    code, output = run(
-        "usuario",
-        "crear",
-        "nueva",
-        "--nombre",
-        "Nueva",
-        "--rol",
-        "auditor",
-        "--clave-stdin",
+def add_auditor(path: Path) -> tuple[int, str]:
+    """A command that writes: a new auditor's account."""
+    return run(
+        "usuario", "crear", "nueva", "--nombre", "Nueva", "--rol", "auditor", "--clave-stdin",
         db=path,
         given=PASSWORD,
     )
+
+
+def test_a_command_that_writes_refuses_a_damaged_file_and_writes_nothing(sound: Path) -> None:
+    path = damaged(sound)
+    before = path.read_bytes()
+    code, output = add_auditor(path)
     assert code == 1 and "Traceback" not in output
     said = " ".join(output.split())
     assert "está dañada: la revisión de SQLite (PRAGMA quick_check) encontró" in said
@@ -90,18 +88,7 @@ def test_a_command_that_writes_refuses_a_damaged_file_and_writes_nothing(sound: 
 def test_a_file_too_damaged_to_check_is_refused_in_spanish(sound: Path) -> None:
     path = overwritten(sound)
     before = path.read_bytes()
-    code, output = run(
-        "usuario",
-        "crear",
-        "nueva",
-        "--nombre",
-        "Nueva",
-        "--rol",
-        "auditor",
-        "--clave-stdin",
-        db=path,
-        given=PASSWORD,
-    )
+    code, output = add_auditor(path)
     assert code == 1 and "Traceback" not in output
     assert "dañad" in output and path.read_bytes() == before
 
