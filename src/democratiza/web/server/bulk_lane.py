@@ -11,7 +11,8 @@ hold in any process); only the answer, or the refusal as a ``WebError``, comes b
 
 Batches of different brokers are read, evaluated and stored at the same time, one in each
 of the lane's processes (``LANE_WORKERS``; a broker has at most one batch in the lane,
-``web.api.filing``), with no lock between them. Why: with one batch at a time per machine
+``web.api.filing``), with no lock between them; a process that dies takes only its own
+batch with it (``lane_worker``). Why: with one batch at a time per machine
 (a file lock, until this was measured), broker B's 2-row batch waited for the whole
 evaluation and write of broker A's 375.905-row one (the most a 64 MiB upload holds): 4 to
 4,7 s on PostgreSQL. Without it B waits at most 0,2 s (``benchmarks/bench_fairness.py``);
