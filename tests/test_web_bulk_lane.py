@@ -30,6 +30,7 @@ from democratiza.web.app import create_app
 from democratiza.web.errors import Unavailable
 from democratiza.web.server.bulk_lane import BulkLane, _file, _start_worker, lane_cores
 from democratiza.web.server.lane_death import NOT_STORED, UNKNOWN, after_worker_died
+from democratiza.web.server.lane_worker import LaneWorker, WorkerDied
 from tests.test_web_support import BROKER_A, BROKER_B, CODE, SAMPLE, bearer, count, open_offer
 
 GOOD = (SAMPLE / "lote-1-casa-de-bolsa.csv").read_bytes()
@@ -322,3 +323,24 @@ def test_a_dying_lane_process_takes_only_its_own_batch_with_it(
         send(BROKER_A, GOOD)  # resent: stored by B's process, which the lane kept
     assert answers[BROKER_A][0] == 201 and answers[BROKER_A][1]["creado"] is True
     assert count(engine, batches) == 2 and lane.started == 2
+
+
+def refuse_or_answer(answer: str) -> bytes:
+    if answer == "no":
+        raise ValueError("rehusado")
+    return answer.encode()
+
+
+def _nothing() -> None:
+    """A lane process's start, without its priority and cores (enough for this test)."""
+
+
+def test_a_lane_process_returns_a_refusal_as_itself_and_goes_on_serving() -> None:
+    worker = LaneWorker(_nothing)
+    with pytest.raises(ValueError, match="rehusado"):
+        worker.run(refuse_or_answer, "no")
+    assert worker.run(refuse_or_answer, "sí") == "sí".encode()  # the same process, still well
+    worker.abandon()  # interrupted mid-batch, the lane ends the process outright
+    assert not worker.alive()
+    with pytest.raises(WorkerDied):
+        worker.run(refuse_or_answer, "sí")

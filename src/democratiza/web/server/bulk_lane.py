@@ -173,6 +173,9 @@ class BulkLane:
             except Exception:
                 self._give_back(worker)  # a refusal (``WebError``): the worker is well
                 raise
+            except BaseException:
+                worker.abandon()  # interrupted while it works: its answer would go astray
+                raise
             self._give_back(worker)
             return answer
 

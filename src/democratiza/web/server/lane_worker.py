@@ -80,6 +80,11 @@ class LaneWorker:
         self._conn.close()
         self.process.join(timeout=STOP_WAIT)
 
+    def abandon(self) -> None:
+        """End the process now, with whatever batch it holds (its transaction dies with it)."""
+        self.process.kill()
+        self.discard()
+
     def stop(self) -> None:
         """End the process once its current batch is answered (killed if it does not end)."""
         with contextlib.suppress(OSError):  # already gone
