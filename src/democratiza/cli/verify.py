@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from democratiza.cli.common import refuse
 from democratiza.cli.offers import Db, engine_for
+
+if TYPE_CHECKING:
+    from democratiza.storage.audit import Anchor
+    from democratiza.verification.chain_head import HeadCheck
 
 package_app = typer.Typer(
     help="Paquetes públicos de las adjudicaciones publicadas, para que cualquiera las verifique.",
@@ -71,13 +75,59 @@ def stage_command(
 
 def verify_command(
     paquete: Annotated[Path, typer.Argument(help="Carpeta o ZIP del paquete público")],
+    cadena: Annotated[
+        Path | None,
+        typer.Option(
+            "--cadena",
+            help="Registro de auditoría exportado (`auditoria exportar`) contra el que "
+            "comprobar la cabeza de la cadena que el paquete trae",
+        ),
+    ] = None,
+    db: Db = None,
 ) -> None:
-    """Recalcula la adjudicación desde el paquete y dice si coincide, byte por byte."""
+    """Recalcula la adjudicación desde el paquete y dice si coincide, byte por byte; con
+    --cadena (o --db), comprueba además que esa cadena de auditoría esté íntegra y contenga
+    la entrada que el paquete nombra como su cabeza al publicarse, con su huella."""
     from democratiza.verification.verify import verify
 
+    if cadena is not None and db is not None:
+        raise refuse("Indique la cadena con --cadena o con --db, no con ambas.")
     verdict = verify(paquete)
     if verdict.manifest_digest:
         console.print(f"Huella SHA-256 del manifiesto: {verdict.manifest_digest}", highlight=False)
+    if verdict.head is not None:
+        console.print(
+            f"Cabeza de la cadena de auditoría al publicarse: {verdict.head.text()}",
+            highlight=False,
+        )
     if not verdict.matches:
         raise refuse(verdict.message)
     console.print(verdict.message, highlight=False)
+    if cadena is None and db is None:
+        return
+    if verdict.head is None:
+        raise refuse(
+            "El paquete no trae la cabeza de la cadena de auditoría: no hay entrada que "
+            "comprobar en la cadena dada."
+        )
+    checked = _head_checked(verdict.head, cadena, db)
+    if not checked.ok:
+        raise refuse(checked.message)
+    console.print(checked.message, highlight=False)
+
+
+def _head_checked(head: Anchor, cadena: Path | None, db: str | None) -> HeadCheck:
+    from democratiza.cli.offers import refuse_damaged
+    from democratiza.storage.audit import stored_chunks
+    from democratiza.storage.audit_export import ExportError, export_chunks
+    from democratiza.verification.chain_head import check_head
+
+    if cadena is not None:
+        try:
+            return check_head(head, export_chunks(cadena), f"el archivo {cadena}")
+        except ExportError as exc:
+            raise refuse(f"No se puede leer la cadena de auditoría: {exc}.") from None
+    engine = engine_for(db, reading=True)
+    refuse_damaged(engine, full=True)
+    with engine.connect() as conn:
+        return check_head(head, stored_chunks(conn), "la base de datos")

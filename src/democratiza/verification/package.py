@@ -14,9 +14,11 @@ tool). Its files:
   office's own folder), ``programa.yaml`` and each text it cites (``norma-…``), so anyone
   can read the rules the allocation ran under; ``parametros.json`` lists them with their
   SHA-256;
-- ``manifiesto.json``: the SHA-256 of each of the other files. The manifest's own SHA-256 is
-  published with the results and kept in the audit log, so a package changed after its
-  publication is told apart.
+- ``manifiesto.json``: the SHA-256 of each of the other files, and the head of the audit
+  chain at publication (``cadena_auditoria``: the number and hash of its last entry before
+  the package's own), so the chain leaves the database: ``verificar --cadena`` checks that
+  entry against a chain the auditor holds. The manifest's own SHA-256 is published with the
+  results and kept in the audit log, so a package changed after its publication is told apart.
 
 No names, identification numbers or financial figures (Ley 1581 de 2012): the limits' inputs
 stay with the auditors, who verify those with their own access.
@@ -37,11 +39,13 @@ from democratiza.offers.lifecycle import StoredOffer
 from democratiza.programs.loader import installed
 from democratiza.stages.allocate import StageAllocation
 from democratiza.stages.lifecycle import StoredStage
+from democratiza.storage.audit import Anchor
 
 PARAMETERS = "parametros.json"
 AWARDS = "adjudicacion.csv"
 README = "LEAME.txt"
 MANIFEST = "manifiesto.json"
+HEAD = "cadena_auditoria"  # the manifest's field with the audit chain's head
 FIRST_STAGE = "primera_etapa"
 LATER_STAGE = "etapa_siguiente"
 
@@ -64,6 +68,7 @@ class Package:
     """The files of a package, by name (bytes, exactly as written)."""
 
     files: dict[str, bytes]
+    head: Anchor | None = None  # the audit chain's last entry at publication
 
     @property
     def manifest_digest(self) -> str:
@@ -108,6 +113,7 @@ def _package(
     awards: pl.DataFrame,
     what: str,
     carried: dict[str, bytes] | None = None,
+    head: Anchor | None = None,
 ) -> Package:
     files = {
         PARAMETERS: canonical(_with_program(parameters, carried or {})),
@@ -116,11 +122,16 @@ def _package(
         **(carried or {}),
     }
     digests = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
-    files[MANIFEST] = canonical({"archivos": digests, "algoritmo": "SHA-256"})
-    return Package(files)
+    manifest: dict[str, Any] = {"archivos": digests, "algoritmo": "SHA-256"}
+    if head is not None:
+        manifest[HEAD] = {"entrada": head.entries, "huella": head.last_hash}
+    files[MANIFEST] = canonical(manifest)
+    return Package(files, head)
 
 
-def first_stage_package(stored: StoredOffer, done: Adjudication, pseudonym: pl.Series) -> Package:
+def first_stage_package(
+    stored: StoredOffer, done: Adjudication, pseudonym: pl.Series, head: Anchor | None = None
+) -> Package:
     """The Primera Etapa's package: its adjudication record, by pseudonym."""
     rule = stored.program.allocation
     parameters = {
@@ -151,10 +162,12 @@ def first_stage_package(stored: StoredOffer, done: Adjudication, pseudonym: pl.S
         "adjudicada",
     )
     what = f"Primera Etapa de la oferta {stored.code}"
-    return _package(parameters, awards, what, program_files(stored))
+    return _package(parameters, awards, what, program_files(stored), head)
 
 
-def stage_package(stage: StoredStage, done: StageAllocation, pseudonym: pl.Series) -> Package:
+def stage_package(
+    stage: StoredStage, done: StageAllocation, pseudonym: pl.Series, head: Anchor | None = None
+) -> Package:
     """A later stage's package: its book and allocation, by pseudonym."""
     header = done.header
     parameters = {
@@ -185,4 +198,5 @@ def stage_package(stage: StoredStage, done: StageAllocation, pseudonym: pl.Serie
         awards,
         f"{stage.name} {stage.code} de la oferta {stage.first.code}",
         program_files(stage.first),
+        head,
     )

@@ -6,6 +6,8 @@ pseudonym under the offer's key. Building it records the manifest's SHA-256 in t
 log, so that what was published can be told apart from anything changed afterwards. The
 package names the program by the SHA-256 of the program file's text the offer keeps (the
 hash the adjudication record names too), so anyone holding that file can check it is the one.
+Its manifest carries the audit chain's head as it stands when the package is built (read in
+the same transaction, under the chain's order), before the entry that records the package.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def offer_package(engine: Engine, code: str, who: str) -> Package:
         stored = load_offer(conn, code)
         _published(stored)
         names = pseudonyms(offer_key(conn, stored.id), done.results)
-        package = first_stage_package(stored, done, names)
+        package = first_stage_package(stored, done, names, audit.anchor(conn))
         _record(conn, who, f"ofertas/{stored.id}/paquete", package)
     return package
 
@@ -53,7 +55,7 @@ def stage_package_of(engine: Engine, stage_code: str, who: str) -> Package:
                 "su adjudicación está publicada."
             )
         names = pseudonyms(offer_key(conn, stage.first.id), done.results)
-        package = stage_package(stage, done, names)
+        package = stage_package(stage, done, names, audit.anchor(conn))
         _record(conn, who, f"etapas/{stage.code}/paquete", package)
     return package
 
