@@ -124,10 +124,10 @@ def _head_checked(head: Anchor, cadena: Path | None, db: str | None) -> HeadChec
 
     if cadena is not None:
         try:
-            return check_head(head, export_chunks(cadena), f"el archivo {cadena}")
+            return check_head(head, export_chunks(cadena), f"del archivo {cadena}")
         except ExportError as exc:
             raise refuse(f"No se puede leer la cadena de auditoría: {exc}.") from None
     engine = engine_for(db, reading=True)
     refuse_damaged(engine, full=True)
     with engine.connect() as conn:
-        return check_head(head, stored_chunks(conn), "la base de datos")
+        return check_head(head, stored_chunks(conn), "de la base de datos")

@@ -53,32 +53,32 @@ class HeadCheck:
 
 
 def check_head(head: Anchor, chunks: Iterable[Sequence[Any]], source: str) -> HeadCheck:
-    """Whether the chain in ``chunks`` (named ``source`` for a person) verifies and holds
-    the entry ``head`` names with its hash."""
+    """Whether the chain in ``chunks`` verifies and holds the entry ``head`` names, with its
+    hash; ``source`` names the chain for a person ("del archivo …", "de la base de datos")."""
     report, found = walk(chunks, head.entries or None)
     named = f"la entrada {group(head.entries)} (huella {head.last_hash[:12]}…)"
     if not report.ok:
         return HeadCheck(
             False,
-            f"La cadena de auditoría de {source} está rota en la entrada "
+            f"La cadena de auditoría {source} está rota en la entrada "
             f"{group(report.broken_at or 0)}: {report.reason}.",
         )
     if head.entries and report.entries < head.entries:
         return HeadCheck(
             False,
-            f"La cadena de auditoría de {source} termina en la entrada {group(report.entries)} "
+            f"La cadena de auditoría {source} termina en la entrada {group(report.entries)} "
             f"y el paquete dice que al publicarse llegaba a {named}: faltan las entradas "
             f"{group(report.entries + 1)} a {group(head.entries)} (la cadena fue recortada).",
         )
     if head.entries and found != head.last_hash:
         return HeadCheck(
             False,
-            f"La entrada {group(head.entries)} de la cadena de auditoría de {source} no es la "
+            f"La entrada {group(head.entries)} de la cadena de auditoría {source} no es la "
             f"que el paquete nombra: su huella es {(found or '')[:12]}… y el paquete dice "
             f"{head.last_hash[:12]}… (la cadena fue reescrita desde esa entrada o antes).",
         )
     return HeadCheck(
         True,
-        f"La cadena de auditoría de {source} está íntegra ({group(report.entries)} entradas) "
+        f"La cadena de auditoría {source} está íntegra ({group(report.entries)} entradas) "
         f"y contiene {named}, la última al publicarse el paquete.",
     )

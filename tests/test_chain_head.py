@@ -1,0 +1,131 @@
+"""The head of the audit chain leaves the database with each public package.
+
+Worked examples: the package's manifest names the chain's last entry when it was built
+(before the entry that records the package); ``verificar PAQUETE --cadena EXPORT`` passes on
+the true chain (exported by ``auditoria exportar``) and with ``--db``; it fails, in Spanish
+and naming the entry, on an export cut short before that entry and on one whose tail was
+rewritten with every hash recomputed (a chain that verifies on its own).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import Engine
+from typer.testing import CliRunner
+
+from democratiza.adjudication.record import publish
+from democratiza.cli.main import app
+from democratiza.storage import audit
+from democratiza.storage.audit_export import Entry, export_chunks
+from democratiza.verification.package import AWARDS, HEAD, MANIFEST, PARAMETERS, README
+from tests.storage_support import adjudicate_sample
+
+CODE = "central-cabeza"
+runner = CliRunner()
+
+
+def published(engine: Engine, db_url: str, tmp_path: Path) -> tuple[Path, audit.Anchor]:
+    """The sample offer published, its package written, and the chain's head before it."""
+    adjudicate_sample(engine, CODE)
+    publish(engine, CODE, "oficina", "publicación")
+    with engine.connect() as conn:
+        before = audit.anchor(conn)
+    folder = tmp_path / "paquete"
+    made = runner.invoke(app, ["paquete", "oferta", CODE, "-o", str(folder), "--db", db_url])
+    assert made.exit_code == 0, made.output
+    return folder, before
+
+
+def exported(db_url: str, path: Path) -> list[dict[str, object]]:
+    done = runner.invoke(app, ["auditoria", "exportar", "-o", str(path), "--db", db_url])
+    assert done.exit_code == 0, done.output
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def check(folder: Path, chain: Path) -> tuple[int, str]:
+    done = runner.invoke(app, ["verificar", str(folder), "--cadena", str(chain)])
+    return done.exit_code, " ".join(done.output.split())
+
+
+def test_the_package_carries_the_head_and_verifies_against_the_true_chain(
+    engine: Engine, db_url: str, tmp_path: Path
+) -> None:
+    folder, before = published(engine, db_url, tmp_path)
+    manifest = json.loads((folder / MANIFEST).read_bytes())
+    assert manifest[HEAD] == {"entrada": before.entries, "huella": before.last_hash}
+    assert sorted(manifest["archivos"]) == sorted([AWARDS, README, PARAMETERS])  # no file added
+    lines = exported(db_url, tmp_path / "registro.jsonl")
+    assert len(lines) == before.entries + 1  # and the entry that records the package
+    assert lines[-1]["accion"] == "paquete.publicar"
+    code, said = check(folder, tmp_path / "registro.jsonl")
+    assert code == 0, said
+    assert f"Cabeza de la cadena de auditoría al publicarse: {before.text()}" in said
+    assert (
+        f"La cadena de auditoría del archivo {tmp_path / 'registro.jsonl'} está íntegra "
+        f"({len(lines)} entradas) y contiene la entrada {before.entries} "
+        f"(huella {before.last_hash[:12]}…)"
+    ) in said
+    by_db = runner.invoke(app, ["verificar", str(folder), "--db", db_url])
+    assert by_db.exit_code == 0, by_db.output
+    assert "La cadena de auditoría de la base de datos está íntegra" in by_db.output
+
+
+def write_lines(path: Path, lines: list[dict[str, object]]) -> Path:
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_chain_cut_short_before_the_head_is_refused_naming_the_entry(
+    engine: Engine, db_url: str, tmp_path: Path
+) -> None:
+    folder, before = published(engine, db_url, tmp_path)
+    lines = exported(db_url, tmp_path / "registro.jsonl")
+    cut = write_lines(tmp_path / "recortada.jsonl", lines[: before.entries - 2])
+    code, said = check(folder, cut)
+    assert code != 0
+    assert (
+        f"La cadena de auditoría del archivo {cut} termina en la entrada "
+        f"{before.entries - 2} y el paquete dice que al publicarse llegaba a la entrada "
+        f"{before.entries} (huella {before.last_hash[:12]}…): faltan las entradas "
+        f"{before.entries - 1} a {before.entries} (la cadena fue recortada)."
+    ) in said
+
+
+def test_a_tail_rewritten_with_its_hashes_recomputed_is_refused_naming_the_entry(
+    engine: Engine, db_url: str, tmp_path: Path
+) -> None:
+    folder, before = published(engine, db_url, tmp_path)
+    lines = exported(db_url, tmp_path / "registro.jsonl")
+    start = before.entries - 3  # rewrite from three entries before the head, to the end
+    previous = str(lines[start - 2]["huella"])
+    for line in lines[start - 1 :]:
+        if line["id"] == start:
+            line["quien"] = "otra persona"
+        entry = Entry(**{**line, "cuando": datetime.fromisoformat(str(line["cuando"]))})  # type: ignore[arg-type]
+        line["huella_anterior"] = previous
+        line["huella"] = previous = audit.entry_hash(
+            previous,
+            entry.id,
+            entry.cuando,
+            entry.quien,
+            entry.accion,
+            entry.entidad,
+            entry.antes,
+            entry.despues,
+        )
+    forged = write_lines(tmp_path / "reescrita.jsonl", lines)
+    assert audit.verify_entries(export_chunks(forged)).ok  # whole again on its own
+    alone = runner.invoke(app, ["verificar", str(folder)])
+    assert alone.exit_code == 0  # the package itself is intact
+    code, said = check(folder, forged)
+    assert code != 0
+    assert (
+        f"La entrada {before.entries} de la cadena de auditoría del archivo {forged} no es "
+        f"la que el paquete nombra: su huella es {str(lines[before.entries - 1]['huella'])[:12]}… "
+        f"y el paquete dice {before.last_hash[:12]}… (la cadena fue reescrita desde esa "
+        "entrada o antes)."
+    ) in said
