@@ -129,3 +129,20 @@ def test_a_tail_rewritten_with_its_hashes_recomputed_is_refused_naming_the_entry
         f"y el paquete dice {before.last_hash[:12]}… (la cadena fue reescrita desde esa "
         "entrada o antes)."
     ) in said
+
+
+def test_an_export_that_is_not_a_chain_is_refused_naming_its_line(
+    engine: Engine, db_url: str, tmp_path: Path
+) -> None:
+    folder, _ = published(engine, db_url, tmp_path)
+    lines = exported(db_url, tmp_path / "registro.jsonl")
+    bad = tmp_path / "mala.jsonl"
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines[:2])
+    bad.write_text(text + '{"id": 3, "cuando": "ayer"}\n', encoding="utf-8")
+    code, said = check(folder, bad)
+    assert code != 0
+    assert f"No se puede leer la cadena de auditoría: el archivo {bad}, línea 3 no es" in said
+    code, said = check(folder, tmp_path / "no-esta.jsonl")
+    assert code != 0 and f"el archivo {tmp_path / 'no-esta.jsonl'} no existe" in said
+    both = runner.invoke(app, ["verificar", str(folder), "--cadena", str(bad), "--db", db_url])
+    assert both.exit_code != 0 and "no con ambas" in both.output
