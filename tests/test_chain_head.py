@@ -36,6 +36,7 @@ def published(engine: Engine, db_url: str, tmp_path: Path) -> tuple[Path, audit.
     folder = tmp_path / "paquete"
     made = runner.invoke(app, ["paquete", "oferta", CODE, "-o", str(folder), "--db", db_url])
     assert made.exit_code == 0, made.output
+    assert f"Cabeza de la cadena de auditoría: {before.text()}" in " ".join(made.output.split())
     return folder, before
 
 

@@ -25,7 +25,7 @@ Folder = Annotated[Path, typer.Option("--salida", "-o", help="Carpeta del paquet
 Who = Annotated[str, typer.Option("--quien", help="Quién lo arma")]
 
 
-def _write(files: dict[str, bytes], folder: Path, manifest: str) -> None:
+def _write(files: dict[str, bytes], folder: Path, manifest: str, head: Anchor | None) -> None:
     from democratiza.reports.render.files import atomic_write
     from democratiza.verification.verify import zipped
 
@@ -35,6 +35,8 @@ def _write(files: dict[str, bytes], folder: Path, manifest: str) -> None:
     atomic_write(folder.with_suffix(".zip"), zipped(files))
     console.print(f"Paquete escrito en {folder} y {folder.with_suffix('.zip')}.", highlight=False)
     console.print(f"Huella SHA-256 del manifiesto: {manifest}", highlight=False)
+    if head is not None:
+        console.print(f"Cabeza de la cadena de auditoría: {head.text()}", highlight=False)
 
 
 @package_app.command("oferta")
@@ -52,7 +54,7 @@ def offer_command(
         package = offer_package(engine_for(db), codigo, quien)
     except OfferError as exc:
         raise refuse(str(exc)) from None
-    _write(package.files, salida, package.manifest_digest)
+    _write(package.files, salida, package.manifest_digest, package.head)
 
 
 @package_app.command("etapa")
@@ -70,7 +72,7 @@ def stage_command(
         package = stage_package_of(engine_for(db), etapa, quien)
     except StageError as exc:
         raise refuse(str(exc)) from None
-    _write(package.files, salida, package.manifest_digest)
+    _write(package.files, salida, package.manifest_digest, package.head)
 
 
 def verify_command(
