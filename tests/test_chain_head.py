@@ -9,6 +9,7 @@ rewritten with every hash recomputed (a chain that verifies on its own).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +21,16 @@ from democratiza.adjudication.record import publish
 from democratiza.cli.main import app
 from democratiza.storage import audit
 from democratiza.storage.audit_export import Entry, export_chunks
-from democratiza.verification.package import AWARDS, HEAD, MANIFEST, PARAMETERS, README
+from democratiza.verification.package import (
+    AWARDS,
+    HEAD,
+    MANIFEST,
+    PARAMETERS,
+    README,
+    Package,
+    canonical,
+    with_head,
+)
 from tests.storage_support import adjudicate_sample
 
 CODE = "central-cabeza"
@@ -58,6 +68,8 @@ def test_the_package_carries_the_head_and_verifies_against_the_true_chain(
     manifest = json.loads((folder / MANIFEST).read_bytes())
     assert manifest[HEAD] == {"entrada": before.entries, "huella": before.last_hash}
     assert sorted(manifest["archivos"]) == sorted([AWARDS, README, PARAMETERS])  # no file added
+    assert sorted(manifest) == ["algoritmo", "archivos", HEAD]  # one field added, no more
+
     lines = exported(db_url, tmp_path / "registro.jsonl")
     assert len(lines) == before.entries + 1  # and the entry that records the package
     assert lines[-1]["accion"] == "paquete.publicar"
@@ -147,3 +159,15 @@ def test_an_export_that_is_not_a_chain_is_refused_naming_its_line(
     assert code != 0 and f"el archivo {tmp_path / 'no-esta.jsonl'} no existe" in said
     both = runner.invoke(app, ["verificar", str(folder), "--cadena", str(bad), "--db", db_url])
     assert both.exit_code != 0 and "no con ambas" in both.output
+
+
+def test_the_head_changes_the_manifest_only() -> None:
+    files = {PARAMETERS: b"{}\n", AWARDS: b"orden\n", README: b"texto\n"}
+    digests = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
+    plain = Package({**files, MANIFEST: canonical({"archivos": digests, "algoritmo": "SHA-256"})})
+    head = audit.Anchor(7, "ab" * 32)
+    headed = with_head(plain, head)
+    assert {n: d for n, d in headed.files.items() if n != MANIFEST} == files
+    manifest = json.loads(headed.files[MANIFEST])
+    assert manifest.pop(HEAD) == {"entrada": 7, "huella": "ab" * 32}
+    assert canonical(manifest) == plain.files[MANIFEST] and headed.head == head

@@ -202,6 +202,15 @@ def anchor(conn: Connection) -> Anchor:
     return Anchor(0, GENESIS) if last is None else Anchor(int(last.id), str(last.huella))
 
 
+def locked_anchor(conn: Connection) -> Anchor:
+    """The anchor as it is now, with the chain's lock taken for the rest of the transaction
+    (PostgreSQL), so that no other writer appends before the caller's own entry: the anchor
+    is then exactly the entry that entry will follow."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
+    return anchor(conn)
+
+
 def verify(conn: Connection, anchored: Anchor | None = None) -> ChainReport:
     """Walk the chain from the first entry; stop at the first that does not verify.
 

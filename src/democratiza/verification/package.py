@@ -113,7 +113,6 @@ def _package(
     awards: pl.DataFrame,
     what: str,
     carried: dict[str, bytes] | None = None,
-    head: Anchor | None = None,
 ) -> Package:
     files = {
         PARAMETERS: canonical(_with_program(parameters, carried or {})),
@@ -122,16 +121,22 @@ def _package(
         **(carried or {}),
     }
     digests = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
-    manifest: dict[str, Any] = {"archivos": digests, "algoritmo": "SHA-256"}
-    if head is not None:
-        manifest[HEAD] = {"entrada": head.entries, "huella": head.last_hash}
-    files[MANIFEST] = canonical(manifest)
-    return Package(files, head)
+    files[MANIFEST] = canonical({"archivos": digests, "algoritmo": "SHA-256"})
+    return Package(files)
 
 
-def first_stage_package(
-    stored: StoredOffer, done: Adjudication, pseudonym: pl.Series, head: Anchor | None = None
-) -> Package:
+def with_head(package: Package, head: Anchor) -> Package:
+    """The package with the audit chain's head in its manifest, its other files unchanged.
+
+    Why apart from building it: the head is read under the chain's lock, held until the
+    package's own entry is written, so it is taken after the (long) build, not before.
+    """
+    manifest = json.loads(package.files[MANIFEST])
+    manifest[HEAD] = {"entrada": head.entries, "huella": head.last_hash}
+    return Package({**package.files, MANIFEST: canonical(manifest)}, head)
+
+
+def first_stage_package(stored: StoredOffer, done: Adjudication, pseudonym: pl.Series) -> Package:
     """The Primera Etapa's package: its adjudication record, by pseudonym."""
     rule = stored.program.allocation
     parameters = {
@@ -162,12 +167,10 @@ def first_stage_package(
         "adjudicada",
     )
     what = f"Primera Etapa de la oferta {stored.code}"
-    return _package(parameters, awards, what, program_files(stored), head)
+    return _package(parameters, awards, what, program_files(stored))
 
 
-def stage_package(
-    stage: StoredStage, done: StageAllocation, pseudonym: pl.Series, head: Anchor | None = None
-) -> Package:
+def stage_package(stage: StoredStage, done: StageAllocation, pseudonym: pl.Series) -> Package:
     """A later stage's package: its book and allocation, by pseudonym."""
     header = done.header
     parameters = {
@@ -198,5 +201,4 @@ def stage_package(
         awards,
         f"{stage.name} {stage.code} de la oferta {stage.first.code}",
         program_files(stage.first),
-        head,
     )

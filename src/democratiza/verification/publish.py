@@ -6,8 +6,8 @@ pseudonym under the offer's key. Building it records the manifest's SHA-256 in t
 log, so that what was published can be told apart from anything changed afterwards. The
 package names the program by the SHA-256 of the program file's text the offer keeps (the
 hash the adjudication record names too), so anyone holding that file can check it is the one.
-Its manifest carries the audit chain's head as it stands when the package is built (read in
-the same transaction, under the chain's order), before the entry that records the package.
+Its manifest carries the audit chain's head: the last entry before the one that records the
+package, read under the chain's lock in the same transaction, so no other entry comes between.
 """
 
 from __future__ import annotations
@@ -20,7 +20,12 @@ from democratiza.stages.allocate import stored_allocation
 from democratiza.stages.lifecycle import load_stage
 from democratiza.stages.terms import StageError
 from democratiza.storage import audit
-from democratiza.verification.package import Package, first_stage_package, stage_package
+from democratiza.verification.package import (
+    Package,
+    first_stage_package,
+    stage_package,
+    with_head,
+)
 from democratiza.verification.pseudonyms import offer_key, pseudonyms
 
 
@@ -39,9 +44,8 @@ def offer_package(engine: Engine, code: str, who: str) -> Package:
         stored = load_offer(conn, code)
         _published(stored)
         names = pseudonyms(offer_key(conn, stored.id), done.results)
-        package = first_stage_package(stored, done, names, audit.anchor(conn))
-        _record(conn, who, f"ofertas/{stored.id}/paquete", package)
-    return package
+        package = first_stage_package(stored, done, names)
+        return _record(conn, who, f"ofertas/{stored.id}/paquete", package)
 
 
 def stage_package_of(engine: Engine, stage_code: str, who: str) -> Package:
@@ -55,12 +59,14 @@ def stage_package_of(engine: Engine, stage_code: str, who: str) -> Package:
                 "su adjudicación está publicada."
             )
         names = pseudonyms(offer_key(conn, stage.first.id), done.results)
-        package = stage_package(stage, done, names, audit.anchor(conn))
-        _record(conn, who, f"etapas/{stage.code}/paquete", package)
-    return package
+        package = stage_package(stage, done, names)
+        return _record(conn, who, f"etapas/{stage.code}/paquete", package)
 
 
-def _record(conn: Connection, who: str, where: str, package: Package) -> None:
+def _record(conn: Connection, who: str, where: str, built: Package) -> Package:
+    """The package with the chain's head in its manifest, and the entry that records it."""
+    package = with_head(built, audit.locked_anchor(conn))
     audit.append(
         conn, who, "paquete.publicar", where, None, {"manifiesto": package.manifest_digest}
     )
+    return package
