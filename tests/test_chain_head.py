@@ -14,13 +14,14 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, delete
 from typer.testing import CliRunner
 
 from democratiza.adjudication.record import publish
 from democratiza.cli.main import app
 from democratiza.storage import audit
 from democratiza.storage.audit_export import Entry, export_chunks
+from democratiza.storage.schema import audit_log
 from democratiza.verification.package import (
     AWARDS,
     HEAD,
@@ -171,3 +172,19 @@ def test_the_head_changes_the_manifest_only() -> None:
     manifest = json.loads(headed.files[MANIFEST])
     assert manifest.pop(HEAD) == {"entrada": 7, "huella": "ab" * 32}
     assert canonical(manifest) == plain.files[MANIFEST] and headed.head == head
+
+
+def test_a_database_whose_tail_was_deleted_is_refused_naming_the_entry(
+    engine: Engine, db_url: str, tmp_path: Path
+) -> None:
+    folder, before = published(engine, db_url, tmp_path)
+    with engine.begin() as conn:
+        conn.execute(delete(audit_log).where(audit_log.c.id >= before.entries))
+    done = runner.invoke(app, ["verificar", str(folder), "--db", db_url])
+    said = " ".join(done.output.split())
+    assert done.exit_code != 0
+    assert (
+        f"La cadena de auditoría de la base de datos termina en la entrada "
+        f"{before.entries - 1} y el paquete dice que al publicarse llegaba a la entrada "
+        f"{before.entries}"
+    ) in said
