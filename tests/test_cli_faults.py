@@ -97,6 +97,7 @@ def test_every_command_on_a_damaged_sqlite_file_answers_in_spanish(
         ("oferta", "crear"),  # its offer file, read strictly since the YAML reader is one
         ("credito", "registrar"),
         ("respaldo", "crear"),  # its destination, which must not exist yet
+        ("verificar",),  # its package, before the chain its --db holds
     }
 
 
