@@ -6,6 +6,7 @@ import csv
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from democratiza.cli.main import app
@@ -88,3 +89,14 @@ def test_schedule_files_and_collateral(tmp_path: Path) -> None:
     assert "Totales: abono a capital $ " in result.output
     assert (tmp_path / "cuadro-amortizacion.pdf").read_bytes().startswith(b"%PDF")
     assert "5.000 acciones × $ 2.018 (precio fijo) = $ 10.090.000" in result.output
+
+
+@pytest.mark.parametrize("day", ["2018-13-01", "2018-02-30", "15/03/2018"])
+def test_a_bad_disbursement_date_is_refused_in_spanish(tmp_path: Path, day: str) -> None:
+    arguments = ["credito", "cuadro", "--monto", "10000000", "--tasa-ea", "18"]
+    arguments += ["--plazo-meses", "60", "--gracia-meses", "0", "--desembolso", day]
+    result = runner.invoke(app, [*arguments, "--salida", str(tmp_path)], env={"COLUMNS": "300"})
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert f"--desembolso: '{day}' debe ser una fecha AAAA-MM-DD." in result.output
+    assert "month must be" not in result.output and "Invalid isoformat" not in result.output

@@ -4,7 +4,6 @@ line checked against a program, and a loan's amortisation schedule."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -14,6 +13,7 @@ from rich.console import Console
 from democratiza.cli.common import (
     IbcFile,
     centavos_option,
+    day_option,
     ibc_series,
     percent_option,
     refuse,
@@ -71,10 +71,7 @@ def _line(
     if garantia not in ("precio_fijo", "otro_valor", "no_admitidas"):
         raise refuse("--garantia debe ser precio_fijo, otro_valor o no_admitidas.")
     collateral: ShareCollateral = garantia  # type: ignore[assignment]
-    try:
-        granted = date.fromisoformat(fecha_otorgamiento)
-    except ValueError:
-        raise refuse(f"--fecha-otorgamiento: '{fecha_otorgamiento}' no es AAAA-MM-DD.") from None
+    granted = day_option(fecha_otorgamiento, "--fecha-otorgamiento")
     try:
         return CreditLine(
             entidad,
@@ -225,6 +222,7 @@ def schedule_command(
     ] = Path("salidas"),
 ) -> None:
     """Cuadro de amortización (CSV y PDF) y, si se dan acciones y precio, su cobertura."""
+    disbursed = day_option(desembolso, "--desembolso")  # its own message, not the parser's
     try:
         schedule = amortization_schedule(
             centavos_option(monto, "--monto"),
@@ -232,7 +230,7 @@ def schedule_command(
             plazo_meses,
             gracia_meses,
             capitalizar_gracia,
-            date.fromisoformat(desembolso),
+            disbursed,
         )
     except (CreditError, ValueError) as exc:
         raise refuse(str(exc)) from None
