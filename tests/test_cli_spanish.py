@@ -53,6 +53,11 @@ def test_a_required_option_and_a_default_are_marked_in_spanish() -> None:
             ["calcular", "-p", "geb-2017", "--categoria", "pensionado", "--cantidad", "mil"],
             "Error: Valor no válido para '--cantidad': se espera un número entero",
         ),
+        (
+            ["calcular", "-p", "geb-2017", "--categoria", "pensionado", "--forma-pago", "tarjeta"],
+            "Error: Valor no válido para --forma-pago: forma de pago desconocida 'tarjeta'; "
+            "valores aceptados: contado, credito, cesantias, cuotas",
+        ),
     ],
 )
 def test_a_mistyped_command_is_told_what_is_wrong_in_spanish(args: list[str], error: str) -> None:

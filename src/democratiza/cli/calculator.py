@@ -22,7 +22,7 @@ from democratiza.money import AMOUNT_EXAMPLES
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.programs.schema import unchecked_sections
 from democratiza.rules.calculator import Question, ask
-from democratiza.vocabulary import CATEGORIES
+from democratiza.vocabulary import CATEGORIES, PAYMENT_METHODS
 
 console = Console()
 
@@ -79,7 +79,7 @@ def calculator_command(
     ingresos_estados_financieros: Money = None,
     limite_inversion: Money = None,
     forma_pago: Annotated[
-        str, typer.Option(help="contado, credito, cesantias o cuotas")
+        str, typer.Option(help="Forma de pago: " + ", ".join(PAYMENT_METHODS))
     ] = "contado",
     fecha: Annotated[
         str | None,
@@ -115,6 +115,12 @@ def calculator_command(
             remuneracion_anual = _ask("Remuneración anual certificada, en pesos") or None
     if categoria not in CATEGORIES:
         raise typer.BadParameter(f"categoría desconocida '{categoria}'", param_hint="--categoria")
+    if forma_pago not in PAYMENT_METHODS:  # else the engine would take it for cash
+        accepted = ", ".join(PAYMENT_METHODS)
+        raise typer.BadParameter(
+            f"forma de pago desconocida '{forma_pago}'; valores aceptados: {accepted}",
+            param_hint="--forma-pago",
+        )
     joined = _day(fecha_ingreso_directivo, "--fecha-ingreso-directivo")
     filed_on = _day(fecha, "--fecha")
     question = Question(
