@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import polars as pl
+import pytest
 from typer.testing import CliRunner
 
 from democratiza.cli.main import app
@@ -134,6 +135,18 @@ def test_calcular_interactive() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "Puede comprar hasta 23.785 acciones." in result.output
+
+
+@pytest.mark.parametrize("yes", ["s", "si", "sí", "SÍ"])
+def test_calcular_interactive_takes_a_spanish_yes(yes: str) -> None:
+    answers = f"trabajador_activo\n48000000\n60000000\ny\n{yes}\n100000000\n"
+    result = runner.invoke(
+        app, ["calcular", "-p", "geb-2017"], input=answers, env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 0, result.output
+    assert "Responda s (sí) o n (no)." in result.output  # 'y' is English: asked again
+    assert "¿Ocupa un cargo directivo? [s/N]" in result.output
+    assert "Remuneración anual certificada" in result.output  # the yes was taken
 
 
 def test_programa_shows_values_with_citations() -> None:

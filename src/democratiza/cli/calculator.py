@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from democratiza.cli.common import centavos_option, fail
+from democratiza.cli.common import centavos_option, confirm, fail
 from democratiza.cli.offer_options import offer_from
 from democratiza.compliance.instalments import instalment_schedule, schedule_lines
 from democratiza.labels import rule_cited
@@ -110,7 +110,7 @@ def calculator_command(
                 _ask("Ingresos del certificado de ingresos y retenciones") or None
             )
         obligado_declarar = patrimonio_liquido is not None
-        directivo = typer.confirm("¿Ocupa un cargo directivo?", default=False)
+        directivo = confirm("¿Ocupa un cargo directivo?", default=False)
         if directivo:
             remuneracion_anual = _ask("Remuneración anual certificada, en pesos") or None
     if categoria not in CATEGORIES:

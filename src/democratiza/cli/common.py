@@ -63,6 +63,38 @@ class SpanishFaults(TyperGroup):
             raise refuse(message) from None
 
 
+YES = ("s", "si", "sí")
+NO = ("n", "no")
+
+
+def confirm(question: str, default: bool = False) -> bool:
+    """A yes/no question answered in Spanish: 's', 'si', 'sí' or 'n', 'no' (Enter takes the
+    default). Why not ``typer.confirm``: its click accepts only 'y'/'yes' and asks again in
+    English."""
+    while True:
+        shown = "S/n" if default else "s/N"
+        answer: str = typer.prompt(f"{question} [{shown}]", default="", show_default=False)
+        word = answer.strip().lower()
+        if not word:
+            return default
+        if word in YES:
+            return True
+        if word in NO:
+            return False
+        err.print("Responda s (sí) o n (no).", highlight=False)
+
+
+def new_password(prompt: str = "Contraseña") -> str:
+    """A password typed twice, hidden; asked again, in Spanish, until both agree (click's own
+    confirmation speaks English)."""
+    while True:
+        first: str = typer.prompt(prompt, hide_input=True)
+        second: str = typer.prompt("Repita la contraseña", hide_input=True)
+        if first == second:
+            return first
+        err.print("Las dos contraseñas no coinciden; escríbala de nuevo.", highlight=False)
+
+
 def centavos_option(text: str, option: str) -> int:
     """Pesos as typed (``money.parse_pesos``: '2018', '2075.31', '48.000.000,50') to
     centavos, refusing negatives."""
