@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from democratiza.cli.main import app
+from tests.helpers import CENTRAL_CREDIT_LINE
 
 runner = CliRunner()
 # GEB offers 1.836.235.403 shares at $ 2.018: 10 % of their value is $ 370.552.304.325,40.
@@ -100,3 +101,23 @@ def test_a_bad_disbursement_date_is_refused_in_spanish(tmp_path: Path, day: str)
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert f"--desembolso: '{day}' debe ser una fecha AAAA-MM-DD." in result.output
     assert "month must be" not in result.output and "Invalid isoformat" not in result.output
+
+
+def test_a_registered_line_is_told_by_its_lender_and_date_never_its_row(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'oferta.db'}"
+    offer = Path(__file__).parents[1] / "examples/primera-etapa/oferta.yaml"
+    created = runner.invoke(
+        app, ["oferta", "crear", "central", "-p", "central-seguros-vida", "--oferta", str(offer),
+              "--db", db],
+    )  # fmt: skip
+    assert created.exit_code == 0, created.output
+    result = runner.invoke(
+        app, ["credito", "registrar", "central", *CENTRAL_CREDIT_LINE, "--db", db],
+        env={"COLUMNS": "300"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(
+        "Línea de crédito de Banco Ejemplo, otorgada el 2017-06-15, registrada en la oferta "
+        "'central': $ 4.000.000.000 disponibles."
+    ), result.output
+    assert "Línea de crédito 1" not in result.output

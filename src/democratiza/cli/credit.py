@@ -163,12 +163,12 @@ def register_command(
     )
     try:
         with engine_for(db).begin() as conn:
-            line_id = register_line(conn, load_offer(conn, codigo), line, quien)
+            register_line(conn, load_offer(conn, codigo), line, quien)
     except (OfferError, CreditError) as exc:
         raise refuse(str(exc)) from None
-    console.print(
-        f"Línea de crédito {line_id} de {line.lender} registrada en la oferta '{codigo}': "
-        f"{pesos(line.available_centavos)} disponibles.",
+    console.print(  # the line by its lender and date: its row number means nothing to a person
+        f"Línea de crédito de {line.lender}, otorgada el {line.granted:%Y-%m-%d}, registrada "
+        f"en la oferta '{codigo}': {pesos(line.available_centavos)} disponibles.",
         highlight=False,
     )
 
