@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from democratiza.cli.common import centavos_option, confirm, fail
+from democratiza.cli.common import centavos_option, confirm, fail, share_count
 from democratiza.cli.offer_options import offer_from
 from democratiza.compliance.instalments import instalment_schedule, schedule_lines
 from democratiza.labels import rule_cited
@@ -55,7 +55,10 @@ def calculator_command(
         str | None, typer.Option(help="Categoría de destinatario: " + ", ".join(CATEGORIES))
     ] = None,
     cantidad: Annotated[
-        int | None, typer.Option(help="Acciones que quiere comprar (por defecto: el máximo)")
+        int | None,
+        typer.Option(
+            parser=share_count, help="Acciones que quiere comprar (por defecto: el máximo)"
+        ),
     ] = None,
     obligado_declarar: Annotated[
         bool,

@@ -3,6 +3,7 @@ tables whose identifiers are never cut, and a failing database told in Spanish."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
@@ -93,6 +94,20 @@ def new_password(prompt: str = "Contraseña") -> str:
         if first == second:
             return first
         err.print("Las dos contraseñas no coinciden; escríbala de nuevo.", highlight=False)
+
+
+SHARE_COUNT = re.compile(r"\d+|\d{1,3}(?:\.\d{3})+")
+
+
+def share_count(text: str) -> int:
+    """A number of shares as typed, with or without thousands dots ('40000000',
+    '40.000.000'), as pesos already may be; typer's int would refuse the dots."""
+    cleaned = text.strip()
+    if not SHARE_COUNT.fullmatch(cleaned):
+        raise typer.BadParameter(
+            f"'{text}' no es un número entero de acciones (p. ej. 40000000 o 40.000.000)"
+        )
+    return int(cleaned.replace(".", ""))
 
 
 def centavos_option(text: str, option: str) -> int:

@@ -17,6 +17,7 @@ from democratiza.cli.common import (
     ibc_series,
     percent_option,
     refuse,
+    share_count,
     table,
 )
 from democratiza.cli.offer_options import ParamOpt, parameter_overrides
@@ -215,7 +216,9 @@ def schedule_command(
     capitalizar_gracia: Annotated[
         bool, typer.Option(help="Los intereses de la gracia se capitalizan")
     ] = True,
-    acciones: Annotated[int | None, typer.Option(help="Acciones dadas en garantía")] = None,
+    acciones: Annotated[
+        int | None, typer.Option(parser=share_count, help="Acciones dadas en garantía")
+    ] = None,
     precio: Annotated[str | None, typer.Option(help="Precio fijo por acción (garantía)")] = None,
     salida: Annotated[
         Path, typer.Option("--salida", "-o", help="Carpeta donde escribir el cuadro en CSV y PDF")
