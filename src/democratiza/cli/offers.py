@@ -54,6 +54,7 @@ from democratiza.storage.database import (
 )
 from democratiza.storage.receipts import StorageError
 from democratiza.tables.errors import InputRejected
+from democratiza.words import count
 
 offer_app = typer.Typer(
     help="Ofertas: crear, abrir, cerrar, interrumpir, declarar desierta, adjudicar, publicar, "
@@ -380,8 +381,8 @@ def import_command(
             raise refuse(str(exc)) from None
     else:
         counts = result.decisions.group_by("decision").len().sort("decision")
-        for decision, n in counts.iter_rows():
-            console.print(f"  {decision}: {group(n)}")
+        for decision, n in counts.iter_rows():  # '681 aceptadas', '1 rechazada'
+            console.print(f"  {count(n, decision, decision + 's')}", highlight=False)
     folder = salida / codigo / "lotes"
     for path in write_batch_files(result, evaluated, folder, comisionista, lote):
         console.print(f"Escrito: {path}", highlight=False)
