@@ -32,6 +32,7 @@ from democratiza.programs.loader import (
     read_program,
     read_program_file,
 )
+from democratiza.words import count
 
 console = Console()
 
@@ -81,7 +82,10 @@ def validate_command(
     program, errors = problems(data, found.source, found.texts, found.where)
     if program is None:
         lines = [f"{e.path}: {e.message}" for e in errors]
-        raise fail(lines, f"{archivo}: {len(errors)} problema(s); el programa no se carga:")
+        raise fail(
+            lines,
+            f"{archivo}: {count(len(errors), 'problema', 'problemas')}; el programa no se carga:",
+        )
     console.print(
         f"{archivo}: el programa {program.id} (versión {program.version}) es válido; "
         f"huella SHA-256 {found.sha256}.",
@@ -126,8 +130,9 @@ def coverage_command(
         return
     for text in texts:
         counts = {s: sum(1 for c in text.provisions if c.status is s) for s in Status}
+        provisions = count(len(text.provisions), "disposición", "disposiciones")
         console.print(
-            f"{text.short} ({text.text}): {len(text.provisions)} disposiciones; "
+            f"{text.short} ({text.text}): {provisions}; "
             f"{counts[Status.CITED]} citadas por un valor, {counts[Status.NOT_MODELLED]} "
             f"declaradas no modeladas, {counts[Status.NEITHER]} ni lo uno ni lo otro.",
             highlight=False,
@@ -195,7 +200,8 @@ def compare_command(
     if not found:
         console.print("Los valores son los mismos: el texto cambia solo en comentarios o formato.")
         return
-    console.print(f"{len(found)} valor(es) cambian (guardado → actual):")
+    changed = count(len(found), "valor cambia", "valores cambian")
+    console.print(f"{changed} (guardado → actual):")
     for change in found:
         console.print(
             f"  {change.path}: {shown(change.before)} → {shown(change.after)}",
