@@ -51,7 +51,12 @@ def test_a_required_option_and_a_default_are_marked_in_spanish() -> None:
         (["calcular", "--nada"], "Error: No existe la opción --nada."),
         (
             ["calcular", "-p", "geb-2017", "--categoria", "pensionado", "--cantidad", "mil"],
-            "Error: Valor no válido para '--cantidad': se espera un número entero",
+            "Error: Valor no válido para '--cantidad': 'mil' no es un número entero de acciones",
+        ),
+        (
+            ["calcular", "-p", "geb-2017", "--categoria", "pensionado", "--fecha", "2018-02-30"],
+            "Error: Valor no válido para --fecha: fecha no válida '2018-02-30': se escribe "
+            "AAAA-MM-DD, p. ej. 2018-01-15",
         ),
         (
             ["calcular", "-p", "geb-2017", "--categoria", "pensionado", "--forma-pago", "tarjeta"],
