@@ -17,6 +17,7 @@ from typer.core import TyperGroup
 from democratiza.cli.common import fail, refuse
 from democratiza.cli.offers import Code, Db, engine_for
 from democratiza.cli.program_view import show_program
+from democratiza.money import group
 from democratiza.offers.lifecycle import OfferError, kept_program, load_offer
 from democratiza.offers.readiness import later_needs
 from democratiza.programs.compare import changes, shown, text_changes
@@ -131,10 +132,13 @@ def coverage_command(
     for text in texts:
         counts = {s: sum(1 for c in text.provisions if c.status is s) for s in Status}
         provisions = count(len(text.provisions), "disposición", "disposiciones")
+        cited = count(counts[Status.CITED], "citada", "citadas")
+        unmodelled = count(
+            counts[Status.NOT_MODELLED], "declarada no modelada", "declaradas no modeladas"
+        )
         console.print(
-            f"{text.short} ({text.text}): {provisions}; "
-            f"{counts[Status.CITED]} citadas por un valor, {counts[Status.NOT_MODELLED]} "
-            f"declaradas no modeladas, {counts[Status.NEITHER]} ni lo uno ni lo otro.",
+            f"{text.short} ({text.text}): {provisions}; {cited} por un valor, {unmodelled}, "
+            f"{group(counts[Status.NEITHER])} ni lo uno ni lo otro.",
             highlight=False,
             markup=False,
         )
