@@ -96,6 +96,7 @@ def test_every_command_on_a_damaged_sqlite_file_answers_in_spanish(
         ("etapa", "crear"),  # its terms file
         ("oferta", "crear"),  # its offer file, read strictly since the YAML reader is one
         ("credito", "registrar"),
+        ("respaldo", "crear"),  # its destination, which must not exist yet
     }
 
 

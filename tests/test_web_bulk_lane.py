@@ -29,7 +29,8 @@ from democratiza.storage.schema import acceptances, batches
 from democratiza.web.app import create_app
 from democratiza.web.errors import Unavailable
 from democratiza.web.server.bulk_lane import BulkLane, _file, _start_worker, lane_cores
-from democratiza.web.server.lane_death import UNKNOWN, after_worker_died
+from democratiza.web.server.lane_death import NOT_STORED, UNKNOWN, after_worker_died
+from democratiza.web.server.lane_worker import LaneWorker, WorkerDied
 from tests.test_web_support import BROKER_A, BROKER_B, CODE, SAMPLE, bearer, count, open_offer
 
 GOOD = (SAMPLE / "lote-1-casa-de-bolsa.csv").read_bytes()
@@ -56,7 +57,7 @@ def test_the_lane_answers_as_the_service_itself(engine: Engine) -> None:
         assert status == 201 and first["creado"] is True and first["filas"] == 750
         status, again = upload(client, "lote-1.csv", GOOD, "L1")
         assert status == 201 and again["creado"] is False
-    assert lane._pool is not None  # the batches really went through the lane's process
+    assert lane.started == 1  # the batches really went through the lane's process
     assert count(engine, acceptances) == 750 and count(engine, batches) == 1
     with TestClient(create_app(engine), headers=bearer(engine, BROKER_A)) as here:
         status, resent = upload(here, "lote-1.csv", GOOD, "L1")
@@ -71,22 +72,20 @@ def decisions(answer: dict[str, Any]) -> list[tuple[object, ...]]:
     return [(r["radicado"], r["decision"], r["cantidad_permitida"]) for r in rows]
 
 
-def test_a_lane_that_died_stores_nothing_and_the_next_batch_gets_a_new_one(
-    engine: Engine,
-) -> None:
+def test_a_lane_process_that_died_between_batches_costs_no_batch(engine: Engine) -> None:
+    """Killed while it held no batch, the process is replaced before the next one is sent."""
     open_offer(engine)
     lane = BulkLane(engine.url.render_as_string(hide_password=False))
     with TestClient(create_app(engine, lane=lane), headers=bearer(engine, BROKER_A)) as client:
         status, _ = upload(client, "con-errores.csv", BAD, "MALO")  # starts the lane
-        assert status == 422 and lane._pool is not None
-        for pid in list(lane._pool._processes):
-            os.kill(pid, signal.SIGKILL)
-        status, died = upload(client, "lote-1.csv", GOOD, "L1")
-        assert status == 503 and "Envíelo de nuevo" in died["detalle"]
-        assert count(engine, batches) == 0
-        status, again = upload(client, "lote-1.csv", GOOD, "L1")
-        assert status == 201 and again["creado"] is True
-    assert count(engine, acceptances) == 750
+        assert status == 422 and lane.started == 1
+        for worker in lane._idle:
+            os.kill(worker.process.pid or 0, signal.SIGKILL)
+            worker.process.join(timeout=10)
+        status, stored = upload(client, "lote-1.csv", GOOD, "L1")
+        assert status == 201 and stored["creado"] is True
+    assert lane.started == 2
+    assert count(engine, acceptances) == 750 and count(engine, batches) == 1
 
 
 def test_a_lane_keeps_to_half_of_the_cores() -> None:
@@ -263,3 +262,85 @@ def test_one_brokers_batch_is_not_held_behind_another_brokers_being_evaluated(
     assert b_done_while_a_held, "el lote de B esperó a que terminara el de A"
     assert answers == {BROKER_B: 201, BROKER_A: 201}
     assert count(engine, batches) == 2
+
+
+def held_until_released(
+    url: str, code: str, path: Path, shown: str, batch: str, broker: str, who: str
+) -> bytes:
+    """The lane's work, once the test releases it; the process's number is left for the test."""
+    folder = Path(os.environ[HOLD])
+    (folder / f"{broker}.pid").write_text(str(os.getpid()), encoding="ascii")
+    for _ in range(1200):
+        if (folder / "soltar").exists():
+            break
+        time.sleep(0.05)
+    return _file(url, code, path, shown, batch, broker, who)
+
+
+def test_a_dying_lane_process_takes_only_its_own_batch_with_it(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A's process is killed (kill -9) while A's and B's batches are both in the lane:
+    A is told its batch was not stored and can be resent; B's is stored and answered 201."""
+    open_offer(engine)
+    monkeypatch.setenv(HOLD, str(tmp_path))  # the lane's processes inherit it
+    lane = BulkLane(engine.url.render_as_string(hide_password=False), work=held_until_released)
+    answers: dict[str, tuple[int, dict[str, Any]]] = {}
+    tokens = {BROKER_A: bearer(engine, BROKER_A), BROKER_B: bearer(engine, BROKER_B)}
+
+    def send(broker: str, body: bytes) -> None:
+        answer = client.post(
+            f"/api/ofertas/{CODE}/lotes",
+            files={"archivo": ("lote.csv", body)},
+            data={"lote": "L1"},
+            headers=tokens[broker],
+        )
+        answers[broker] = (answer.status_code, answer.json())
+
+    with TestClient(create_app(engine, lane=lane)) as client:
+        senders = [
+            threading.Thread(target=send, args=(BROKER_A, GOOD)),
+            threading.Thread(target=send, args=(BROKER_B, OTHER)),
+        ]
+        for sender in senders:
+            sender.start()
+        pids = {b: tmp_path / f"{b}.pid" for b in (BROKER_A, BROKER_B)}
+        for _ in range(1200):  # both processes start (spawn) and hold their batch
+            if all(p.exists() and p.read_text() for p in pids.values()):
+                break
+            time.sleep(0.05)
+        a_pid, b_pid = (int(pids[b].read_text()) for b in (BROKER_A, BROKER_B))
+        assert a_pid != b_pid
+        os.kill(a_pid, signal.SIGKILL)
+        (tmp_path / "soltar").touch()
+        for sender in senders:
+            sender.join(timeout=60)
+        assert count(engine, batches) == 1  # B's alone
+        a_status, a_told = answers[BROKER_A]
+        assert a_status == 503 and a_told["detalle"] == NOT_STORED
+        b_status, b_told = answers[BROKER_B]
+        assert b_status == 201 and b_told["creado"] is True and b_told["filas"] > 0
+        send(BROKER_A, GOOD)  # resent: stored by B's process, which the lane kept
+    assert answers[BROKER_A][0] == 201 and answers[BROKER_A][1]["creado"] is True
+    assert count(engine, batches) == 2 and lane.started == 2
+
+
+def refuse_or_answer(answer: str) -> bytes:
+    if answer == "no":
+        raise ValueError("rehusado")
+    return answer.encode()
+
+
+def _nothing() -> None:
+    """A lane process's start, without its priority and cores (enough for this test)."""
+
+
+def test_a_lane_process_returns_a_refusal_as_itself_and_goes_on_serving() -> None:
+    worker = LaneWorker(_nothing)
+    with pytest.raises(ValueError, match="rehusado"):
+        worker.run(refuse_or_answer, "no")
+    assert worker.run(refuse_or_answer, "sí") == "sí".encode()  # the same process, still well
+    worker.abandon()  # interrupted mid-batch, the lane ends the process outright
+    assert not worker.alive()
+    with pytest.raises(WorkerDied):
+        worker.run(refuse_or_answer, "sí")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import re
 import zipfile
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from democratiza.stages.allocate import allocate_stage
 from democratiza.stages.lifecycle import advance_stage, load_stage
 from democratiza.stages.orders import import_orders
 from democratiza.storage.database import make_engine, migrate
-from democratiza.verification.package import MANIFEST, PARAMETERS
+from democratiza.verification.package import HEAD, MANIFEST, PARAMETERS
 from democratiza.verification.verify import verify
 from democratiza.web.app import create_app
 from tests.test_stages import FIRST, book, close, new_stage, order, settle_sample
@@ -120,6 +121,9 @@ def test_the_package_downloads_from_the_page_and_verifies(sqlite: Engine, tmp_pa
     with sqlite.connect() as conn:
         program = load_offer(conn, CODE).program_sha256
     assert f'id="huella-programa">{program}<' in page and program in parameters
+    # And the audit chain's head the package carries, for an auditor to check.
+    head = json.loads(manifest)[HEAD]
+    assert f'id="cabeza-cadena">entrada {head["entrada"]}: {head["huella"]}<' in page
     assert public.get(f"/ofertas/{CODE}/paquete.zip").content == answer.content
 
 
@@ -143,3 +147,8 @@ def test_a_published_later_stage_s_package_is_offered_too(engine: Engine, tmp_pa
     path.write_bytes(answer.content)
     verdict = verify(path)
     assert verdict.matches, verdict.message
+    assert verdict.head is not None
+    stage_page = public.get("/etapas/segunda/estadisticas").text
+    assert f'id="cabeza-cadena">entrada {verdict.head.entries}: {verdict.head.last_hash}<' in (
+        stage_page
+    )

@@ -21,7 +21,7 @@ from democratiza.adjudication.record import adjudicate, publish
 from democratiza.money import group
 from democratiza.storage.database import make_engine, migrate
 from democratiza.verification.archive import LOCAL, MIB, UPLOAD_BYTES, UPLOADED
-from democratiza.verification.package import AWARDS, MANIFEST, canonical
+from democratiza.verification.package import AWARDS, HEAD, MANIFEST, canonical
 from democratiza.verification.verify import verify, zipped
 from democratiza.web.app import create_app
 from tests.test_web_public_statistics import text
@@ -104,8 +104,11 @@ def test_an_untouched_package_verifies_as_the_command_says(
     assert '<p class="ok" id="veredicto-mensaje">' in page
     assert "<code>adjudicacion.csv</code>" in page  # the file to look for, as code
     with zipfile.ZipFile(io.BytesIO(package)) as archive:
-        digest = hashlib.sha256(archive.read(MANIFEST)).hexdigest()
+        manifest = archive.read(MANIFEST)
+        digest = hashlib.sha256(manifest).hexdigest()
     assert f'id="veredicto-huella">{digest}<' in page
+    head = json.loads(manifest)[HEAD]  # the chain's head, as the statistics page shows it
+    assert f'id="veredicto-cabeza">entrada {head["entrada"]}: {head["huella"]}<' in page
     statistics = public.get(f"/ofertas/{CODE}/estadisticas").text
     assert f'id="huella-manifiesto">{digest}<' in statistics  # the one to compare it with
 

@@ -118,6 +118,21 @@ def round_centavos(amount: Fraction) -> int:
 ROUNDING_WORDS = "redondeado al centavo más cercano (medio centavo, hacia arriba)"
 
 
+EXACT_SCALE = 8  # decimals of a centavo a price may carry: ten of a peso, past any decree's
+EXACT_CENTAVOS = pl.Decimal(38, EXACT_SCALE)
+
+
+def exact_centavos(price: Fraction | int) -> Decimal:
+    """A price (centavos) as the exact decimal it is, for files with a price column; a price
+    that needs more than ``EXACT_SCALE`` decimals of a centavo is refused, never rounded."""
+    value = Fraction(price)
+    shown = Decimal(value.numerator) / Decimal(value.denominator)
+    fixed = shown.quantize(Decimal(1).scaleb(-EXACT_SCALE))
+    if Fraction(fixed) != value:
+        raise MoneyError(f"el precio de {price_text(value)} tiene más de diez decimales")
+    return fixed
+
+
 def parse_percent(text: str) -> Decimal:
     """A percentage as a person writes it ('18.5', '18,5', '18,5 %') as a fraction (0.185)."""
     written = text.strip().removesuffix("%").strip().replace(",", ".")

@@ -8,8 +8,10 @@ Each change is recorded in the audit log like the same change made on the web.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -176,6 +178,37 @@ def verify_command(
     console.print(report.message(), highlight=False)
     if anchored is not None and anchored.entries:
         console.print(f"Llega a la entrada anclada {anchored.entries} con su huella.")
+
+
+@audit_app.command("exportar")
+def export_command(
+    salida: Annotated[
+        Path,
+        typer.Option("--salida", "-o", help="Archivo del registro (JSON, una línea por entrada)"),
+    ] = Path("salidas/registro-auditoria.jsonl"),
+    db: Db = None,
+) -> None:
+    """Exporta el registro de auditoría entero, entrada por entrada, para guardarlo fuera del
+    sistema: con él, `verificar PAQUETE --cadena ARCHIVO` comprueba la cabeza de la cadena
+    que el paquete trae."""
+    from democratiza.storage.audit_export import export_lines
+
+    salida.parent.mkdir(parents=True, exist_ok=True)
+    tmp = salida.with_name(f".{salida.name}.{secrets.token_hex(6)}.tmp")
+    engine = engine_for(db, reading=True)
+    try:
+        with engine.connect() as conn, tmp.open("xb") as out:
+            report = audit.verify(conn)
+            written = 0
+            for line in export_lines(conn):
+                out.write(line)
+                written += 1
+        os.replace(tmp, salida)
+    finally:
+        tmp.unlink(missing_ok=True)
+    console.print(f"Registro de auditoría exportado en {salida}: {written} entradas.")
+    if not report.ok:
+        console.print(f"Atención: {report.message()}", highlight=False)
 
 
 @audit_app.command("anclar")

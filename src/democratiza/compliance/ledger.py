@@ -20,11 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 
 import polars as pl
 from sqlalchemy import ColumnElement, Connection, Select, Table, func, literal, select
 
 from democratiza.labels import later_stage_payments
+from democratiza.money import EXACT_CENTAVOS, exact_centavos
 from democratiza.offers.dates import sale_day_problems
 from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
 from democratiza.rules.explain import cite
@@ -144,18 +146,18 @@ def acceptance_price(stored: StoredOffer) -> ColumnElement[int]:
 
 
 def acceptance_terms(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
-    """radicado → the broker's ``referencia`` and the ``precio`` (centavos per share) each
-    current acceptance pays, for the brokers' adjudication files (as a later stage's file
-    has them)."""
+    """radicado → the broker's ``referencia`` and the exact ``precio`` (centavos per share,
+    a decimal: a decree's price may be finer than a centavo) each current acceptance pays,
+    for the brokers' adjudication files (as a later stage's file has them). An acceptance
+    that recorded no price of its own pays the offer's."""
     a = acceptances.c
     rows = conn.execute(
-        select(a.radicado, a.referencia, acceptance_price(stored)).where(
-            a.oferta_id == stored.id, a.vigente
-        )
+        select(a.radicado, a.referencia, a.precio).where(a.oferta_id == stored.id, a.vigente)
     ).all()
+    initial = exact_centavos(stored.offer.price)
     return pl.DataFrame(
-        [tuple(r) for r in rows],
-        schema={"radicado": pl.String, "referencia": pl.String, "precio": pl.Int64},
+        [(r, ref, initial if own is None else Decimal(own)) for r, ref, own in rows],
+        schema={"radicado": pl.String, "referencia": pl.String, "precio": EXACT_CENTAVOS},
         orient="row",
     )
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import io
 from datetime import datetime
+from fractions import Fraction
 from pathlib import Path
 from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
 
 import polars as pl
 
 from democratiza.adjudication.record import RESULT_COLUMNS, Adjudication
-from democratiza.reports.render.amounts import in_pesos
+from democratiza.money import round_centavos
+from democratiza.reports.render.amounts import in_pesos, price_in_pesos
 from democratiza.tables.cells import safe_text, write_csv
 
 # A broker's file: the adjudication's results for its own acceptants.
@@ -138,10 +140,16 @@ def broker_frame(done: Adjudication, terms: pl.DataFrame | None = None) -> pl.Da
     if terms is None:
         return frame
     joined = frame.join(terms, on="radicado", how="left", maintain_order="left")
-    priced = joined.with_columns((pl.col("adjudicada") * pl.col("precio")).alias("valor_a_pagar"))
+    to_pay = [  # exact shares × price, to the centavo only here, where money changes hands
+        None if price is None or shares is None else round_centavos(Fraction(price) * shares)
+        for price, shares in zip(joined["precio"], joined["adjudicada"], strict=True)
+    ]
+    priced = joined.with_columns(
+        price_in_pesos(joined["precio"]), pl.Series("valor_a_pagar", to_pay, dtype=pl.Int64)
+    )
     first = ["comisionista", "radicado", "referencia"]
     rest = [c for c in priced.columns if c not in first]
-    return in_pesos(priced.select(*first, *rest), ("precio", "valor_a_pagar"))
+    return in_pesos(priced.select(*first, *rest), ("valor_a_pagar",))
 
 
 def broker_files(

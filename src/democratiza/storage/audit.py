@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -202,12 +202,29 @@ def anchor(conn: Connection) -> Anchor:
     return Anchor(0, GENESIS) if last is None else Anchor(int(last.id), str(last.huella))
 
 
+def locked_anchor(conn: Connection) -> Anchor:
+    """The anchor as it is now, with the chain's lock taken for the rest of the transaction
+    (PostgreSQL), so that no other writer appends before the caller's own entry: the anchor
+    is then exactly the entry that entry will follow."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
+    return anchor(conn)
+
+
 def verify(conn: Connection, anchored: Anchor | None = None) -> ChainReport:
     """Walk the chain from the first entry; stop at the first that does not verify.
 
     With an anchor, the chain must also still reach the anchored entry, with its hash.
     """
-    report, anchored_hash = _walk(conn, anchored.entries if anchored else None)
+    return verify_entries(stored_chunks(conn), anchored)
+
+
+def verify_entries(chunks: Iterable[Sequence[Any]], anchored: Anchor | None = None) -> ChainReport:
+    """``verify`` over entries from anywhere (the database, an auditor's export), in order.
+
+    Each entry has the audit log's columns as attributes (``id``, ``cuando``, ``huella``…).
+    """
+    report, anchored_hash = walk(chunks, anchored.entries if anchored else None)
     if anchored is None or not report.ok or anchored.entries == 0:
         return report
     if report.entries < anchored.entries:
@@ -228,11 +245,9 @@ def verify(conn: Connection, anchored: Anchor | None = None) -> ChainReport:
     return report
 
 
-def _walk(conn: Connection, keep: int | None) -> tuple[ChainReport, str | None]:
-    """The chain's report, and the hash of entry ``keep`` if the walk reached it."""
-    previous, expected_id, seen = GENESIS, 1, 0
+def stored_chunks(conn: Connection) -> Iterator[Sequence[Any]]:
+    """The stored entries in order, ``VERIFY_CHUNK`` at a time."""
     after_id = 0
-    kept: str | None = None
     while True:
         rows = conn.execute(
             select(audit_log)
@@ -241,7 +256,16 @@ def _walk(conn: Connection, keep: int | None) -> tuple[ChainReport, str | None]:
             .limit(VERIFY_CHUNK)
         ).all()
         if not rows:
-            return ChainReport(seen, None, None), kept
+            return
+        yield rows
+        after_id = int(rows[-1].id)
+
+
+def walk(chunks: Iterable[Sequence[Any]], keep: int | None) -> tuple[ChainReport, str | None]:
+    """The chain's report, and the hash of entry ``keep`` if the walk reached it."""
+    previous, expected_id, seen = GENESIS, 1, 0
+    kept: str | None = None
+    for rows in chunks:
         for row in rows:
             if row.id != expected_id:
                 return ChainReport(
@@ -266,7 +290,7 @@ def _walk(conn: Connection, keep: int | None) -> tuple[ChainReport, str | None]:
             if row.id == keep:
                 kept = str(row.huella)
             previous, expected_id, seen = row.huella, expected_id + 1, seen + 1
-        after_id = int(rows[-1].id)
+    return ChainReport(seen, None, None), kept
 
 
 def count(conn: Connection) -> int:

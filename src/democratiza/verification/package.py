@@ -14,9 +14,11 @@ tool). Its files:
   office's own folder), ``programa.yaml`` and each text it cites (``norma-…``), so anyone
   can read the rules the allocation ran under; ``parametros.json`` lists them with their
   SHA-256;
-- ``manifiesto.json``: the SHA-256 of each of the other files. The manifest's own SHA-256 is
-  published with the results and kept in the audit log, so a package changed after its
-  publication is told apart.
+- ``manifiesto.json``: the SHA-256 of each of the other files, and the head of the audit
+  chain at publication (``cadena_auditoria``: the number and hash of its last entry before
+  the package's own), so the chain leaves the database: ``verificar --cadena`` checks that
+  entry against a chain the auditor holds. The manifest's own SHA-256 is published with the
+  results and kept in the audit log, so a package changed after its publication is told apart.
 
 No names, identification numbers or financial figures (Ley 1581 de 2012): the limits' inputs
 stay with the auditors, who verify those with their own access.
@@ -37,11 +39,13 @@ from democratiza.offers.lifecycle import StoredOffer
 from democratiza.programs.loader import installed
 from democratiza.stages.allocate import StageAllocation
 from democratiza.stages.lifecycle import StoredStage
+from democratiza.storage.audit import Anchor
 
 PARAMETERS = "parametros.json"
 AWARDS = "adjudicacion.csv"
 README = "LEAME.txt"
 MANIFEST = "manifiesto.json"
+HEAD = "cadena_auditoria"  # the manifest's field with the audit chain's head
 FIRST_STAGE = "primera_etapa"
 LATER_STAGE = "etapa_siguiente"
 
@@ -64,6 +68,7 @@ class Package:
     """The files of a package, by name (bytes, exactly as written)."""
 
     files: dict[str, bytes]
+    head: Anchor | None = None  # the audit chain's last entry at publication
 
     @property
     def manifest_digest(self) -> str:
@@ -118,6 +123,17 @@ def _package(
     digests = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())}
     files[MANIFEST] = canonical({"archivos": digests, "algoritmo": "SHA-256"})
     return Package(files)
+
+
+def with_head(package: Package, head: Anchor) -> Package:
+    """The package with the audit chain's head in its manifest, its other files unchanged.
+
+    Why apart from building it: the head is read under the chain's lock, held until the
+    package's own entry is written, so it is taken after the (long) build, not before.
+    """
+    manifest = json.loads(package.files[MANIFEST])
+    manifest[HEAD] = {"entrada": head.entries, "huella": head.last_hash}
+    return Package({**package.files, MANIFEST: canonical(manifest)}, head)
 
 
 def first_stage_package(stored: StoredOffer, done: Adjudication, pseudonym: pl.Series) -> Package:

@@ -6,6 +6,8 @@ pseudonym under the offer's key. Building it records the manifest's SHA-256 in t
 log, so that what was published can be told apart from anything changed afterwards. The
 package names the program by the SHA-256 of the program file's text the offer keeps (the
 hash the adjudication record names too), so anyone holding that file can check it is the one.
+Its manifest carries the audit chain's head: the last entry before the one that records the
+package, read under the chain's lock in the same transaction, so no other entry comes between.
 """
 
 from __future__ import annotations
@@ -18,7 +20,12 @@ from democratiza.stages.allocate import stored_allocation
 from democratiza.stages.lifecycle import load_stage
 from democratiza.stages.terms import StageError
 from democratiza.storage import audit
-from democratiza.verification.package import Package, first_stage_package, stage_package
+from democratiza.verification.package import (
+    Package,
+    first_stage_package,
+    stage_package,
+    with_head,
+)
 from democratiza.verification.pseudonyms import offer_key, pseudonyms
 
 
@@ -38,8 +45,7 @@ def offer_package(engine: Engine, code: str, who: str) -> Package:
         _published(stored)
         names = pseudonyms(offer_key(conn, stored.id), done.results)
         package = first_stage_package(stored, done, names)
-        _record(conn, who, f"ofertas/{stored.id}/paquete", package)
-    return package
+        return _record(conn, who, f"ofertas/{stored.id}/paquete", package)
 
 
 def stage_package_of(engine: Engine, stage_code: str, who: str) -> Package:
@@ -54,11 +60,13 @@ def stage_package_of(engine: Engine, stage_code: str, who: str) -> Package:
             )
         names = pseudonyms(offer_key(conn, stage.first.id), done.results)
         package = stage_package(stage, done, names)
-        _record(conn, who, f"etapas/{stage.code}/paquete", package)
-    return package
+        return _record(conn, who, f"etapas/{stage.code}/paquete", package)
 
 
-def _record(conn: Connection, who: str, where: str, package: Package) -> None:
+def _record(conn: Connection, who: str, where: str, built: Package) -> Package:
+    """The package with the chain's head in its manifest, and the entry that records it."""
+    package = with_head(built, audit.locked_anchor(conn))
     audit.append(
         conn, who, "paquete.publicar", where, None, {"manifiesto": package.manifest_digest}
     )
+    return package

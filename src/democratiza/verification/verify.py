@@ -16,7 +16,7 @@ import hashlib
 import io
 import json
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polars as pl
@@ -24,6 +24,7 @@ import polars as pl
 from democratiza.adjudication.adjudicate import AdjudicationError
 from democratiza.money import group
 from democratiza.stages.clearing import ClearingError
+from democratiza.storage.audit import Anchor
 from democratiza.verification.archive import (
     LOCAL,
     UPLOADED,
@@ -32,6 +33,7 @@ from democratiza.verification.archive import (
     zip_bytes_problem,
     zip_files,
 )
+from democratiza.verification.chain_head import HeadUnreadable, package_head
 from democratiza.verification.package import (
     AWARDS,
     MANIFEST,
@@ -49,6 +51,7 @@ class Verdict:
     message: str
     manifest_digest: str | None = None
     unread: bool = False  # the package could not even be read (so nothing was compared)
+    head: Anchor | None = None  # the audit chain's head its manifest names, if any
 
 
 def _unread(name: object, reason: str) -> Verdict:
@@ -110,10 +113,20 @@ def verify_upload(data: bytes, name: str) -> Verdict:
 
 
 def verdict_of(files: dict[str, bytes]) -> Verdict:
-    """Whether a package's files (by name) are what their allocation gives, byte for byte."""
+    """Whether a package's files (by name) are what their allocation gives, byte for byte,
+    with the audit chain's head its manifest names."""
     problem = _manifest_problem(files)
+    if problem is None:
+        try:
+            head = package_head(files)
+        except HeadUnreadable as exc:
+            problem = str(exc)
     if problem is not None:
         return Verdict(False, f"El paquete no coincide con su manifiesto: {problem}.")
+    return replace(_recomputed_verdict(files), head=head)
+
+
+def _recomputed_verdict(files: dict[str, bytes]) -> Verdict:
     manifest = hashlib.sha256(files[MANIFEST]).hexdigest()
     try:
         parameters = json.loads(files[PARAMETERS])

@@ -26,3 +26,12 @@ def in_pesos(frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataFrame:
         )
         for name in columns
     )
+
+
+def price_in_pesos(centavos: pl.Series) -> pl.Series:
+    """An exact price column (decimal centavos) in pesos with two decimals, or as many more
+    as the finest price has ($ 0,010176 keeps its six): nothing is rounded."""
+    values = [None if c is None else Decimal(c).scaleb(-2) for c in centavos.to_list()]
+    exponents = [v.normalize().as_tuple().exponent for v in values if v is not None]
+    scale = max([2, *(-e for e in exponents if isinstance(e, int))])
+    return pl.Series(centavos.name, values, dtype=pl.Decimal(38, scale))

@@ -9,7 +9,9 @@ Why a cache: the figures come from the stored record, recomputed and checked aga
 hash (``stored_adjudication``), which takes seconds on a large offer; a published
 adjudication never changes, so its page and its package are kept per process, keyed by the
 record's result hash (a later stage's page and package, by the stage's code: a published
-stage never changes either). Building a package records its manifest's hash in the audit log.
+stage never changes either). Building a package records its manifest's hash in the audit log;
+the page shows the audit chain's head the package carries (number and hash of its last entry
+at publication), for an auditor to check against the chain they hold.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from democratiza.reports.public_statistics import (
 from democratiza.stages.allocate import stored_allocation
 from democratiza.stages.lifecycle import StoredStage, load_stage
 from democratiza.stages.terms import StageError
+from democratiza.storage.audit import Anchor
 from democratiza.storage.schema import adjudications
 from democratiza.verification.publish import offer_package, stage_package_of
 from democratiza.verification.verify import zipped
@@ -54,6 +57,7 @@ class Published:
     package_zip: bytes
     manifest_digest: str
     program_digest: str
+    head: Anchor | None  # the audit chain's head at publication, as the package carries it
 
 
 def _published(request: Request, code: str) -> tuple[Any, Published]:
@@ -83,6 +87,7 @@ def _published(request: Request, code: str) -> tuple[Any, Published]:
             zipped(package.files),
             package.manifest_digest,
             stored.program_sha256,
+            package.head,
         )
     return stored, cache[key]
 
@@ -118,6 +123,7 @@ class PublishedStage:
     statistics: PublicStageStatistics
     package_zip: bytes
     manifest_digest: str
+    head: Anchor | None
 
 
 def _published_stage(request: Request, code: str) -> PublishedStage:
@@ -139,7 +145,9 @@ def _published_stage(request: Request, code: str) -> PublishedStage:
         stats = stage_statistics(stage, stored_allocation(engine, code))
         if len(cache) >= KEPT:
             cache.pop(next(iter(cache)))
-        cache[code] = PublishedStage(stage, stats, zipped(built.files), built.manifest_digest)
+        cache[code] = PublishedStage(
+            stage, stats, zipped(built.files), built.manifest_digest, built.head
+        )
     return cache[code]
 
 

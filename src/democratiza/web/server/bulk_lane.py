@@ -11,7 +11,8 @@ hold in any process); only the answer, or the refusal as a ``WebError``, comes b
 
 Batches of different brokers are read, evaluated and stored at the same time, one in each
 of the lane's processes (``LANE_WORKERS``; a broker has at most one batch in the lane,
-``web.api.filing``), with no lock between them. Why: with one batch at a time per machine
+``web.api.filing``), with no lock between them; a process that dies takes only its own
+batch with it (``lane_worker``). Why: with one batch at a time per machine
 (a file lock, until this was measured), broker B's 2-row batch waited for the whole
 evaluation and write of broker A's 375.905-row one (the most a 64 MiB upload holds): 4 to
 4,7 s on PostgreSQL. Without it B waits at most 0,2 s (``benchmarks/bench_fairness.py``);
@@ -37,12 +38,9 @@ at a time (``web.api.filing``).
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
@@ -58,6 +56,7 @@ from democratiza.web.server.filing_answers import (
     filing_refusal,
 )
 from democratiza.web.server.lane_death import after_worker_died
+from democratiza.web.server.lane_worker import LaneWorker, WorkerDied
 from democratiza.web.server.processes import end_with_parent
 
 NICENESS = 12  # about a fifteenth of a normal process's CPU share when both want the core
@@ -132,42 +131,57 @@ Work = Callable[[str, str, Path, str, str, str, str], bytes]
 
 
 class BulkLane:
-    """The worker processes (``LANE_WORKERS``) for the batches of one service process,
-    started on first use.
+    """The worker processes (at most ``LANE_WORKERS``) for the batches of one service
+    process, started on first use, each serving one batch at a time (``lane_worker``).
 
     ``work`` files the batch in the worker (``_file``; a test may give one that fails).
+    A worker that dies takes only its own batch with it: the broker is told what is true
+    (``after_worker_died``), the other batches go on, and the next batch gets a new worker.
     """
 
     def __init__(self, url: str, work: Work = _file) -> None:
         self.url = url
         self.work = work
-        self._pool: ProcessPoolExecutor | None = None
-        self._starting = threading.Lock()
+        self._turns = threading.BoundedSemaphore(LANE_WORKERS)
+        self._idle: list[LaneWorker] = []
+        self._guard = threading.Lock()
+        self.started = 0  # workers started so far (a test's evidence that the lane was used)
+
+    def _take(self) -> LaneWorker:
+        with self._guard:
+            while self._idle:
+                worker = self._idle.pop()
+                if worker.alive():
+                    return worker
+                worker.discard()  # died between batches: it held none
+            self.started += 1
+        return LaneWorker(_start_worker)
+
+    def _give_back(self, worker: LaneWorker) -> None:
+        with self._guard:
+            self._idle.append(worker)
 
     def file(self, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
         """The batch's answer as JSON, written in the lane (``file_batch_here``)."""
-        with self._starting:
-            if self._pool is None:
-                # "spawn": forking a process that runs threads (uvicorn's, Polars') can hang.
-                self._pool = ProcessPoolExecutor(
-                    max_workers=LANE_WORKERS,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_start_worker,
-                )
-            pool = self._pool
-        try:
-            answer: bytes = pool.submit(
-                self.work, self.url, code, path, shown, batch, broker, who
-            ).result()
-        except BrokenProcessPool:
-            # The lane's process died (killed, out of memory); the next batch gets a new one.
-            with self._starting:
-                if self._pool is pool:
-                    self._pool = None
-            pool.shutdown(wait=False, cancel_futures=True)
-            return after_worker_died(_engine(self.url), code, path, shown, batch, broker)
-        return answer
+        with self._turns:
+            worker = self._take()
+            try:
+                answer = worker.run(self.work, self.url, code, path, shown, batch, broker, who)
+            except WorkerDied:
+                # Killed, out of memory: its transaction committed or died with it.
+                return after_worker_died(_engine(self.url), code, path, shown, batch, broker)
+            except Exception:
+                self._give_back(worker)  # a refusal (``WebError``): the worker is well
+                raise
+            except BaseException:
+                worker.abandon()  # interrupted while it works: its answer would go astray
+                raise
+            self._give_back(worker)
+            return answer
 
     def shutdown(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+        """Stop the idle workers (once the service has answered every request)."""
+        with self._guard:
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.stop()
