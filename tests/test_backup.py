@@ -82,6 +82,10 @@ def test_a_copy_restores_what_the_database_held_when_it_was_taken(
     assert "La cadena de auditoría está íntegra" in made.output
     manifest = json.loads((tmp_path / "copias" / "respaldo.copia.json").read_text())
     assert manifest["tablas"]["aceptaciones"] == len(then["aceptaciones"])
+    total = sum(manifest["tablas"].values())
+    tables = len(manifest["tablas"])
+    said = " ".join(made.output.split())  # counts with thousands dots
+    assert f"Filas: {total:,} en {tables} tablas (".replace(",", ".") in said, said
     with engine.connect() as conn:
         assert manifest["ancla"] == audit.anchor(conn).text()
     again = runner.invoke(app, ["respaldo", "crear", str(copy), "--db", db_url])

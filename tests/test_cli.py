@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import polars as pl
+import pytest
 from typer.testing import CliRunner
 
 from democratiza.cli.main import app
@@ -134,6 +135,39 @@ def test_calcular_interactive() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "Puede comprar hasta 23.785 acciones." in result.output
+
+
+@pytest.mark.parametrize("yes", ["s", "si", "sí", "SÍ"])
+def test_calcular_interactive_takes_a_spanish_yes(yes: str) -> None:
+    answers = f"trabajador_activo\n48000000\n60000000\ny\n{yes}\n100000000\n"
+    result = runner.invoke(
+        app, ["calcular", "-p", "geb-2017"], input=answers, env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 0, result.output
+    assert "Responda s (sí) o n (no)." in result.output  # 'y' is English: asked again
+    assert "¿Ocupa un cargo directivo? [s/N]" in result.output
+    assert "Remuneración anual certificada" in result.output  # the yes was taken
+
+
+@pytest.mark.parametrize("option", ["--cantidad", "--acciones"])
+def test_a_share_count_may_be_typed_with_thousands_dots(option: str, tmp_path: Path) -> None:
+    if option == "--cantidad":
+        base = ["calcular", "-p", "geb-2017", "--categoria", "pensionado"]
+        base += ["--patrimonio-liquido", "48000000", "--ingresos", "60000000", "--cantidad"]
+    else:  # the collateral of a loan schedule
+        base = ["credito", "cuadro", "--monto", "10000000", "--tasa-ea", "18", "--plazo-meses"]
+        base += ["60", "--gracia-meses", "0", "--desembolso", "2018-03-15", "--precio", "2018"]
+        base += ["--salida", str(tmp_path), "--acciones"]
+    dotted = runner.invoke(app, [*base, "20.000"], env={"COLUMNS": "200"})
+    plain = runner.invoke(app, [*base, "20000"], env={"COLUMNS": "200"})
+    assert dotted.exit_code == 0, dotted.output
+    assert dotted.output == plain.output
+    assert "20.000 acciones" in dotted.output
+    wrong = runner.invoke(app, [*base, "20.00"], env={"COLUMNS": "200"})
+    assert wrong.exit_code == 2
+    assert "'20.00' no es un número entero de acciones (p. ej. 40000000 o 40.000.000)" in (
+        wrong.output
+    )
 
 
 def test_programa_shows_values_with_citations() -> None:

@@ -6,9 +6,11 @@ import csv
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from democratiza.cli.main import app
+from tests.helpers import CENTRAL_CREDIT_LINE
 
 runner = CliRunner()
 # GEB offers 1.836.235.403 shares at $ 2.018: 10 % of their value is $ 370.552.304.325,40.
@@ -88,3 +90,34 @@ def test_schedule_files_and_collateral(tmp_path: Path) -> None:
     assert "Totales: abono a capital $ " in result.output
     assert (tmp_path / "cuadro-amortizacion.pdf").read_bytes().startswith(b"%PDF")
     assert "5.000 acciones × $ 2.018 (precio fijo) = $ 10.090.000" in result.output
+
+
+@pytest.mark.parametrize("day", ["2018-13-01", "2018-02-30", "15/03/2018"])
+def test_a_bad_disbursement_date_is_refused_in_spanish(tmp_path: Path, day: str) -> None:
+    arguments = ["credito", "cuadro", "--monto", "10000000", "--tasa-ea", "18"]
+    arguments += ["--plazo-meses", "60", "--gracia-meses", "0", "--desembolso", day]
+    result = runner.invoke(app, [*arguments, "--salida", str(tmp_path)], env={"COLUMNS": "300"})
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert f"--desembolso: '{day}' debe ser una fecha AAAA-MM-DD." in result.output
+    assert "month must be" not in result.output and "Invalid isoformat" not in result.output
+
+
+def test_a_registered_line_is_told_by_its_lender_and_date_never_its_row(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'oferta.db'}"
+    offer = Path(__file__).parents[1] / "examples/primera-etapa/oferta.yaml"
+    created = runner.invoke(
+        app, ["oferta", "crear", "central", "-p", "central-seguros-vida", "--oferta", str(offer),
+              "--db", db],
+    )  # fmt: skip
+    assert created.exit_code == 0, created.output
+    result = runner.invoke(
+        app, ["credito", "registrar", "central", *CENTRAL_CREDIT_LINE, "--db", db],
+        env={"COLUMNS": "300"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(
+        "Línea de crédito de Banco Ejemplo, otorgada el 2017-06-15, registrada en la oferta "
+        "'central': $ 4.000.000.000 disponibles."
+    ), result.output
+    assert "Línea de crédito 1" not in result.output

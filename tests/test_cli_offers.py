@@ -69,6 +69,9 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
         db=db,
     )
     assert "aceptaciones radicadas" in out
+    # Each decision counted in agreement: '681 aceptadas', never 'aceptada: 681'.
+    for line in ("  681 aceptadas\n", "  63 reducidas\n", "  6 rechazadas\n"):
+        assert line in out, out
     # The broker gets every row's decision, explained, and the radicados assigned.
     folder = tmp_path / "salidas" / code / "lotes"
     report = pl.read_csv(folder / "casa-de-bolsa-l1-decisiones.csv", infer_schema=False)

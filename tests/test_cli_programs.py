@@ -46,7 +46,7 @@ def test_validar_reports_every_problem_at_once_with_its_key_path(tmp_path: Path)
     path.write_text(text, encoding="utf-8")
     out = run("programa", "validar", str(path), ok=False)
     lines = [line.strip() for line in out.splitlines()]
-    assert f"{path}: 5 problema(s); el programa no se carga:" in " ".join(lines)
+    assert f"{path}: 5 problemas; el programa no se carga:" in " ".join(lines)
     for expected in (
         "• limites[6].base.fuentes[0]: valor no admitido (se admite: 'patrimonio_liquido',",
         "• limites[7].tope_acciones: debe ser mayor o igual a 1",
@@ -102,7 +102,7 @@ def test_the_guides_refusals_are_those_validar_gives(tmp_path: Path) -> None:
         .split("```\n")[1]
         .splitlines()
     ]
-    assert guide[0] == "ruta/programa.yaml: 4 problema(s); el programa no se carga:"
-    assert shown[0] == f"{path}: 4 problema(s); el programa no se carga:"
+    assert guide[0] == "ruta/programa.yaml: 4 problemas; el programa no se carga:"
+    assert shown[0] == f"{path}: 4 problemas; el programa no se carga:"
     assert len(shown) == len(guide) == 5
     assert all(s.startswith(g) for s, g in zip(shown[1:], guide[1:], strict=True)), shown

@@ -17,7 +17,7 @@ NARROW = {"COLUMNS": "80"}
 ENGLISH = re.compile(
     r"Usage|Options|Arguments|Commands|Show this message|\[required\]|\[default|Missing|"
     r"Try '|No such|Invalid value|Got unexpected|requires an argument|Input should|"
-    r"<str>|<path>|<int>"
+    r"<str>|<path>|<int>|Did you mean"
 )
 
 
@@ -45,12 +45,23 @@ def test_a_required_option_and_a_default_are_marked_in_spanish() -> None:
     [
         (["evaluar"], "Error: Falta el argumento 'archivo'."),
         (["nada"], "Error: No existe el comando 'nada'."),
+        (["lotes"], "Error: No existe el comando 'lotes'. ¿Quiso decir 'lote'?"),
         (["programa", "geb-2017", "otro"], "Error: Sobran argumentos: otro"),
         (["calcular", "-p"], "Error: La opción '-p' necesita un valor."),
         (["calcular", "--nada"], "Error: No existe la opción --nada."),
         (
             ["calcular", "-p", "geb-2017", "--categoria", "pensionado", "--cantidad", "mil"],
-            "Error: Valor no válido para '--cantidad': se espera un número entero",
+            "Error: Valor no válido para '--cantidad': 'mil' no es un número entero de acciones",
+        ),
+        (
+            ["calcular", "-p", "geb-2017", "--categoria", "pensionado", "--fecha", "2018-02-30"],
+            "Error: Valor no válido para --fecha: fecha no válida '2018-02-30': se escribe "
+            "AAAA-MM-DD, p. ej. 2018-01-15",
+        ),
+        (
+            ["calcular", "-p", "geb-2017", "--categoria", "pensionado", "--forma-pago", "tarjeta"],
+            "Error: Valor no válido para --forma-pago: forma de pago desconocida 'tarjeta'; "
+            "valores aceptados: contado, credito, cesantias, cuotas",
         ),
     ],
 )

@@ -282,6 +282,8 @@ def test_art_10_2_all_causes_are_listed_not_just_the_first() -> None:
         "cantidad_no_valida",
     }
     assert out.explanation.summary == "Rechazada: 4 causas."
+    assert len(out.explanation.causes) == 4  # the four told, each with its article
+    assert all("Decreto 706/2017" in cause for cause in out.explanation.causes)
 
 
 def test_art_6_5_cesantias_only_for_natural_persons() -> None:

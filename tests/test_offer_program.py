@@ -168,7 +168,7 @@ def test_programa_comparar_shows_each_changed_value_by_its_key_path(
     edit(path, CAP, "tope_acciones: 400000")
     edit(path, "version: 3", "version: 4")
     out = cli("programa", "comparar", "propia", "--archivo", str(path), db=db_url)
-    assert "3 valor(es) cambian (guardado → actual):" in out
+    assert "3 valores cambian (guardado → actual):" in out
     assert "  version: 3 → 4" in out
     assert "  limites[3].tope_acciones: 367800 → 400000" in out
     assert "  limites[6].tope_acciones: 367800 → 400000" in out

@@ -135,7 +135,7 @@ def test_the_cli_pays_and_settles_a_stage_and_exports_its_registry(
         assert result.exit_code == 0, result.output
         return result.output
 
-    assert "1 pagos por $ 9.600.000" in run(
+    assert "1 pago por $ 9.600.000" in run(
         "etapa", "pago", "importar", "segunda", str(paid), "--lote", "P1"
     )
     settled = run("etapa", "pago", "liquidar", "segunda", "--fecha-enajenacion", "2018-05-02")

@@ -263,7 +263,7 @@ def test_orders_breaking_a_stage_rule_are_kept_as_refused_with_the_reason(
     )
     assert reasons["O4"].startswith("no declara capacidad legal")
     assert reasons["O5"].startswith("ingresada fuera del plazo de la etapa, del 2018-04-03")
-    assert result.message.endswith("(1 válidas, 4 rechazadas).")
+    assert result.message.endswith("(1 válida, 4 rechazadas).")
 
 
 def test_a_bad_file_is_refused_whole_and_a_resent_batch_stored_once(
@@ -551,7 +551,7 @@ def test_cli_orders_stored_when_their_file_cannot_be_written_are_told_stored(
     code, said = send(not_a_folder)
     assert code == 1
     assert (
-        "El lote 'B1' quedó guardado (1 órdenes radicadas), pero sus archivos no se pudieron "
+        "El lote 'B1' quedó guardado (1 orden radicada), pero sus archivos no se pudieron "
         f"escribir en {not_a_folder / 'segunda' / 'lotes'} (el sistema no lo permitió: "
     ) in said
     code, said = send(tmp_path / "out")

@@ -75,3 +75,14 @@ def test_people_tokens_and_the_audit_chain_from_the_console(tmp_path: Path) -> N
     broken = run("auditoria", "verificar", db=db, ok=False)
     assert "rota en la entrada 2" in broken
     assert "No se ancla una cadena rota" in run("auditoria", "anclar", db=db, ok=False)
+
+
+def test_a_typed_password_that_does_not_match_is_asked_again_in_spanish(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'web.db'}"
+    typed = (
+        "una-clave-bien-larga\notra-clave-distinta\nuna-clave-bien-larga\nuna-clave-bien-larga\n"
+    )
+    out = run("usuario", "crear", "ana", "--nombre", "Ana", "--rol", "oficina", db=db, stdin=typed)
+    assert "Las dos contraseñas no coinciden; escríbala de nuevo." in out
+    assert "Repita la contraseña" in out and "Repeat" not in out and "do not match" not in out
+    assert "Usuario 'ana' creado con rol oficina." in out

@@ -247,3 +247,14 @@ def word(kind: str, ident: object) -> str:
 def count(n: int, one: str, many: str) -> str:
     """A number and its noun in agreement: '1 aceptación', '2.500 aceptaciones'."""
     return f"{group(n)} {one if n == 1 else many}"
+
+
+def filed(n: int) -> str:
+    """What a received batch holds, in one wording for CLI, API and pages: '1 aceptación
+    radicada', '200.000 aceptaciones radicadas'."""
+    return count(n, "aceptación radicada", "aceptaciones radicadas")
+
+
+def orders_filed(n: int) -> str:
+    """What a received batch of a later stage's orders holds: '1 orden radicada'."""
+    return count(n, "orden radicada", "órdenes radicadas")

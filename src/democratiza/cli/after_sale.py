@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from democratiza.cli.common import centavos_option, day_option, refuse, refuse_file
+from democratiza.cli.common import centavos_option, day_option, refuse, refuse_file, share_count
 from democratiza.cli.offers import Code, Db, Who, engine_for
 from democratiza.compliance.fines.terms import FineError
 from democratiza.compliance.holdings import (
@@ -140,7 +140,7 @@ def event_command(
     radicado: Annotated[str, typer.Argument(help="Radicado de la aceptación")],
     tipo: Annotated[str, typer.Option(help=", ".join(EVENT_KINDS))],
     fecha: Annotated[str, typer.Option(help="Día en que ocurrió o se identificó")],
-    acciones: Annotated[int, typer.Option(help="Acciones afectadas")],
+    acciones: Annotated[int, typer.Option(parser=share_count, help="Acciones afectadas")],
     detalle: Annotated[str, typer.Option(help="Qué se informó y quién lo informó")],
     contraprestacion: Annotated[
         str | None,

@@ -16,8 +16,10 @@ from rich.console import Console
 
 from democratiza.cli.common import refuse
 from democratiza.cli.offers import Db
+from democratiza.money import group
 from democratiza.storage.backup import BackupError, Snapshot, create, manifest_path, restore
 from democratiza.storage.database import database_url, make_engine
+from democratiza.words import count
 
 console = Console()
 backup_app = typer.Typer(
@@ -30,12 +32,13 @@ backup_app = typer.Typer(
 def _said(found: Snapshot) -> str:
     rows = sum(found.counts.values())
     shown = ", ".join(
-        f"{name} {found.counts.get(name, 0)}"
+        f"{name} {group(found.counts.get(name, 0))}"
         for name in ("ofertas", "lotes", "aceptaciones", "adjudicados", "etapas", "ordenes")
     )
     return (
         f"{found.chain.message()}\nAncla: {found.anchor.text()}\n"
-        f"Filas: {rows} en {len(found.counts)} tablas ({shown}); esquema {found.schema}."
+        f"Filas: {group(rows)} en {count(len(found.counts), 'tabla', 'tablas')} ({shown}); "
+        f"esquema {found.schema}."
     )
 
 

@@ -8,6 +8,7 @@ and stores nothing twice).
 from __future__ import annotations
 
 import errno
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -19,6 +20,7 @@ from democratiza.reports.decisions import write_decisions
 from democratiza.reports.exports import slug
 from democratiza.rules.engine import CompiledProgram
 from democratiza.tables.cells import write_csv
+from democratiza.words import filed
 
 
 def write_batch_files(
@@ -41,7 +43,7 @@ def write_batch_files(
 
 
 def not_written(
-    batch: str, rows: int, folder: Path, exc: OSError, stored: str = "aceptaciones radicadas"
+    batch: str, rows: int, folder: Path, exc: OSError, stored: Callable[[int], str] = filed
 ) -> typer.Exit:
     """What is true when the files fail after the commit: stored, and how to get the files."""
     why = (
@@ -50,7 +52,7 @@ def not_written(
         else f"el sistema no lo permitió: {errno.errorcode.get(exc.errno or 0, 'error')}"
     )
     return refuse(
-        f"El lote '{batch}' quedó guardado ({rows} {stored}), pero sus archivos "
+        f"El lote '{batch}' quedó guardado ({stored(rows)}), pero sus archivos "
         f"no se pudieron escribir en {folder} ({why}). Libere espacio o indique otra carpeta "
         "con --salida, y envíe de nuevo el mismo archivo con el mismo lote: se escriben los "
         "archivos y no se guarda nada dos veces."

@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from democratiza.cli.common import centavos_option, fail
+from democratiza.cli.common import centavos_option, confirm, fail, share_count
 from democratiza.cli.offer_options import offer_from
 from democratiza.compliance.instalments import instalment_schedule, schedule_lines
 from democratiza.labels import rule_cited
@@ -22,7 +22,7 @@ from democratiza.money import AMOUNT_EXAMPLES
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.programs.schema import unchecked_sections
 from democratiza.rules.calculator import Question, ask
-from democratiza.vocabulary import CATEGORIES
+from democratiza.vocabulary import CATEGORIES, PAYMENT_METHODS
 
 console = Console()
 
@@ -55,7 +55,10 @@ def calculator_command(
         str | None, typer.Option(help="Categoría de destinatario: " + ", ".join(CATEGORIES))
     ] = None,
     cantidad: Annotated[
-        int | None, typer.Option(help="Acciones que quiere comprar (por defecto: el máximo)")
+        int | None,
+        typer.Option(
+            parser=share_count, help="Acciones que quiere comprar (por defecto: el máximo)"
+        ),
     ] = None,
     obligado_declarar: Annotated[
         bool,
@@ -79,7 +82,7 @@ def calculator_command(
     ingresos_estados_financieros: Money = None,
     limite_inversion: Money = None,
     forma_pago: Annotated[
-        str, typer.Option(help="contado, credito, cesantias o cuotas")
+        str, typer.Option(help="Forma de pago: " + ", ".join(PAYMENT_METHODS))
     ] = "contado",
     fecha: Annotated[
         str | None,
@@ -110,11 +113,17 @@ def calculator_command(
                 _ask("Ingresos del certificado de ingresos y retenciones") or None
             )
         obligado_declarar = patrimonio_liquido is not None
-        directivo = typer.confirm("¿Ocupa un cargo directivo?", default=False)
+        directivo = confirm("¿Ocupa un cargo directivo?", default=False)
         if directivo:
             remuneracion_anual = _ask("Remuneración anual certificada, en pesos") or None
     if categoria not in CATEGORIES:
         raise typer.BadParameter(f"categoría desconocida '{categoria}'", param_hint="--categoria")
+    if forma_pago not in PAYMENT_METHODS:  # else the engine would take it for cash
+        accepted = ", ".join(PAYMENT_METHODS)
+        raise typer.BadParameter(
+            f"forma de pago desconocida '{forma_pago}'; valores aceptados: {accepted}",
+            param_hint="--forma-pago",
+        )
     joined = _day(fecha_ingreso_directivo, "--fecha-ingreso-directivo")
     filed_on = _day(fecha, "--fecha")
     question = Question(

@@ -3,6 +3,7 @@ tables whose identifiers are never cut, and a failing database told in Spanish."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
@@ -61,6 +62,52 @@ class SpanishFaults(TyperGroup):
             if message is None:
                 raise
             raise refuse(message) from None
+
+
+YES = ("s", "si", "sí")
+NO = ("n", "no")
+
+
+def confirm(question: str, default: bool = False) -> bool:
+    """A yes/no question answered in Spanish: 's', 'si', 'sí' or 'n', 'no' (Enter takes the
+    default). Why not ``typer.confirm``: its click accepts only 'y'/'yes' and asks again in
+    English."""
+    while True:
+        shown = "S/n" if default else "s/N"
+        answer: str = typer.prompt(f"{question} [{shown}]", default="", show_default=False)
+        word = answer.strip().lower()
+        if not word:
+            return default
+        if word in YES:
+            return True
+        if word in NO:
+            return False
+        err.print("Responda s (sí) o n (no).", highlight=False)
+
+
+def new_password(prompt: str = "Contraseña") -> str:
+    """A password typed twice, hidden; asked again, in Spanish, until both agree (click's own
+    confirmation speaks English)."""
+    while True:
+        first: str = typer.prompt(prompt, hide_input=True)
+        second: str = typer.prompt("Repita la contraseña", hide_input=True)
+        if first == second:
+            return first
+        err.print("Las dos contraseñas no coinciden; escríbala de nuevo.", highlight=False)
+
+
+SHARE_COUNT = re.compile(r"\d+|\d{1,3}(?:\.\d{3})+")
+
+
+def share_count(text: str) -> int:
+    """A number of shares as typed, with or without thousands dots ('40000000',
+    '40.000.000'), as pesos already may be; typer's int would refuse the dots."""
+    cleaned = text.strip()
+    if not SHARE_COUNT.fullmatch(cleaned):
+        raise typer.BadParameter(
+            f"'{text}' no es un número entero de acciones (p. ej. 40000000 o 40.000.000)"
+        )
+    return int(cleaned.replace(".", ""))
 
 
 def centavos_option(text: str, option: str) -> int:

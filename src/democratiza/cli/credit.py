@@ -4,7 +4,6 @@ line checked against a program, and a loan's amortisation schedule."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -14,9 +13,11 @@ from rich.console import Console
 from democratiza.cli.common import (
     IbcFile,
     centavos_option,
+    day_option,
     ibc_series,
     percent_option,
     refuse,
+    share_count,
     table,
 )
 from democratiza.cli.offer_options import ParamOpt, parameter_overrides
@@ -71,10 +72,7 @@ def _line(
     if garantia not in ("precio_fijo", "otro_valor", "no_admitidas"):
         raise refuse("--garantia debe ser precio_fijo, otro_valor o no_admitidas.")
     collateral: ShareCollateral = garantia  # type: ignore[assignment]
-    try:
-        granted = date.fromisoformat(fecha_otorgamiento)
-    except ValueError:
-        raise refuse(f"--fecha-otorgamiento: '{fecha_otorgamiento}' no es AAAA-MM-DD.") from None
+    granted = day_option(fecha_otorgamiento, "--fecha-otorgamiento")
     try:
         return CreditLine(
             entidad,
@@ -166,12 +164,12 @@ def register_command(
     )
     try:
         with engine_for(db).begin() as conn:
-            line_id = register_line(conn, load_offer(conn, codigo), line, quien)
+            register_line(conn, load_offer(conn, codigo), line, quien)
     except (OfferError, CreditError) as exc:
         raise refuse(str(exc)) from None
-    console.print(
-        f"Línea de crédito {line_id} de {line.lender} registrada en la oferta '{codigo}': "
-        f"{pesos(line.available_centavos)} disponibles.",
+    console.print(  # the line by its lender and date: its row number means nothing to a person
+        f"Línea de crédito de {line.lender}, otorgada el {line.granted:%Y-%m-%d}, registrada "
+        f"en la oferta '{codigo}': {pesos(line.available_centavos)} disponibles.",
         highlight=False,
     )
 
@@ -218,13 +216,16 @@ def schedule_command(
     capitalizar_gracia: Annotated[
         bool, typer.Option(help="Los intereses de la gracia se capitalizan")
     ] = True,
-    acciones: Annotated[int | None, typer.Option(help="Acciones dadas en garantía")] = None,
+    acciones: Annotated[
+        int | None, typer.Option(parser=share_count, help="Acciones dadas en garantía")
+    ] = None,
     precio: Annotated[str | None, typer.Option(help="Precio fijo por acción (garantía)")] = None,
     salida: Annotated[
         Path, typer.Option("--salida", "-o", help="Carpeta donde escribir el cuadro en CSV y PDF")
     ] = Path("salidas"),
 ) -> None:
     """Cuadro de amortización (CSV y PDF) y, si se dan acciones y precio, su cobertura."""
+    disbursed = day_option(desembolso, "--desembolso")  # its own message, not the parser's
     try:
         schedule = amortization_schedule(
             centavos_option(monto, "--monto"),
@@ -232,7 +233,7 @@ def schedule_command(
             plazo_meses,
             gracia_meses,
             capitalizar_gracia,
-            date.fromisoformat(desembolso),
+            disbursed,
         )
     except (CreditError, ValueError) as exc:
         raise refuse(str(exc)) from None

@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from democratiza.cli.common import centavos_option, refuse
+from democratiza.cli.common import centavos_option, refuse, share_count
 from democratiza.compliance.fines.account import Payment
 from democratiza.compliance.fines.case import compute_fine
 from democratiza.compliance.fines.terms import FineError
@@ -68,7 +68,9 @@ def compute_command(
     fecha_incumplimiento: Annotated[
         str, typer.Option(help="Día en que ocurrió o se identificó el incumplimiento, AAAA-MM-DD")
     ],
-    acciones: Annotated[int, typer.Option(help="Acciones negociadas, dadas en pago, etc.")],
+    acciones: Annotated[
+        int, typer.Option(parser=share_count, help="Acciones negociadas, dadas en pago, etc.")
+    ],
     hasta: Annotated[str, typer.Option(help="Fecha del estado de cuenta, AAAA-MM-DD")],
     precio_adquisicion: Pesos = None,
     contraprestacion: Pesos = None,

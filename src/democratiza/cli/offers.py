@@ -25,6 +25,7 @@ from democratiza.adjudication.record import (
 from democratiza.cli.batch_files import write_batch_files
 from democratiza.cli.common import IbcFile, ibc_series, optional_day, refuse, refuse_file, table
 from democratiza.cli.offer_options import offer_file_values
+from democratiza.cli.progress import steps
 from democratiza.compliance.credit.gate import open_offer
 from democratiza.compliance.holdings import paid_shares
 from democratiza.compliance.instalments import instalment_payers
@@ -54,6 +55,7 @@ from democratiza.storage.database import (
 )
 from democratiza.storage.receipts import StorageError
 from democratiza.tables.errors import InputRejected
+from democratiza.words import count
 
 offer_app = typer.Typer(
     help="Ofertas: crear, abrir, cerrar, interrumpir, declarar desierta, adjudicar, publicar, "
@@ -248,25 +250,31 @@ def export_command(
     except OfferError as exc:
         raise refuse(str(exc)) from None
     out = salida / codigo
-    with engine.connect() as conn:  # each acceptance's referencia and price, for its broker
-        terms = acceptance_terms(conn, stored)
-    paths = broker_files(done, out / "comisionistas", terms)
-    with engine.connect() as conn:
-        paid = paid_shares(conn, stored)
-        prices = acceptance_prices(conn, stored)  # each its own, after an adjusted price
-        gone = withdrawn(conn, stored)  # counted as withdrawn, not as rejected
-    paths.append(registry_file(done, out, paid))
-    if stored.program.instalment_plan is not None:
+    with steps(5) as step:
+        step("Archivos por comisionista")
+        with engine.connect() as conn:  # each acceptance's referencia and price, for its broker
+            terms = acceptance_terms(conn, stored)
+        paths = broker_files(done, out / "comisionistas", terms)
+        step("Registro para el depósito")
         with engine.connect() as conn:
-            payers = instalment_payers(conn, stored)
-        plans = instalment_file(done, stored.offer, payers, out, prices)
-        paths += [plans] if plans is not None else []
-    report = report_input(stored, done, prices, gone)
-    figures = build_figures(report)
-    html = out / "informe-adjudicacion.html"
-    html.write_text(render_html(report, figures), encoding="utf-8")
-    pdf = out / "informe-adjudicacion.pdf"
-    render_pdf(report, figures, pdf)
+            paid = paid_shares(conn, stored)
+            prices = acceptance_prices(conn, stored)  # each its own, after an adjusted price
+            gone = withdrawn(conn, stored)  # counted as withdrawn, not as rejected
+        paths.append(registry_file(done, out, paid))
+        if stored.program.instalment_plan is not None:
+            with engine.connect() as conn:
+                payers = instalment_payers(conn, stored)
+            plans = instalment_file(done, stored.offer, payers, out, prices)
+            paths += [plans] if plans is not None else []
+        step("Gráficas del informe")
+        report = report_input(stored, done, prices, gone)
+        figures = build_figures(report)
+        step("Informe HTML")
+        html = out / "informe-adjudicacion.html"
+        html.write_text(render_html(report, figures), encoding="utf-8")
+        step("Informe PDF")
+        pdf = out / "informe-adjudicacion.pdf"
+        render_pdf(report, figures, pdf)
     paths += [html, pdf]
     for path in paths:
         console.print(f"Escrito: {path}", highlight=False)
@@ -364,7 +372,9 @@ def import_command(
     """
     engine = engine_for(db)
     try:
-        result = import_batch(engine, codigo, archivo, comisionista, lote, quien)
+        with steps(1) as step:
+            step(f"Evaluando y guardando el lote '{lote}'")
+            result = import_batch(engine, codigo, archivo, comisionista, lote, quien)
     except InputRejected as exc:
         raise refuse_file(exc) from None
     except (OfferError, StorageError) as exc:
@@ -380,8 +390,8 @@ def import_command(
             raise refuse(str(exc)) from None
     else:
         counts = result.decisions.group_by("decision").len().sort("decision")
-        for decision, n in counts.iter_rows():
-            console.print(f"  {decision}: {group(n)}")
+        for decision, n in counts.iter_rows():  # '681 aceptadas', '1 rechazada'
+            console.print(f"  {count(n, decision, decision + 's')}", highlight=False)
     folder = salida / codigo / "lotes"
     for path in write_batch_files(result, evaluated, folder, comisionista, lote):
         console.print(f"Escrito: {path}", highlight=False)

@@ -17,6 +17,7 @@ from typer.core import TyperGroup
 from democratiza.cli.common import fail, refuse
 from democratiza.cli.offers import Code, Db, engine_for
 from democratiza.cli.program_view import show_program
+from democratiza.money import group
 from democratiza.offers.lifecycle import OfferError, kept_program, load_offer
 from democratiza.offers.readiness import later_needs
 from democratiza.programs.compare import changes, shown, text_changes
@@ -32,6 +33,7 @@ from democratiza.programs.loader import (
     read_program,
     read_program_file,
 )
+from democratiza.words import count
 
 console = Console()
 
@@ -81,7 +83,10 @@ def validate_command(
     program, errors = problems(data, found.source, found.texts, found.where)
     if program is None:
         lines = [f"{e.path}: {e.message}" for e in errors]
-        raise fail(lines, f"{archivo}: {len(errors)} problema(s); el programa no se carga:")
+        raise fail(
+            lines,
+            f"{archivo}: {count(len(errors), 'problema', 'problemas')}; el programa no se carga:",
+        )
     console.print(
         f"{archivo}: el programa {program.id} (versión {program.version}) es válido; "
         f"huella SHA-256 {found.sha256}.",
@@ -126,10 +131,14 @@ def coverage_command(
         return
     for text in texts:
         counts = {s: sum(1 for c in text.provisions if c.status is s) for s in Status}
+        provisions = count(len(text.provisions), "disposición", "disposiciones")
+        cited = count(counts[Status.CITED], "citada", "citadas")
+        unmodelled = count(
+            counts[Status.NOT_MODELLED], "declarada no modelada", "declaradas no modeladas"
+        )
         console.print(
-            f"{text.short} ({text.text}): {len(text.provisions)} disposiciones; "
-            f"{counts[Status.CITED]} citadas por un valor, {counts[Status.NOT_MODELLED]} "
-            f"declaradas no modeladas, {counts[Status.NEITHER]} ni lo uno ni lo otro.",
+            f"{text.short} ({text.text}): {provisions}; {cited} por un valor, {unmodelled}, "
+            f"{group(counts[Status.NEITHER])} ni lo uno ni lo otro.",
             highlight=False,
             markup=False,
         )
@@ -195,7 +204,8 @@ def compare_command(
     if not found:
         console.print("Los valores son los mismos: el texto cambia solo en comentarios o formato.")
         return
-    console.print(f"{len(found)} valor(es) cambian (guardado → actual):")
+    changed = count(len(found), "valor cambia", "valores cambian")
+    console.print(f"{changed} (guardado → actual):")
     for change in found:
         console.print(
             f"  {change.path}: {shown(change.before)} → {shown(change.after)}",

@@ -70,6 +70,8 @@ MESSAGES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^(.+) is not one of (.+)\.$"), "{0} no es uno de: {1}."),
     (re.compile(r"^Value (.+) is not a valid (.+)\.$"), "{0} no es un valor válido."),
     (re.compile(r"^Choose from:\n\t(.*)$", re.S), "Elija entre:\n\t{0}"),
+    # typer adds the close commands to click's (already Spanish) "No such command".
+    (re.compile(r"^(.+)\. Did you mean (.+)\?$", re.S), "{0}. ¿Quiso decir {1}?"),
 ]
 
 

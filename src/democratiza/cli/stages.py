@@ -31,7 +31,7 @@ from democratiza.storage.receipts import StorageError
 from democratiza.tables.cells import write_csv
 from democratiza.tables.errors import InputRejected
 from democratiza.validation_messages import validated_yaml
-from democratiza.words import word
+from democratiza.words import orders_filed, word
 
 stage_app = typer.Typer(
     help="Segunda Etapa y etapas subsecuentes: crear, recibir órdenes, adjudicar, exportar.",
@@ -157,7 +157,7 @@ def orders_command(
         folder.mkdir(parents=True, exist_ok=True)
         write_csv(result.decisions, path)
     except OSError as exc:
-        raise not_written(lote, result.rows, folder, exc, "órdenes radicadas") from None
+        raise not_written(lote, result.rows, folder, exc, orders_filed) from None
     console.print(f"Escrito: {path}", highlight=False)
 
 

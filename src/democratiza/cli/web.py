@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from democratiza.cli.common import refuse
+from democratiza.cli.common import new_password, refuse
 from democratiza.cli.offers import Db, engine_for, refuse_damaged
 from democratiza.storage import audit
 from democratiza.storage.database import database_url
@@ -115,10 +115,7 @@ def create_user_command(
     db: Db = None,
 ) -> None:
     """Crea una persona con contraseña (se guarda solo su hash argon2)."""
-    if clave_stdin:
-        password = sys.stdin.readline().rstrip("\n")
-    else:
-        password = typer.prompt("Contraseña", hide_input=True, confirmation_prompt=True)
+    password = sys.stdin.readline().rstrip("\n") if clave_stdin else new_password()
     try:
         with engine_for(db).begin() as conn:
             create_user(conn, login, nombre, rol, comisionista, password, quien)

@@ -40,6 +40,7 @@ from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.parse import parse
 from democratiza.tables.payments import PAYMENTS
 from democratiza.tables.readers import read_table
+from democratiza.words import count
 
 LedgerOf = Callable[[Connection, str], Ledger]  # ``offer_ledger`` or ``stage_ledger``
 
@@ -223,5 +224,6 @@ def import_payments(
         True,
         frame.height,
         total,
-        f"Lote de pagos '{batch}' recibido: {frame.height} pagos por {pesos(total)}.",
+        f"Lote de pagos '{batch}' recibido: {count(frame.height, 'pago', 'pagos')} "
+        f"por {pesos(total)}.",
     )

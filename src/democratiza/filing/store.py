@@ -39,6 +39,7 @@ from democratiza.storage.radicados import (
 from democratiza.storage.receipts import StorageError, refused_message
 from democratiza.storage.schema import acceptances, batches
 from democratiza.storage.versions import retire
+from democratiza.words import filed
 
 BATCH_ROW = pl.Schema(
     {
@@ -208,7 +209,7 @@ def store_batches(
                 True,
                 size,
                 answered.slice(offset, size),
-                f"Lote '{d.batch}' recibido: {size} aceptaciones radicadas.",
+                f"Lote '{d.batch}' recibido: {filed(size)}.",
             )
         )
         offset += size

@@ -33,6 +33,7 @@ from democratiza.storage.schema import order_batches, orders
 from democratiza.storage.versions import retire, withdraw
 from democratiza.tables.brokers import read_broker_file
 from democratiza.tables.orders import ORDERS
+from democratiza.words import count, orders_filed
 
 DECISION_COLUMNS = ["radicado", "referencia", "decision", "motivo"]
 
@@ -173,8 +174,8 @@ def _store(
         True,
         rows.height,
         rows.select(DECISION_COLUMNS),
-        f"Lote '{batch}' recibido: {rows.height} órdenes radicadas ({valid} válidas, "
-        f"{refused} rechazadas).",
+        f"Lote '{batch}' recibido: {orders_filed(rows.height)} "
+        f"({count(valid, 'válida', 'válidas')}, {count(refused, 'rechazada', 'rechazadas')}).",
     )
 
 

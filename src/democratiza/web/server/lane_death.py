@@ -20,6 +20,7 @@ from democratiza.storage.receipts import look_up
 from democratiza.tables.errors import InputRejected
 from democratiza.web.errors import Unavailable
 from democratiza.web.server.filing_answers import answer_json, batch_answer
+from democratiza.words import filed
 
 NOT_STORED = (
     "El proceso que guarda los lotes se detuvo antes de terminar; no se guardó nada de este "
@@ -50,7 +51,7 @@ def after_worker_died(
     if stored is None:
         raise Unavailable(NOT_STORED)
     told = (
-        f"Lote '{batch}' recibido: {stored.rows} aceptaciones radicadas. (El proceso que lo "
-        "guardó se detuvo justo después; lo guardado es esto.)"
+        f"Lote '{batch}' recibido: {filed(stored.rows)}. (El proceso que lo guardó se detuvo "
+        "justo después; lo guardado es esto.)"
     )
     return answer_json(batch_answer(replace(stored, created=True, message=told)))
