@@ -184,7 +184,7 @@ class BulkLane:
 
     def file(self, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
         """The batch's answer as JSON, written in the lane (``file_batch_here``)."""
-        with self._turns:
+        with metrics.waited(metrics.LANE_TURN, self._turns):
             worker = self._take()
             try:
                 answer = worker.run(
