@@ -27,6 +27,7 @@ from democratiza.filing.singles import single_filing
 from democratiza.offers.lifecycle import OfferError
 from democratiza.storage import advisory
 from democratiza.web.api import views
+from democratiza.web.api.answers import Message
 from democratiza.web.api.uploads import BatchId, save_upload
 from democratiza.web.errors import ERROR_RESPONSES, Conflict
 from democratiza.web.security.access import current, route
@@ -122,10 +123,6 @@ class OneAcceptance(BaseModel):
 
 class Withdrawal(BaseModel):
     motivo: str = Field(min_length=1, max_length=500)
-
-
-class Message(BaseModel):
-    detalle: str
 
 
 # The answer is checked against ``BatchAnswer`` and written as JSON once, where it is built
