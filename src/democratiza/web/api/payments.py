@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated
 
-from fastapi import APIRouter, File, Request, UploadFile
+from fastapi import APIRouter, Request, UploadFile
 
 from democratiza.compliance.holdings import settle
 from democratiza.compliance.ledger import offer_ledger, stage_ledger
@@ -20,7 +20,7 @@ from democratiza.offers.lifecycle import OfferError
 from democratiza.web.api.after_sale_answers import PaymentsAnswer, Settlement
 from democratiza.web.api.bodies import Body, Day
 from democratiza.web.api.stages import check_stage
-from democratiza.web.api.uploads import BatchId, uploaded
+from democratiza.web.api.uploads import BatchId, file_field, uploaded
 from democratiza.web.api.views import check_offer
 from democratiza.web.errors import ERROR_RESPONSES, refused
 from democratiza.web.security.access import current, route
@@ -47,7 +47,7 @@ def _upload(
 def upload_payments(
     codigo: str,
     request: Request,
-    archivo: Annotated[UploadFile, File(description="Pagos en CSV, XLSX o JSON")],
+    archivo: Annotated[UploadFile, file_field("Pagos en CSV, XLSX o JSON")],
     lote: BatchId,
 ) -> PaymentsAnswer:
     """Registra un archivo de pagos (radicado, fecha, monto, forma): todo o nada, una vez."""
@@ -59,7 +59,7 @@ def upload_payments(
 def upload_stage_payments(
     etapa: str,
     request: Request,
-    archivo: Annotated[UploadFile, File(description="Pagos en CSV, XLSX o JSON")],
+    archivo: Annotated[UploadFile, file_field("Pagos en CSV, XLSX o JSON")],
     lote: BatchId,
 ) -> PaymentsAnswer:
     """Registra un archivo de pagos de lo asignado en una etapa siguiente (en las formas que

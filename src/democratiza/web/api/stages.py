@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import polars as pl
-from fastapi import APIRouter, File, Request, UploadFile
+from fastapi import APIRouter, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import Connection, Engine, select
@@ -58,7 +58,7 @@ from democratiza.web.api.stage_answers import (
     StageAllocationRecord,
     StageOrigin,
 )
-from democratiza.web.api.uploads import BatchId, uploaded
+from democratiza.web.api.uploads import BatchId, file_field, uploaded
 from democratiza.web.api.views import plain
 from democratiza.web.errors import (
     ERROR_RESPONSES,
@@ -311,7 +311,7 @@ def allocation_file(etapa: str, request: Request) -> Response:
 def upload_orders(
     etapa: str,
     request: Request,
-    archivo: Annotated[UploadFile, File(description="Órdenes en CSV, XLSX o JSON")],
+    archivo: Annotated[UploadFile, file_field("Órdenes en CSV, XLSX o JSON")],
     lote: BatchId,
 ) -> OrdersAnswer:
     """Radica un lote de órdenes: todo o nada, una sola vez, revisado orden por orden."""
