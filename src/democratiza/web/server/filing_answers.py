@@ -26,6 +26,17 @@ from democratiza.web.errors import MAX_ITEMS, WebError, refused, rejected_file
 REFUSALS = (InputRejected, OfferError, StorageError)
 
 
+class RowDecision(BaseModel):
+    """One filed row: its radicado, the decision at intake and, for the first rows not
+    accepted, why (the binding limit with its arithmetic, or the causes)."""
+
+    radicado: str
+    referencia: str
+    decision: str
+    cantidad_permitida: int
+    explicacion: str | None
+
+
 class BatchAnswer(BaseModel):
     """A filing's answer: every row's decision and radicado, the first ones not accepted
     explained."""
@@ -35,7 +46,7 @@ class BatchAnswer(BaseModel):
     numero_lote: int  # the broker's own count of its batches in the offer
     filas: int
     por_decision: dict[str, int]
-    resultado: list[dict[str, Any]]
+    resultado: list[RowDecision]
 
 
 def answer_json(answer: dict[str, Any]) -> bytes:
