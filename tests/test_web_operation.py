@@ -135,8 +135,8 @@ def test_filing_is_counted_logged_and_names_no_one(
 def test_a_job_tells_its_end_in_one_line_with_the_request_that_started_it(
     engine: Engine, caplog: pytest.LogCaptureFixture
 ) -> None:
+    from democratiza.storage.audit import current_request
     from democratiza.web.security.auth import BROKER, Principal
-    from democratiza.web.server.observability import current_request
 
     app = create_app(engine)
     who = Principal(BROKER, BROKER_A, "pruebas", BROKER_A)

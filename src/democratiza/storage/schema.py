@@ -260,6 +260,8 @@ audit_log = Table(
     # A UNIQUE previous hash: two entries can never chain from the same one (no fork).
     Column("huella_anterior", String(64), nullable=False, unique=True),
     Column("huella", String(64), nullable=False),
+    # The id of the web request that caused it (migration 0020; none from the command line).
+    Column("solicitud", String(64)),
 )
 
 users = Table(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import shutil
 import threading
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -59,6 +60,11 @@ _BROKERS: dict[str, threading.Lock] = {}
 _BROKERS_LOCK = threading.Lock()
 
 
+def _one_at_a_time() -> AbstractContextManager[None]:
+    """This process's one batch at a time, its wait counted as the lane's."""
+    return metrics.waited(metrics.LANE_TURN, BATCHES_AT_ONCE)
+
+
 def broker_turn(broker: str) -> threading.Lock:
     with _BROKERS_LOCK:
         return _BROKERS.setdefault(broker, threading.Lock())
@@ -83,11 +89,15 @@ def file_batch(
     """
     assert who.broker is not None, "only brokers file"
     try:
-        with broker_turn(who.broker), advisory.turn(engine, f"lote:{who.broker}"):
+        with metrics.waited(
+            metrics.BROKER_TURN,
+            broker_turn(who.broker),
+            advisory.turn(engine, f"lote:{who.broker}"),
+        ):
             if lane is not None:
                 return lane.file(code, path, shown, batch, who.broker, who.who)
             return file_batch_here(
-                engine, code, path, shown, batch, who.broker, who.who, lambda: BATCHES_AT_ONCE
+                engine, code, path, shown, batch, who.broker, who.who, _one_at_a_time
             )
     finally:
         shutil.rmtree(path.parent, ignore_errors=True)

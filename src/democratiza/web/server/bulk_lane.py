@@ -47,6 +47,7 @@ from pathlib import Path
 from sqlalchemy import Engine
 
 from democratiza.filing.batches import import_batch
+from democratiza.storage.audit import current_request
 from democratiza.storage.database import make_engine
 from democratiza.web.server import metrics
 from democratiza.web.server.filing_answers import (
@@ -130,6 +131,26 @@ def _file(url: str, code: str, path: Path, shown: str, batch: str, broker: str, 
 Work = Callable[[str, str, Path, str, str, str, str], bytes]
 
 
+def _as_request(
+    request: str | None,
+    work: Work,
+    url: str,
+    code: str,
+    path: Path,
+    shown: str,
+    batch: str,
+    broker: str,
+    who: str,
+) -> bytes:
+    """``work`` in the lane's process as the request that sent the batch: the batch's audit
+    entry carries that request's id (``storage.audit.current_request``)."""
+    acting = current_request.set(request)
+    try:
+        return work(url, code, path, shown, batch, broker, who)
+    finally:
+        current_request.reset(acting)
+
+
 class BulkLane:
     """The worker processes (at most ``LANE_WORKERS``) for the batches of one service
     process, started on first use, each serving one batch at a time (``lane_worker``).
@@ -163,10 +184,21 @@ class BulkLane:
 
     def file(self, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
         """The batch's answer as JSON, written in the lane (``file_batch_here``)."""
-        with self._turns:
+        with metrics.waited(metrics.LANE_TURN, self._turns):
             worker = self._take()
             try:
-                answer = worker.run(self.work, self.url, code, path, shown, batch, broker, who)
+                answer = worker.run(
+                    _as_request,
+                    current_request.get(),
+                    self.work,
+                    self.url,
+                    code,
+                    path,
+                    shown,
+                    batch,
+                    broker,
+                    who,
+                )
             except WorkerDied:
                 # Killed, out of memory: its transaction committed or died with it.
                 return after_worker_died(_engine(self.url), code, path, shown, batch, broker)

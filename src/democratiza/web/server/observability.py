@@ -8,8 +8,9 @@ template (``/api/ofertas/{codigo}/lotes``, never the path typed, nor the query),
 method, the role of who asked, the status, the duration in milliseconds and, for a filing,
 its rows: never a name, an identification number or an amount of a person. The id is the
 one the proxy sent in ``X-Request-Id`` when it is a plain token, else a new one; it is
-returned in the same header, and a job started by the request carries it in its own line
-(``request_id``).
+returned in the same header, a job started by the request carries it in its own line
+(``request_id``), and every audit entry the request causes stores it (``solicitud``; the
+context variable is the audit log's, ``storage.audit.current_request``).
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ import logging
 import re
 import secrets
 import time
-from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from democratiza.storage.audit import current_request
 from democratiza.web.server import metrics
 
 REQUEST_LOG = logging.getLogger("democratiza.solicitudes")
@@ -38,8 +39,6 @@ ROWS_FIELD = re.compile(rb'(?<!\\)"filas":(\d+)')
 GOOD_ID = re.compile(rb"[A-Za-z0-9._-]{8,64}")
 # Set by a filing route, read back here for the line (``note_rows``).
 ROWS_KEY = "filas"
-# Where a job started by this request finds the request's id (copied into worker threads).
-current_request: ContextVar[str | None] = ContextVar("current_request", default=None)
 
 
 def request_id() -> str | None:
