@@ -82,8 +82,8 @@ def show_later_sections(console: Console, p: Program) -> None:
         say(f"Primera Etapa desierta (primera_etapa_desierta): {void.value} ({c(void.citation)})")
     else:
         say(
-            "Primera Etapa desierta (primera_etapa_desierta): nuestro texto no trae la regla "
-            "(no se puede declarar desierta)."
+            "Primera Etapa desierta (primera_etapa_desierta): el texto disponible del "
+            "decreto no trae la regla (no se puede declarar desierta)."
         )
     later = p.later_stages
     if later is not None:
