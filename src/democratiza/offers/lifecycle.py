@@ -308,8 +308,8 @@ def declare_void(conn: Connection, stored: StoredOffer, who: str, why: str) -> S
     rule = stored.program.void_first_stage
     if rule is None:
         raise OfferError(
-            f"El programa {stored.program.id} no trae en nuestro texto la regla para declarar "
-            "desierta la Primera Etapa (primera_etapa_desierta)."
+            f"El programa {stored.program.id} no trae, en el texto disponible del decreto, "
+            "la regla para declarar desierta la Primera Etapa."
         )
     if stored.state not in ("abierta", "cerrada"):
         raise OfferError(

@@ -132,7 +132,8 @@ def checked_adjustment(
     if asked.earlier not in EARLIER_FILINGS:
         problems.append(
             "Diga qué pasa con las aceptaciones radicadas antes del ajuste "
-            "(--aceptaciones-anteriores conservan o reevaluadas): nuestros textos no lo dicen."
+            "(--aceptaciones-anteriores conservan o reevaluadas): los textos disponibles de "
+            "la norma no lo dicen."
         )
     if not (asked.earlier_basis or "").strip():
         problems.append(
