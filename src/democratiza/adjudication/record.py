@@ -23,7 +23,7 @@ from democratiza.offers.dates import adjudication_day, publication_days, record_
 from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_offer
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
-from democratiza.rules.person import ORDER, per_person, person_keys
+from democratiza.rules.person import ORDER, per_person, person_keys, read_general
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows
 from democratiza.storage.database import new_id, read_frame
@@ -78,10 +78,10 @@ def current_acceptances(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
         "decision": text,
         "regla_limitante": text,
         "regla_limite": text,
-        "limite_general": whole,
-        "regla_general": text,
         "recepcion": whole,
     }
+    general = {"limite_general": whole, "regla_general": text}
+    schema.update((name, general[name]) for name in read_general(stored.program))
     columns = [acceptances.c[name] for name in schema]
     statement = select(*columns).where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente)
     return read_frame(conn, statement, schema)

@@ -21,6 +21,7 @@ from democratiza.offers.lifecycle import (
     record_interruption,
 )
 from democratiza.offers.prices import AdjustmentRequest
+from democratiza.rules.person import stored_general
 from democratiza.storage import audit
 from democratiza.storage.bulk import BulkWriteRefused, wire_type, write_rows, written_columns
 from democratiza.storage.database import read_frame
@@ -83,19 +84,23 @@ def reevaluate(conn: Connection, stored: StoredOffer, who: str) -> int:
         return 0
     results = compiled_program(stored).evaluate(_as_filed(earlier))
     price = stored.price_in_force
-    following = earlier.drop("id").with_columns(
-        results["cantidad_permitida"],
-        results["limite_minimo"],
-        results["decision"].cast(pl.String),
-        results["regla_limitante"],
-        results["causas"].cast(pl.Int64),
-        results["regla_limite"],
-        results["limite_general"],
-        results["regla_general"],
-        (pl.col("version") + 1).alias("version"),
-        pl.lit(True).alias("vigente"),
-        pl.lit("reevaluada").alias("estado"),
-        pl.lit(price, dtype=pl.Int64).alias("precio"),
+    following = (
+        earlier.drop("id")
+        .with_columns(
+            results["cantidad_permitida"],
+            results["limite_minimo"],
+            results["decision"].cast(pl.String),
+            results["regla_limitante"],
+            results["causas"].cast(pl.Int64),
+            results["regla_limite"],
+            results["limite_general"],
+            results["regla_general"],
+            (pl.col("version") + 1).alias("version"),
+            pl.lit(True).alias("vigente"),
+            pl.lit("reevaluada").alias("estado"),
+            pl.lit(price, dtype=pl.Int64).alias("precio"),
+        )
+        .with_columns(stored_general(stored.program))
     )
     retire(conn, acceptances, earlier["id"].to_list())
     try:

@@ -490,3 +490,14 @@ address_attempts = Table(
     Index("ix_intentos_por_direccion_clave", "grupo", "direccion", "momento"),
     Index("ix_intentos_por_direccion_momento", "momento"),
 )
+
+upload_holds = Table(  # the bytes anonymous uploads hold, per machine (``server.shared_budget``)
+    "reservas_de_subida",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("maquina", String(255), nullable=False),  # the host name of the reserving machine
+    Column("proceso", Integer, nullable=False),  # its process id, on that machine
+    Column("bytes", BigInteger, nullable=False),
+    Column("vence", BigInteger, nullable=False),  # microseconds of the database's clock
+    Index("ix_reservas_de_subida_maquina", "maquina"),
+)

@@ -23,7 +23,7 @@ from democratiza.money import pesos_cell
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.rules.engine import IDENTITY_COLUMNS
 from democratiza.rules.explain import cite
-from democratiza.rules.person import per_person
+from democratiza.rules.person import per_person, read_general
 from democratiza.stages.lifecycle import load_stage
 from democratiza.stages.terms import StageError, rules
 from democratiza.storage.database import read_frame
@@ -363,12 +363,12 @@ def _as_adjudicated(
         "cantidad_permitida": pl.Int64(),
         "limite_minimo": pl.Int64(),
         "regla_limite": pl.String(),
-        "limite_general": pl.Int64(),
-        "regla_general": pl.String(),
         "decision": pl.String(),
         "regla_limitante": pl.String(),
         "recepcion": pl.Int64(),
     }
+    general = {"limite_general": pl.Int64(), "regla_general": pl.String()}
+    schema.update((name, general[name]) for name in read_general(stored.program))
     own = read_frame(
         conn,
         select(*(a[c] for c in schema)).where(
