@@ -16,7 +16,7 @@ from democratiza.compliance.fines.case import compute_fine
 from democratiza.compliance.fines.terms import FineError
 from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.series import MissingSeriesValue
-from democratiza.money import MoneyError, parse_pesos
+from democratiza.money import MoneyError, parse_pesos, parse_shares
 from democratiza.programs.schema import FineBaseKey
 from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.web.api import catalog
@@ -61,10 +61,15 @@ def _day(form: dict[str, str], name: str, problems: list[ErrorItem]) -> date | N
 
 
 def _shares(form: dict[str, str], problems: list[ErrorItem]) -> int | None:
-    text = form.get("acciones", "").strip()
-    if text.isdigit() and int(text) > 0:
-        return int(text)
-    message = "se espera un número entero de acciones mayor que cero, sin puntos"
+    """Shares as typed, with or without thousands dots (``money.parse_shares``), as pesos."""
+    try:
+        shares = parse_shares(form.get("acciones", ""))
+    except MoneyError as exc:
+        problems.append(ErrorItem(columna="acciones", mensaje=str(exc)))
+        return None
+    if shares > 0:
+        return shares
+    message = "se espera un número entero de acciones mayor que cero"
     problems.append(ErrorItem(columna="acciones", mensaje=message))
     return None
 
