@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from democratiza.filing.reasons import reason_text
 from democratiza.filing.store import BatchResult
 from democratiza.offers.lifecycle import OfferError
 from democratiza.rules.explain import Explanation, explainer_for
@@ -77,9 +78,7 @@ def batch_answer(result: BatchResult) -> dict[str, Any]:
     shown = 0
     for i, explanation in enumerate(explanations):
         if explanation is not None and explanation.decision != "aceptada" and shown < MAX_ITEMS:
-            # The summary names the binding limit with its arithmetic; the limits' list
-            # would say it a second time. A rejection's summary counts its causes: each one.
-            explained[i] = " ".join([explanation.summary, *explanation.causes])
+            explained[i] = reason_text(explanation)
             shown += 1
     rows = decisions.to_dicts()
     for row, text in zip(rows, explained, strict=True):
