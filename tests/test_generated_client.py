@@ -51,8 +51,18 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, d
     (folder / "openapi.json").write_text(json.dumps(spec), encoding="utf-8")
     (folder / "config.yaml").write_text("post_hooks: []\n", encoding="utf-8")  # no formatter
     done = subprocess.run(
-        [GENERATOR, "generate", "--path", "openapi.json", "--output-path", PACKAGE]
-        + ["--meta", "none", "--config", "config.yaml"],
+        [
+            GENERATOR,
+            "generate",
+            "--path",
+            "openapi.json",
+            "--output-path",
+            PACKAGE,
+            "--meta",
+            "none",
+            "--config",
+            "config.yaml",
+        ],
         cwd=folder,
         capture_output=True,
         text=True,

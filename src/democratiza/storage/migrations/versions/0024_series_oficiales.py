@@ -1,7 +1,7 @@
 """series_oficiales: the official series the program office loads from the web or the CLI
 
 Revision ID: 0024
-Revises: 0019
+Revises: 0022
 
 Why: a credit line granted on a date the shipped interés bancario corriente points do not
 cover could not be checked, and the offer could not open; the office could give the official
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0024"
-down_revision = "0019"
+down_revision = "0022"
 
 
 def upgrade() -> None:
