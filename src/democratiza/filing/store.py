@@ -21,6 +21,7 @@ from sqlalchemy import Connection, insert, select
 from democratiza.offers.lifecycle import StoredOffer
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import Explanation
+from democratiza.rules.person import stored_general
 from democratiza.storage import audit
 from democratiza.storage.bulk import (
     BulkWriteRefused,
@@ -146,8 +147,7 @@ def store_batches(
         "regla_limitante",
         pl.col("causas").cast(pl.Int64),
         "regla_limite",
-        "limite_general",
-        "regla_general",
+        *stored_general(stored.program),
         # The price each was evaluated at and will pay: the one in force on receipt.
         pl.lit(stored.recorded_price, dtype=pl.Int64).alias("precio"),
     )

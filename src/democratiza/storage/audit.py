@@ -271,7 +271,9 @@ def verify_entries(chunks: Iterable[Sequence[Any]], anchored: Anchor | None = No
         return ChainReport(
             report.entries,
             anchored.entries,
-            "no es la entrada que se ancló: su huella no es la del ancla",
+            "no es la entrada que se ancló: su huella no es la del ancla (la cadena fue "
+            "reescrita en esta entrada o antes; comparada con un registro exportado antes, "
+            "`democratiza auditoria verificar --cadena ARCHIVO`, se sabe desde cuál)",
         )
     return report
 

@@ -61,7 +61,7 @@ from democratiza.web.server.bulk_lane import BulkLane
 from democratiza.web.server.jobs import JobRunner
 from democratiza.web.server.middleware import LimitsAndHeaders
 from democratiza.web.server.observability import Observed, configure_logs
-from democratiza.web.server.upload_budget import ByteBudget
+from democratiza.web.server.shared_budget import budget_for
 
 DESCRIPTION = """
 Programas de democratización accionaria (Ley 226 de 1995): avisos de oferta y calculadora
@@ -107,6 +107,9 @@ def create_app(
         docs_url=None,  # Swagger UI loads its scripts from a CDN: the page is our own
         redoc_url=None,
         openapi_url="/api/openapi.json",
+        # Each operation named as the access table names its route (api.lote.subir is
+        # api_lote_subir): the names a generated client gives its functions.
+        generate_unique_id_function=lambda r: r.name.replace(".", "_"),
     )
     app.state.engine = engine
     app.state.jobs = runner
@@ -115,7 +118,7 @@ def create_app(
     app.state.tokens = tokens
     # In memory on SQLite (one machine); in the database on PostgreSQL (every process).
     app.state.lockout, app.state.throttle = limits_for(engine)
-    app.state.anonymous_uploads = ByteBudget()
+    app.state.anonymous_uploads = budget_for(engine)  # per machine on PostgreSQL
     app.state.proxies = tuple(proxies)
     app.state.secure_cookies = secure_cookies
     app.state.published = {}  # public statistics and packages, by offer and result hash

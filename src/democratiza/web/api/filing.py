@@ -18,7 +18,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Request, UploadFile
+from fastapi import APIRouter, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from sqlalchemy import Engine
@@ -28,7 +28,8 @@ from democratiza.filing.singles import single_filing
 from democratiza.offers.lifecycle import OfferError
 from democratiza.storage import advisory
 from democratiza.web.api import views
-from democratiza.web.api.uploads import BatchId, save_upload
+from democratiza.web.api.answers import Message
+from democratiza.web.api.uploads import BatchId, file_field, save_upload
 from democratiza.web.errors import ERROR_RESPONSES, Conflict
 from democratiza.web.security.access import current, route
 from democratiza.web.security.auth import Principal
@@ -134,10 +135,6 @@ class Withdrawal(BaseModel):
     motivo: str = Field(min_length=1, max_length=500)
 
 
-class Message(BaseModel):
-    detalle: str
-
-
 # The answer is checked against ``BatchAnswer`` and written as JSON once, where it is built
 # (for a batch, in the bulk lane's process): the routes send those bytes as they are.
 @route(
@@ -151,7 +148,7 @@ class Message(BaseModel):
 def upload_batch(
     codigo: str,
     request: Request,
-    archivo: Annotated[UploadFile, File(description="Lote en CSV, XLSX o JSON")],
+    archivo: Annotated[UploadFile, file_field("Lote en CSV, XLSX o JSON")],
     lote: BatchId,
 ) -> Response:
     """Radica un lote: todo o nada, una sola vez, evaluado fila por fila al recibirlo."""

@@ -15,8 +15,11 @@ context variable is the audit log's, ``storage.audit.current_request``).
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
+import logging.handlers
+import queue
 import re
 import secrets
 import time
@@ -134,11 +137,28 @@ class Observed:
 
 
 def configure_logs() -> None:
-    """The service's lines on standard error, one JSON object each (for journald, a file)."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(message)s"))
+    """The service's lines on standard error, one JSON object each (for journald, a file).
+
+    Written by a thread of their own (``QueueListener``): the request's line is put on a
+    queue where it is made, on the event loop, and the write to standard error happens
+    elsewhere. Why: a write is a system call, and when what reads standard error is slow
+    (journald busy, a full pipe) it blocks, and with it every request of the process.
+    """
+    global _LISTENER
+    if _LISTENER is None:
+        lines: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        _LISTENER = logging.handlers.QueueListener(lines, handler)
+        _LISTENER.start()
+        atexit.register(_LISTENER.stop)  # the lines still queued are written at exit
+        queued = logging.handlers.QueueHandler(lines)
+        for logger in (REQUEST_LOG, JOB_LOG):
+            if not logger.handlers:
+                logger.addHandler(queued)
     for logger in (REQUEST_LOG, JOB_LOG):
-        if not logger.handlers:
-            logger.addHandler(handler)
         logger.setLevel(logging.INFO)
         logger.propagate = False
+
+
+_LISTENER: logging.handlers.QueueListener | None = None
