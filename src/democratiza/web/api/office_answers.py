@@ -88,3 +88,7 @@ class AuditEntry(Answer):
     despues: str | None = Field(description="JSON canónico")
     huella_anterior: str
     huella: str
+    solicitud: str | None = Field(
+        description="El identificador (X-Request-Id) de la solicitud web que causó la entrada; "
+        "ninguno si no la causó una"
+    )
