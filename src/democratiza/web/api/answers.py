@@ -4,7 +4,9 @@ Why: a client generated from ``/api/openapi.json`` (``openapi-python-client``, f
 a class with typed attributes for every answer, instead of a bag of untyped keys; and the
 service checks each answer against its model before it leaves. The JSON itself is the one
 the routes always wrote: every model lists its keys in the order they are written, and
-``InOrder`` keeps the order of records whose keys come as they were stored.
+``InOrder`` keeps the order of records whose keys come as they were stored. A model's
+docstring is its description in ``/api/openapi.json``, which brokers' developers read: in
+Spanish, like everything a person reads.
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ class BatchRow(Answer):
 
 
 class AcceptanceRow(Answer):
-    """An acceptance as its broker, the office and the auditors read it (amounts in
+    """Una aceptación como la leen su comisionista, la oficina y los auditores (montos en
     centavos)."""
 
     radicado: str
@@ -105,8 +107,8 @@ class AcceptanceVersions(Answer):
 
 
 class ResultRow(Answer):
-    """One acceptance in the adjudication (``consumido_por``: the person's other filings
-    that used the limit first; another broker's, masked)."""
+    """Una aceptación en la adjudicación (``consumido_por``: las otras radicaciones de la
+    persona que usaron antes su límite; las de otro comisionista, sin su radicado)."""
 
     radicado: str
     comisionista: str
@@ -125,8 +127,8 @@ class ResultRow(Answer):
 
 
 class JobResult(InOrder):
-    """What a finished job left: a batch's answer, an adjudication's message, or why it
-    failed (with the rows' errors)."""
+    """Lo que dejó un trabajo terminado: la respuesta de un lote, el mensaje de una
+    adjudicación, o por qué falló (con los errores de las filas)."""
 
     detalle: str
     creado: bool | None = None

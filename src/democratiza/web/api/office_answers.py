@@ -20,7 +20,7 @@ class FigureRow(Answer):
 
 
 class Dashboard(Answer):
-    """Intake figures of the current acceptances, by each of five keys."""
+    """Las cifras del ingreso de las aceptaciones vigentes, por cada una de cinco claves."""
 
     por_dia: list[FigureRow]
     por_categoria: list[FigureRow]
@@ -30,7 +30,7 @@ class Dashboard(Answer):
 
 
 class JointCap(InOrder):
-    """A cap shared by several categories (``topes_conjuntos`` of a program)."""
+    """Un tope que comparten varias categorías (``topes_conjuntos`` del programa)."""
 
     id: str
     categorias: list[str]
@@ -40,8 +40,8 @@ class JointCap(InOrder):
 
 
 class AdjudicationRecord(InOrder):
-    """The adjudication's record: method, parameters and the hashes of its inputs and
-    result, with who adjudicated and when."""
+    """El registro de la adjudicación: método, parámetros y huellas de sus entradas y de su
+    resultado, con quién adjudicó y cuándo."""
 
     acciones_ofrecidas: int
     adjudicadas: int
@@ -66,7 +66,7 @@ class AdjudicationRecord(InOrder):
 
 
 class TokenRow(Answer):
-    """A broker's API token as the office and the auditors list it (never the token)."""
+    """Un token de comisionista como lo listan la oficina y los auditores (nunca el token)."""
 
     id: int
     comisionista: str
@@ -77,7 +77,7 @@ class TokenRow(Answer):
 
 
 class AuditEntry(Answer):
-    """One entry of the audit log, chained to the one before by its hash."""
+    """Una entrada del registro de auditoría, encadenada a la anterior por su huella."""
 
     id: int
     cuando: str

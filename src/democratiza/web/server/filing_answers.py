@@ -27,8 +27,8 @@ REFUSALS = (InputRejected, OfferError, StorageError)
 
 
 class RowDecision(BaseModel):
-    """One filed row: its radicado, the decision at intake and, for the first rows not
-    accepted, why (the binding limit with its arithmetic, or the causes)."""
+    """Una fila radicada: su radicado, la decisión al recibirla y, en las primeras no
+    aceptadas, por qué (el límite que la determinó con su cuenta, o las causas)."""
 
     radicado: str
     referencia: str
@@ -38,8 +38,8 @@ class RowDecision(BaseModel):
 
 
 class BatchAnswer(BaseModel):
-    """A filing's answer: every row's decision and radicado, the first ones not accepted
-    explained."""
+    """La respuesta de una radicación: la decisión y el radicado de cada fila, las primeras
+    no aceptadas explicadas."""
 
     detalle: str
     creado: bool
