@@ -21,7 +21,9 @@ from pydantic import (
     ValidatorFunctionWrapHandler,
     model_serializer,
     model_validator,
+    with_config,
 )
+from typing_extensions import TypedDict
 
 from democratiza.web.errors import ErrorItem
 from democratiza.web.server.filing_answers import RowDecision
@@ -73,7 +75,8 @@ class BatchRow(Answer):
     huella: str
 
 
-class AcceptanceRow(Answer):
+@with_config(ConfigDict(extra="forbid"))
+class AcceptanceRow(TypedDict):
     """Una aceptación como la leen su comisionista, la oficina y los auditores (montos en
     centavos)."""
 
@@ -97,7 +100,9 @@ class AcceptanceRow(Answer):
     motivo: str | None
 
 
+@with_config(ConfigDict(extra="forbid"))
 class AcceptanceVersion(AcceptanceRow):
+
     vigente: bool
 
 
@@ -106,7 +111,8 @@ class AcceptanceVersions(Answer):
     versiones: list[AcceptanceVersion]
 
 
-class ResultRow(Answer):
+@with_config(ConfigDict(extra="forbid"))
+class ResultRow(TypedDict):
     """Una aceptación en la adjudicación (``consumido_por``: las otras radicaciones de la
     persona que usaron antes su límite; las de otro comisionista, sin su radicado)."""
 

@@ -7,7 +7,10 @@ that has none.
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Annotated
+
+from pydantic import ConfigDict, Field, with_config
+from typing_extensions import TypedDict
 
 from democratiza.web.api.answers import Answer, InOrder
 
@@ -76,7 +79,8 @@ class TokenRow(Answer):
     revocado_en: str | None
 
 
-class AuditEntry(Answer):
+@with_config(ConfigDict(extra="forbid"))
+class AuditEntry(TypedDict):
     """Una entrada del registro de auditoría, encadenada a la anterior por su huella."""
 
     id: int
@@ -84,7 +88,7 @@ class AuditEntry(Answer):
     quien: str
     accion: str
     entidad: str
-    antes: str | None = Field(description="JSON canónico")
-    despues: str | None = Field(description="JSON canónico")
+    antes: Annotated[str | None, Field(description="JSON canónico")]
+    despues: Annotated[str | None, Field(description="JSON canónico")]
     huella_anterior: str
     huella: str

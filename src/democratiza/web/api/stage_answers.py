@@ -6,7 +6,10 @@ and with their keys sorted once stored: ``InOrder`` keeps either order.
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Annotated
+
+from pydantic import ConfigDict, Field, with_config
+from typing_extensions import TypedDict
 
 from democratiza.web.api.answers import Answer, InOrder
 
@@ -81,7 +84,9 @@ class BookLevel(Answer):
     acciones_a_ese_precio_o_mas: int
 
 
-class OrderDecision(Answer):
+@with_config(ConfigDict(extra="forbid"))
+class OrderDecision(TypedDict):
+
     radicado: str
     referencia: str
     decision: str
@@ -98,7 +103,8 @@ class OrdersAnswer(Answer):
     resultado: list[OrderDecision]
 
 
-class OrderRow(Answer):
+@with_config(ConfigDict(extra="forbid"))
+class OrderRow(TypedDict):
     """Una orden vigente como la leen su comisionista, la oficina y los auditores."""
 
     radicado: str
@@ -110,7 +116,7 @@ class OrderRow(Answer):
     tipo_persona: str
     nacionalidad: str
     fecha_ingreso: str
-    precio: int = Field(description="Centavos por acción")
+    precio: Annotated[int, Field(description="Centavos por acción")]
     cantidad: int
     decision: str
     motivo: str | None

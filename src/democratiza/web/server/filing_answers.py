@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, with_config
+from typing_extensions import TypedDict
 
 from democratiza.filing.store import BatchResult
 from democratiza.offers.lifecycle import OfferError
@@ -26,7 +27,8 @@ from democratiza.web.errors import MAX_ITEMS, WebError, refused, rejected_file
 REFUSALS = (InputRejected, OfferError, StorageError)
 
 
-class RowDecision(BaseModel):
+@with_config(ConfigDict(extra="forbid"))
+class RowDecision(TypedDict):
     """Una fila radicada: su radicado, la decisión al recibirla y, en las primeras no
     aceptadas, por qué (el límite que la determinó con su cuenta, o las causas)."""
 
