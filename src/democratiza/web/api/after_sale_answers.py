@@ -35,7 +35,7 @@ class HoldingEvent(Answer):
 
 
 class Holding(Answer):
-    """An award after the sale: what was sold, its events and whether it is ineffective."""
+    """Una adjudicación después de la venta: lo vendido, sus eventos y si es ineficaz."""
 
     radicado: str
     adjudicadas: int
@@ -62,7 +62,7 @@ class EventAnswer(Answer):
 
 
 class Condition(Answer):
-    """One condition of Ley 226 art. 11 or the program, checked, with its arithmetic."""
+    """Una condición de la Ley 226 art. 11 o del programa, verificada, con su cuenta."""
 
     regla: str
     cita: str
@@ -91,7 +91,7 @@ class CreditLineRow(Answer):
 
 
 class OfferCredit(Answer):
-    """An offer's credit lines and whether they let it open (Ley 226 art. 11 num. 3)."""
+    """Las líneas de crédito de la oferta y si permiten abrirla (Ley 226 art. 11 num. 3)."""
 
     oferta: str
     valor_acciones_ofrecidas: int = Field(description="Centavos")
