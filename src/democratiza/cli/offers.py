@@ -25,7 +25,7 @@ from democratiza.adjudication.record import (
 from democratiza.cli.batch_files import write_batch_files
 from democratiza.cli.common import IbcFile, ibc_series, optional_day, refuse, refuse_file, table
 from democratiza.cli.offer_options import offer_file_values
-from democratiza.cli.progress import steps
+from democratiza.cli.progress import rows, steps
 from democratiza.compliance.credit.gate import open_offer
 from democratiza.compliance.holdings import paid_shares
 from democratiza.compliance.instalments import instalment_payers
@@ -372,9 +372,8 @@ def import_command(
     """
     engine = engine_for(db)
     try:
-        with steps(1) as step:
-            step(f"Evaluando y guardando el lote '{lote}'")
-            result = import_batch(engine, codigo, archivo, comisionista, lote, quien)
+        with rows() as tell:
+            result = import_batch(engine, codigo, archivo, comisionista, lote, quien, progress=tell)
     except InputRejected as exc:
         raise refuse_file(exc) from None
     except (OfferError, StorageError) as exc:

@@ -111,8 +111,8 @@ _PAGE = """{% extends "informe.html" %}{% block ancho %}72rem{% endblock %}
 {% block estilo %}.tabla { overflow-x: auto; }
 td { text-align: right; font-variant-numeric: tabular-nums; }{% endblock %}
 {% block cuerpo %}
-<p class="nota">{{ program }}. Cada diseño se adjudica con el mismo motor de reglas y el mismo
-método de adjudicación que una oferta real, sobre la misma población.</p>
+<p class="nota">{{ program }}. Cada diseño se decide con las mismas reglas y se adjudica con
+el mismo método de adjudicación que una oferta real, sobre la misma población.</p>
 <h2>Cifras de cada diseño</h2>
 <div class="tabla"><table>
 <thead><tr><th scope="col">Cifra</th>{% for name in names %}<th scope="col">{{ name }}</th>

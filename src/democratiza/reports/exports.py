@@ -1,24 +1,24 @@
 """Files after adjudication: one per broker (CSV and XLSX), and the depository's registry.
 
 Written from the adjudication's results in their documented order, so the same record
-always gives the same bytes, CSV and XLSX alike (the workbook's dates are fixed). Text
-cells go through ``tables.cells``, so a name can never come out as a formula.
+always gives the same bytes, CSV and XLSX alike (``render.workbook`` fixes the workbook's
+dates). Text cells go through ``tables.cells``, so a name can never come out as a formula;
+the CSV keeps its machine header and the XLSX has it in words (``reports.columns``).
 """
 
 from __future__ import annotations
 
-import io
-from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
-from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
 
 import polars as pl
 
 from democratiza.adjudication.record import RESULT_COLUMNS, Adjudication
 from democratiza.money import round_centavos
+from democratiza.reports.columns import TITLES
 from democratiza.reports.render.amounts import in_pesos, price_in_pesos
-from democratiza.tables.cells import safe_text, write_csv
+from democratiza.reports.render.workbook import write_workbook
+from democratiza.tables.cells import write_csv
 
 # A broker's file: the adjudication's results for its own acceptants.
 BROKER_COLUMNS = [c for c in RESULT_COLUMNS if c != "comisionista"]
@@ -29,52 +29,12 @@ REGISTRY_COLUMNS = [
     "comisionista",
     "acciones",
 ]
-FIXED_DATE = datetime(2000, 1, 1)
 
 
 def slug(text: str) -> str:
     """A file-name-safe form of a broker's name or a batch id."""
     keep = [c.lower() if c.isalnum() else "-" for c in text]
     return "-".join(part for part in "".join(keep).split("-") if part)
-
-
-def write_workbook(frame: pl.DataFrame, path: Path, title: str) -> None:
-    """XLSX with a fixed creation date, so the same data gives the same workbook.
-
-    Every text cell is written as a string (never a formula), made safe as in a CSV.
-    """
-    from openpyxl import Workbook
-    from openpyxl.cell.cell import Cell
-    from openpyxl.worksheet.worksheet import Worksheet
-    from openpyxl.writer.excel import ExcelWriter
-
-    book = Workbook()
-    sheet = book.active
-    assert isinstance(sheet, Worksheet)
-    sheet.title = title[:31]
-
-    def cell(value: object) -> object:
-        if not isinstance(value, str):
-            return value
-        text = Cell(sheet, value=safe_text(value))
-        text.data_type = "s"
-        return text
-
-    sheet.append([cell(c) for c in frame.columns])
-    for row in frame.iter_rows():
-        sheet.append([cell(v) for v in row])
-    book.properties.created = FIXED_DATE
-    book.properties.modified = FIXED_DATE
-    # Not book.save: it stamps the save's time as the modified date, and every member of
-    # the zip gets the time it was written. Both fixed, the same data gives the same bytes.
-    written = io.BytesIO()
-    with ZipFile(written, "w", ZIP_DEFLATED) as archive:
-        ExcelWriter(book, archive).save()
-    with ZipFile(written) as source, ZipFile(path, "w", ZIP_DEFLATED) as fixed:
-        for member in source.infolist():
-            stamped = ZipInfo(member.filename, date_time=FIXED_DATE.timetuple()[:6])
-            stamped.compress_type = ZIP_DEFLATED
-            fixed.writestr(stamped, source.read(member))
 
 
 def per_broker_files(
@@ -91,11 +51,7 @@ def per_broker_files(
         part = frame.filter(pl.col("comisionista") == broker).drop("comisionista")
         stem = out_dir / f"{prefix}-{slug(broker)}"
         write_csv(part, stem.with_suffix(".csv"), datetime_format=datetime_format)
-        write_workbook(
-            part.with_columns(pl.col(pl.Datetime).dt.to_string(datetime_format)),
-            stem.with_suffix(".xlsx"),
-            sheet,
-        )
+        write_workbook(part, stem.with_suffix(".xlsx"), sheet, TITLES)
         paths += [stem.with_suffix(".csv"), stem.with_suffix(".xlsx")]
     return paths
 

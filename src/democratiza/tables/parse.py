@@ -28,7 +28,11 @@ from democratiza.tables.readers import RawTable
 
 TRUE = ["si", "sí", "s", "x", "1", "true", "verdadero", "yes"]
 FALSE = ["no", "n", "0", "false", "falso"]
-DECIMAL = r"^(\d+)(?:\.(\d+))?$"
+# A quantity of shares as pesos are written (``money``): a dot before exactly three digits
+# groups thousands ('40.000.000'); otherwise a dot or a comma starts a fraction, which is
+# read so the rules can refuse it ('10.5'). Groups: thousands-grouped whole and its
+# fraction, then plain whole and its fraction.
+QUANTITY = r"^(?:(\d{1,3}(?:\.\d{3})+)(?:,(\d+))?|(\d+)(?:[.,](\d+))?)$"
 
 
 # A parser returns (typed value or null, error message or null) as two expressions.
@@ -103,9 +107,17 @@ def _written_amounts(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame:
     return typed
 
 
+def _quantity_whole(parts: pl.Expr) -> pl.Expr:
+    grouped = parts.struct.field("1").str.replace_all(".", "", literal=True)
+    return pl.coalesce(grouped, parts.struct.field("3"))
+
+
+def _quantity_fraction(parts: pl.Expr) -> pl.Expr:
+    return pl.coalesce(parts.struct.field("2"), parts.struct.field("4"))
+
+
 def _quantity(col: pl.Expr, parts: pl.Expr) -> Parsed:
-    whole = parts.struct.field("1")
-    value = whole.cast(pl.Int64, strict=False)
+    value = _quantity_whole(parts).cast(pl.Int64, strict=False)
     error = (
         pl.when(col.is_null())
         .then(pl.lit("falta la cantidad"))
@@ -210,14 +222,14 @@ PARSERS: dict[str, Callable[[pl.Expr, pl.Expr], Parsed]] = {
 MONEY_KINDS = ("pesos", "dolares")
 
 
-def _decimal_groups(col: pl.Expr) -> pl.Expr:
-    return col.str.extract_groups(DECIMAL)
+def _quantity_groups(col: pl.Expr) -> pl.Expr:
+    return col.str.extract_groups(QUANTITY)
 
 
 # What several expressions of a column read, computed once in a column of its own: the
 # quantities' regex groups, the date-times' first format.
 PREPARED: dict[str, Callable[[pl.Expr], pl.Expr]] = {
-    "cantidad": _decimal_groups,
+    "cantidad": _quantity_groups,
     "fecha_hora": _first_format,
 }
 
@@ -305,7 +317,8 @@ def _plan(fmt: FileFormat) -> _Plan:
         messages.append(error.alias(column.name))
     extra = []
     if "cantidad_fraccionaria" in schema:
-        fraction = pl.col("cantidad").str.extract(DECIMAL, 2).str.strip_chars_end("0") != ""
+        parts = pl.col(_prepared("cantidad"))
+        fraction = _quantity_fraction(parts).str.strip_chars_end("0") != ""
         extra.append(fraction.fill_null(False).alias("cantidad_fraccionaria"))
     repeated = pl.col(fmt.key).is_duplicated() if fmt.key else pl.lit(False)
     written = [pl.col(c.name).alias(_written(c.name)) for c in fmt.columns]

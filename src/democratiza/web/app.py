@@ -107,6 +107,9 @@ def create_app(
         docs_url=None,  # Swagger UI loads its scripts from a CDN: the page is our own
         redoc_url=None,
         openapi_url="/api/openapi.json",
+        # Each operation named as the access table names its route (api.lote.subir is
+        # api_lote_subir): the names a generated client gives its functions.
+        generate_unique_id_function=lambda r: r.name.replace(".", "_"),
     )
     app.state.engine = engine
     app.state.jobs = runner

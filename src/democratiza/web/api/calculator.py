@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
+from fractions import Fraction
 
 from pydantic import BaseModel, Field
 
-from democratiza.money import MoneyError, parse_pesos
+from democratiza.labels import label
+from democratiza.money import MoneyError, parse_pesos, pesos, price_text, round_centavos
 from democratiza.programs.parameters import Offer, OfferParameterError
 from democratiza.rules.calculator import MONEY_FIELDS, Question, ask
 from democratiza.rules.explain import cite
@@ -36,6 +38,7 @@ class CalculatorInput(BaseModel):
     fecha_ingreso_directivo: date | None = None
     meses_en_cargo: int | None = Field(None, ge=0, le=1200)
     forma_pago: str = Field("contado", max_length=20)
+    fecha: date | None = Field(None, description="día en que se radicaría; vacío: hoy")
     patrimonio_liquido: str | None = Field(None, max_length=40)
     ingresos_declaracion: str | None = Field(None, max_length=40)
     ingresos_certificado: str | None = Field(None, max_length=40)
@@ -59,6 +62,10 @@ class CalculatorResult(BaseModel):
     regla_limitante_cita: str | None
     limites: list[str]
     causas: list[str]
+    precio: str = Field(description="precio por acción al que se calcula (el vigente de la oferta)")
+    valor: str = Field(
+        description="lo que cuestan las acciones permitidas a ese precio, al centavo más cercano"
+    )
 
 
 def amount_errors(values: Mapping[str, object]) -> list[ErrorItem]:
@@ -99,6 +106,11 @@ def calculate(offer: Offer, data: CalculatorInput) -> CalculatorResult:
             "La categoría no existe.",
             [ErrorItem(columna="categoria", mensaje=f"categoría desconocida '{data.categoria}'")],
         )
+    if offer.program.category(data.categoria) is None:
+        raise Unprocessable(
+            "La categoría no es de este programa.",
+            [ErrorItem(columna="categoria", mensaje=_not_listed(offer, data.categoria))],
+        )
     wrong = amount_errors(data.model_dump())
     if wrong:
         raise Unprocessable("Hay montos que no se entienden.", wrong)
@@ -111,6 +123,7 @@ def calculate(offer: Offer, data: CalculatorInput) -> CalculatorResult:
         manager_since=data.fecha_ingreso_directivo,
         months_in_post=data.meses_en_cargo,
         payment=data.forma_pago,
+        filed_on=data.fecha,
         amounts={name: centavos(getattr(data, name)) for name in MONEY_FIELDS},
     )
     try:
@@ -131,4 +144,15 @@ def calculate(offer: Offer, data: CalculatorInput) -> CalculatorResult:
         regla_limitante_cita=cite(offer.program, rule.citation) if rule else None,
         limites=list(explanation.limits),
         causas=list(explanation.causes),
+        precio=price_text(offer.price),
+        valor=pesos(round_centavos(Fraction(offer.price) * answer.permitted)),
+    )
+
+
+def _not_listed(offer: Offer, category: str) -> str:
+    """Why a category is refused, in the program's words: which categories it has."""
+    names = ", ".join(c.name for c in offer.program.categories)
+    return (
+        f"«{label('categoria', category)}» no es una categoría de {offer.program.name}; "
+        f"las suyas son: {names}"
     )

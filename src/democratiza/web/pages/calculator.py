@@ -8,16 +8,24 @@ not.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import ValidationError
+from sqlalchemy import Connection
 from starlette.concurrency import run_in_threadpool
 
 from democratiza.labels import label
+from democratiza.money import MoneyError, parse_shares, price_text
+from democratiza.offers.lifecycle import load_offer
+from democratiza.programs.loader import bundled_program_ids, load_program
+from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
+from democratiza.programs.schema import Program
 from democratiza.rules.calculator import LEGAL_MONEY_FIELDS, MONEY_FIELDS, NATURAL_MONEY_FIELDS
-from democratiza.vocabulary import CATEGORIES, PAYMENT_METHODS
+from democratiza.vocabulary import PAYMENT_METHODS
 from democratiza.web.api import catalog
 from democratiza.web.api.calculator import CalculatorInput, amount_errors, calculate
 from democratiza.web.api.public import resolve_offer
@@ -36,6 +44,7 @@ OTHER_FIELDS = (
     "forma_pago",
     "fecha_ingreso_directivo",
     "meses_en_cargo",
+    "fecha",
 )
 FIELDS = (*OTHER_FIELDS, *MONEY_FIELDS)
 
@@ -48,24 +57,87 @@ def field_labels() -> dict[str, str]:
         "categoria": "Categoría",
         "forma_pago": "Forma de pago",
         "cantidad": "Acciones que quiere comprar",
+        "fecha": "Día en que radicaría la aceptación",
     }
     return {name: own.get(name) or label("campo", name) for name in FIELDS}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the calculator answers with: an open offer (at its price in force), or a program
+    whose every parameter has its value; and the lists a person chooses them from."""
+
+    offer: str | None
+    program: Program
+    price: str
+    day: date  # the filing day the form proposes: today, within the offer's window
+    offers: list[tuple[str, str]]
+    programs: list[tuple[str, str]]
+
+
+def _answering_programs() -> list[Program]:
+    """The bundled programs that answer without an offer: those whose decree fixes the price
+    and every figure a limit needs (the others wait for an offer's parameters)."""
+    found = []
+    for program_id in bundled_program_ids():
+        program = load_program(program_id)
+        try:
+            make_offer(program, {})
+        except OfferParameterError:
+            continue
+        found.append(program)
+    return found
+
+
+def choose(conn: Connection, offer: str | None, program: str | None) -> Choice:
+    """The offer or program asked for, where it can answer; else the first open offer, else
+    the first program that answers: the first form a person sends always gets an answer."""
+    opened = [o for o in catalog.offers(conn) if o.estado == "abierta"]
+    programs = _answering_programs()
+    names = {p.id: p.name for p in (load_program(i) for i in bundled_program_ids())}
+    offers = [(o.codigo, f"{o.codigo} ({names.get(o.programa, o.programa)})") for o in opened]
+    listed = [(p.id, p.name) for p in programs]
+    picked = offer if offer in {o.codigo for o in opened} else None
+    if picked is None and program not in {p.id for p in programs} and opened:
+        picked = opened[0].codigo
+    if picked is not None:
+        stored = load_offer(conn, picked)
+        price, day = price_text(stored.price_in_force), _within(stored.offer)
+        return Choice(picked, stored.program, price, day, offers, listed)
+    chosen = next((p for p in programs if p.id == program), programs[0])
+    offered = make_offer(chosen, {})
+    return Choice(None, chosen, price_text(offered.price), _within(offered), offers, listed)
+
+
+def _within(offer: Offer) -> date:
+    """Today, or the nearest day of the offer's window where today is outside it: the
+    calculator answers what the limits permit, and says which day it assumed."""
+    today = date.today()
+    announced, closing = offer.day("fecha_aviso"), offer.day("fecha_cierre")
+    if announced is None or closing is None:
+        return today
+    return min(max(today, offer.program.window.first_day(announced)), closing)
 
 
 def _page(
     request: Request, values: dict[str, str], result: Any, errors: FieldErrors, status: int
 ) -> Response:
     with request.app.state.engine.connect() as conn:
-        offers = catalog.offers(conn)
-    programs = catalog.all_programs()
-    names = {p.id: p.nombre for p in programs}
+        choice = choose(conn, values.get("oferta") or None, values.get("programa") or None)
+    values = {
+        "fecha": f"{choice.day:%Y-%m-%d}",
+        **values,
+        "oferta": choice.offer or "",
+        "programa": choice.program.id,
+    }
     context = {
         "valores": values,
         "resultado": result,
         **errors.context(),
-        "ofertas": [(o.codigo, f"{o.codigo} ({names.get(o.programa)})") for o in offers],
-        "programas": [(p.id, p.nombre) for p in programs],
-        "categorias": [(c, label("categoria", c)) for c in CATEGORIES],
+        "eleccion": choice,
+        "ofertas": choice.offers,
+        "programas": choice.programs,
+        "categorias": [(c.id, c.name) for c in choice.program.categories],
         "formas_pago": [(m, label("forma_pago", m)) for m in PAYMENT_METHODS],
         "montos_naturales": NATURAL_MONEY_FIELDS,
         "montos_juridicas": LEGAL_MONEY_FIELDS,
@@ -75,8 +147,17 @@ def _page(
 
 
 @route(router, "GET", "/calculadora", "pag.calculadora")
-def calculator_form(request: Request, oferta: str | None = Query(None, max_length=80)) -> Response:
-    values = {"obligado_declarar": "si", "forma_pago": "contado", "oferta": oferta or ""}
+def calculator_form(
+    request: Request,
+    oferta: str | None = Query(None, max_length=80),
+    programa: str | None = Query(None, max_length=80),
+) -> Response:
+    values = {
+        "obligado_declarar": "si",
+        "forma_pago": "contado",
+        "oferta": oferta or "",
+        "programa": programa or "",
+    }
     return _page(request, values, None, FieldErrors(), 200)
 
 
@@ -85,11 +166,17 @@ async def calculator(request: Request) -> Response:
     return await run_in_threadpool(_calculate, request, await form_fields(request))
 
 
-def _quantity_errors(values: dict[str, str]) -> list[ErrorItem]:
-    """Shares are whole: '1.000' could be a thousand or one, so the form asks for digits."""
+def _quantity(values: dict[str, str], fields: dict[str, Any]) -> list[ErrorItem]:
+    """Shares as typed, with or without thousands dots ('1.000' is a thousand, as in pesos:
+    ``money.parse_shares``), into ``fields``; or the field's error."""
     text = values.get("cantidad", "").strip()
-    if text and not text.isdigit():
-        return [ErrorItem(columna="cantidad", mensaje="escriba solo dígitos, sin puntos (1000)")]
+    if not text:
+        return []
+    try:
+        fields["cantidad"] = parse_shares(text)
+    except MoneyError as exc:
+        fields["cantidad"] = None
+        return [ErrorItem(columna="cantidad", mensaje=str(exc))]
     return []
 
 
@@ -101,7 +188,7 @@ def _calculate(request: Request, values: dict[str, str]) -> Response:
         fields[box] = values.get(box) == "si"
     if fields.get("oferta"):
         fields["programa"] = None
-    items = [*_quantity_errors(values), *amount_errors(values)]
+    items = [*_quantity(values, fields), *amount_errors(values)]
     data = None
     try:
         data = CalculatorInput.model_validate(fields)

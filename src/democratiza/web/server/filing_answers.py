@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from democratiza.filing.reasons import reason_text
 from democratiza.filing.store import BatchResult
 from democratiza.offers.lifecycle import OfferError
 from democratiza.rules.explain import Explanation, explainer_for
@@ -26,6 +27,17 @@ from democratiza.web.errors import MAX_ITEMS, WebError, refused, rejected_file
 REFUSALS = (InputRejected, OfferError, StorageError)
 
 
+class RowDecision(BaseModel):
+    """One filed row: its radicado, the decision at intake and, for the first rows not
+    accepted, why (the binding limit with its arithmetic, or the causes)."""
+
+    radicado: str
+    referencia: str
+    decision: str
+    cantidad_permitida: int
+    explicacion: str | None
+
+
 class BatchAnswer(BaseModel):
     """A filing's answer: every row's decision and radicado, the first ones not accepted
     explained."""
@@ -35,7 +47,7 @@ class BatchAnswer(BaseModel):
     numero_lote: int  # the broker's own count of its batches in the offer
     filas: int
     por_decision: dict[str, int]
-    resultado: list[dict[str, Any]]
+    resultado: list[RowDecision]
 
 
 def answer_json(answer: dict[str, Any]) -> bytes:
@@ -66,9 +78,7 @@ def batch_answer(result: BatchResult) -> dict[str, Any]:
     shown = 0
     for i, explanation in enumerate(explanations):
         if explanation is not None and explanation.decision != "aceptada" and shown < MAX_ITEMS:
-            # The summary names the binding limit with its arithmetic; the limits' list
-            # would say it a second time. A rejection's summary counts its causes: each one.
-            explained[i] = " ".join([explanation.summary, *explanation.causes])
+            explained[i] = reason_text(explanation)
             shown += 1
     rows = decisions.to_dicts()
     for row, text in zip(rows, explained, strict=True):

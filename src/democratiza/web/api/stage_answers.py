@@ -1,0 +1,117 @@
+"""A later stage's answers as named, typed models (``web.api.answers`` says why).
+
+The allocation's record and a stage's origin are written as they were built when fresh,
+and with their keys sorted once stored: ``InOrder`` keeps either order.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from democratiza.web.api.answers import Answer, InOrder
+
+
+class StageOrigin(InOrder):
+    """Where a stage's shares come from: the Primera Etapa's or the previous stage's
+    leftovers, and how its minimum price was reached."""
+
+    de: str
+    ofrecidas_primera_etapa: int | None = None
+    adjudicadas_primera_etapa: int | None = None
+    disponibles_etapa_anterior: int | None = None
+    asignadas_etapa_anterior: int | None = None
+    pagadas: int
+    resueltas_por_no_pago: int
+    disponibles: int
+    precio_minimo_pasos: list[str] | None = None
+    tope: str | None = None
+
+
+class CpiRecord(InOrder):
+    semestre: int
+    variacion: str = Field(description="Porcentaje, en texto")
+    fuente: str
+
+
+class StageTermsRecord(InOrder):
+    """The stage's terms as the allocation recorded them (percentages as text)."""
+
+    mecanismo: str
+    fecha_aviso: str
+    fecha_apertura: str
+    fecha_cierre: str
+    precio_minimo: str | None = Field(description="Pesos por acción, en texto")
+    ajuste_ipc: list[CpiRecord] | None
+    orden_minima: int
+    lote: int
+    tope_porcentaje: str | None
+    fuente: str
+
+
+class StageAllocationRecord(InOrder):
+    """The allocation's record: the single price, the shares assigned and the hashes of
+    the book and the result (prices in centavos per share)."""
+
+    etapa: str
+    numero: int
+    nombre: str
+    primera_etapa: str
+    programa: str
+    version_programa: int
+    terminos: StageTermsRecord
+    mecanismo: str
+    acciones_ofrecidas: int
+    precio_minimo: int
+    precio_corte: int | None
+    lote: int
+    orden: str
+    ordenes_validas: int
+    demanda_valida: int
+    precio: int | None
+    asignadas: int
+    desierta: bool
+    causa: str | None
+    notas: list[str]
+    huella_entradas: str
+    huella_resultado: str
+
+
+class BookLevel(Answer):
+    precio: int = Field(description="Centavos por acción")
+    acciones_a_ese_precio_o_mas: int
+
+
+class OrderDecision(Answer):
+    radicado: str
+    referencia: str
+    decision: str
+    motivo: str | None
+
+
+class OrdersAnswer(Answer):
+    """An order batch's answer: every order's decision, and why it was refused."""
+
+    detalle: str
+    creado: bool
+    numero_lote: int
+    filas: int
+    resultado: list[OrderDecision]
+
+
+class OrderRow(Answer):
+    """A current order as its broker, the office and the auditors read it."""
+
+    radicado: str
+    comisionista: str
+    referencia: str
+    tipo_identificacion: str
+    numero_identificacion: str
+    nombre: str
+    tipo_persona: str
+    nacionalidad: str
+    fecha_ingreso: str
+    precio: int = Field(description="Centavos por acción")
+    cantidad: int
+    decision: str
+    motivo: str | None
+    recepcion: int
