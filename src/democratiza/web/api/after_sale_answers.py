@@ -17,6 +17,18 @@ class PaymentsAnswer(Answer):
     total: int = Field(description="Centavos")
 
 
+class SettlementFiguresAnswer(Answer):
+    """Después de adjudicar: lo adjudicado, lo pagado, lo que falta y lo resuelto."""
+
+    valor_adjudicado: int = Field(description="Centavos")
+    pagado: int = Field(description="Centavos recibidos")
+    por_pagar: int = Field(description="Centavos que faltan, adjudicación por adjudicación")
+    liquidada: bool = Field(description="Si el periodo de pago ya se liquidó")
+    acciones_pagadas: int = Field(description="Liquidado el periodo (0 antes)")
+    acciones_resueltas: int = Field(description="Liquidado el periodo (0 antes)")
+    valor_resuelto: int = Field(description="Centavos, liquidado el periodo")
+
+
 class Settlement(Answer):
     fecha_enajenacion: str
     acciones_pagadas: int
