@@ -36,7 +36,7 @@ from democratiza.stages.terms import StageTerms
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
 from tests.browser.conftest import CHROMIUM, SHOTS
-from tests.identifiers import leaks
+from tests.identifiers import internal_words, leaks
 from tests.test_web_support import (
     BROKER_A,
     BROKER_B,
@@ -77,6 +77,22 @@ ENGLISH = re.compile(
 )
 
 
+# A region that scrolls sideways must take the keyboard's focus and say what it holds (axe's
+# rule scrollable-region-focusable): tabindex="0", a name, and a wrapper's role="region".
+UNREACHABLE = """() => [...document.querySelectorAll("body *")].filter(e => {
+    const s = getComputedStyle(e);
+    return ["auto", "scroll"].includes(s.overflowX) && e.scrollWidth > e.clientWidth + 1;
+  }).filter(e => !(e.getAttribute("tabindex") === "0" && e.getAttribute("aria-label")
+    && (e.tagName === "TABLE" || e.getAttribute("role") === "region")))
+  .map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + " " + e.className)"""
+# A chart shown below 90 % of the size it was drawn at: its 9-point letters fall under 10 px.
+SHRUNK = """() => [...document.querySelectorAll("svg[role=img]")].map(s => {
+    const w = s.getAttribute("width") || "", n = parseFloat(w);
+    const px = w.endsWith("pt") ? n * 4 / 3 : n, shown = s.getBoundingClientRect().width;
+    return [s.getAttribute("aria-label"), px && shown ? shown / px : 1];
+  }).filter(([, k]) => k < 0.9)"""
+
+
 @dataclass(frozen=True)
 class Visit:
     """One page: its name in the screenshot, its address, and what to do on it first."""
@@ -87,7 +103,6 @@ class Visit:
 
 
 def _calculate(page: Page) -> None:
-    page.select_option("select[name=programa]", "geb-2017")
     page.fill("input[name=patrimonio_liquido]", "48.000.000")
     page.fill("input[name=ingresos_declaracion]", "60.000.000")
     page.click("#calculadora button")
@@ -281,7 +296,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         Visit("inicio", "/"),
         Visit("aviso", f"/ofertas/{CODE}"),
         Visit("calculadora", "/calculadora"),
-        Visit("calculadora-resultado", "/calculadora", _calculate),
+        Visit("calculadora-resultado", "/calculadora?programa=geb-2017", _calculate),
+        Visit("calculadora-oferta", f"/calculadora?oferta={OPEN}", _calculate),
         Visit("calculadora-errores", "/calculadora", _miscalculate),
         Visit("resultado", "/resultados"),
         Visit("resultado-consultado", "/resultados", lookup),
@@ -359,6 +375,10 @@ def problems_of(page: Page, width: int) -> list[str]:
         const text = copy.innerText; copy.remove(); return text; }"""
     )
     found += leaks(shown)
+    found += internal_words(shown)
+    found += [f"región desplazable sin foco ni nombre: {r}" for r in page.evaluate(UNREACHABLE)]
+    for name, scale in page.evaluate(SHRUNK):
+        found.append(f"gráfica «{name}» dibujada al {scale:.0%} de su tamaño: letras ilegibles")
     for match in sorted({m.group(0) for m in ENGLISH.finditer(shown)}):
         found.append(f"inglés: {match!r}")
     return found

@@ -42,6 +42,8 @@ from democratiza.reports.render.pdf import (
     draw_table,
     key_value_table,
     metadata,
+    pages_of_rows,
+    row_height,
 )
 from democratiza.reports.render.text import long_date, wrap
 
@@ -274,15 +276,26 @@ def _chart_page(chart: AdjudicationChart, page: int) -> Figure:
     return fig
 
 
-def _table_page(table: ChartTable, page: int) -> Figure:
-    """A page with one table under its caption (the reductions across a person's filings)."""
-    fig = Figure(figsize=A4)
-    fig.text(MARGIN, 0.96, wrap(table.caption, 90), fontsize=11, fontweight="bold", va="top")
-    cells = [[wrap(h, 18) for h in table.header], *([*r[:4], wrap(r[4], 24)] for r in table.rows)]
-    ax = fig.add_axes((MARGIN, 0.05, 1 - 2 * MARGIN, 0.85))
-    draw_table(ax, cells, column_widths(cells), table.numeric, 7.5, A4[1] * 0.85, True, False)
-    fig.text(1 - MARGIN, 0.02, f"Página {page}", fontsize=8, ha="right", color="#777777")
-    return fig
+def reduction_pages(table: ChartTable, first: int) -> list[Figure]:
+    """The reductions across a person's filings under their caption, as many pages as the
+    rows need, the header on each: every radicado, rule and header whole in its cell."""
+    fontsize, height = 7.0, A4[1] * 0.84
+    header = [wrap(h, 16) for h in table.header]
+    rows = [[r[0], wrap(r[1], 38), r[2], r[3], wrap(r[4], 20)] for r in table.rows]
+    widths = column_widths([header, *rows])
+    runs = pages_of_rows(rows, fontsize, height, row_height(header, fontsize))
+    figures = []
+    for n, run in enumerate(runs):
+        fig = Figure(figsize=A4)
+        caption = table.caption + (" (continuación)" if n else "")
+        fig.text(MARGIN, 0.965, wrap(caption, 78), fontsize=11, fontweight="bold", va="top")
+        cells = [header, *run]
+        used = sum(row_height(c, fontsize) for c in cells)
+        ax = fig.add_axes((MARGIN, 0.9 - used / A4[1], 1 - 2 * MARGIN, used / A4[1]))
+        draw_table(ax, cells, widths, table.numeric, fontsize, used, True, False)
+        fig.text(1 - MARGIN, 0.02, f"Página {first + n}", fontsize=8, ha="right", color="#777777")
+        figures.append(fig)
+    return figures
 
 
 def _notes_page(title: str, notes: tuple[str, ...], page: int) -> Figure:
@@ -313,5 +326,6 @@ def render_pdf(inp: ReportInput, figures: ReportFigures, path: Path) -> None:
             page += 1
         reductions = person_reductions(inp)
         if reductions is not None:
-            pdf.savefig(_table_page(reductions, page))
+            for figure in reduction_pages(reductions, page):
+                pdf.savefig(figure)
     atomic_write(path, out.getvalue())

@@ -44,6 +44,24 @@ def row_height(cells: Sequence[str], fontsize: float) -> float:
     return (max(c.count("\n") for c in cells) + 1.8) * line_height(fontsize)
 
 
+def pages_of_rows(
+    rows: Sequence[Sequence[str]], fontsize: float, height_in: float, header_in: float
+) -> list[list[Sequence[str]]]:
+    """The rows in runs that each fit ``height_in`` under a header ``header_in`` tall: a long
+    table goes on as many pages as it needs, never squeezed into one (its lines would
+    overlap)."""
+    pages: list[list[Sequence[str]]] = [[]]
+    used = header_in
+    for row in rows:
+        tall = row_height(row, fontsize)
+        if pages[-1] and used + tall > height_in:
+            pages.append([])
+            used = header_in
+        pages[-1].append(row)
+        used += tall
+    return pages
+
+
 def column_widths(cells: Sequence[Sequence[str]]) -> list[float]:
     """Column widths, as fractions of the table, in proportion to their longest line."""
     chars = [
