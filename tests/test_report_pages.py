@@ -69,3 +69,45 @@ def test_the_reductions_pages_keep_every_radicado_rule_and_header_whole(tmp_path
         words = " ".join(page.split())
         assert "Radicado Límite que determinó la cantidad" in words, n  # the header, whole
         assert f"Página {6 + n}" in words
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="sin pdftotext (poppler-utils)")
+def test_the_designs_comparison_pdf_never_squeezes_its_rows(tmp_path: Path) -> None:
+    """Three designs of Central on Casa de Bolsa's batch: the comparison's 30-odd rows, each
+    as tall as its lines, go on two pages; every figure's name reads whole on them."""
+    from typer.testing import CliRunner
+
+    from democratiza.cli.main import app
+
+    examples = Path(__file__).parents[1] / "examples"
+    result = CliRunner().invoke(
+        app,
+        [
+            "simular",
+            str(examples / "simulacion" / "disenos-central.yaml"),
+            "--aceptaciones",
+            str(examples / "primera-etapa" / "lote-1-casa-de-bolsa.csv"),
+            "--salida",
+            str(tmp_path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    labels = [
+        line.split(",")[0].strip('"')
+        for line in (tmp_path / "comparacion-disenos.csv")
+        .read_text(encoding="utf-8")
+        .splitlines()[1:]
+    ]
+    pages = subprocess.run(
+        ["pdftotext", "-raw", str(tmp_path / "comparacion-disenos.pdf"), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split("\f")
+    tables = [p for p in pages if "Comparación de diseños del programa" in p]
+    assert len(tables) == 2 and "(continuación)" in tables[1]
+    for page in tables:
+        assert "Cifra Programa de Fogafín" in " ".join(page.split())  # the header on each
+    shown = " ".join(" ".join(tables).split())
+    for label in labels:
+        assert " ".join(label.split()) in shown, label
