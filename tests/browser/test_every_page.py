@@ -35,6 +35,7 @@ from democratiza.stages.orders import import_orders
 from democratiza.stages.terms import StageTerms
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
+from tests.browser.checks import SHRUNK, UNREACHABLE
 from tests.browser.conftest import CHROMIUM, SHOTS
 from tests.identifiers import internal_words, leaks
 from tests.test_web_support import (
@@ -75,22 +76,6 @@ ENGLISH = re.compile(
     r"Input should|Field required|value is not|Not Found|Method Not Allowed|Internal Server|"
     r"Show this message|Unprocessable|Bad Request|Error: Missing"
 )
-
-
-# A region that scrolls sideways must take the keyboard's focus and say what it holds (axe's
-# rule scrollable-region-focusable): tabindex="0", a name, and a wrapper's role="region".
-UNREACHABLE = """() => [...document.querySelectorAll("body *")].filter(e => {
-    const s = getComputedStyle(e);
-    return ["auto", "scroll"].includes(s.overflowX) && e.scrollWidth > e.clientWidth + 1;
-  }).filter(e => !(e.getAttribute("tabindex") === "0" && e.getAttribute("aria-label")
-    && (e.tagName === "TABLE" || e.getAttribute("role") === "region")))
-  .map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + " " + e.className)"""
-# A chart shown below 90 % of the size it was drawn at: its 9-point letters fall under 10 px.
-SHRUNK = """() => [...document.querySelectorAll("svg[role=img]")].map(s => {
-    const w = s.getAttribute("width") || "", n = parseFloat(w);
-    const px = w.endsWith("pt") ? n * 4 / 3 : n, shown = s.getBoundingClientRect().width;
-    return [s.getAttribute("aria-label"), px && shown ? shown / px : 1];
-  }).filter(([, k]) => k < 0.9)"""
 
 
 @dataclass(frozen=True)

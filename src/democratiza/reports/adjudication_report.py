@@ -134,13 +134,13 @@ _PAGE = """{% extends "informe.html" %}{% block cuerpo %}
 <p class="sub">{{ program }}</p>
 
 <h2>Cifras de la oferta</h2>
-<table class="kv">
+<table class="kv" tabindex="0" aria-label="Cifras de la oferta">
 {% for label, value in offer %}<tr><th scope="row">{{ label }}</th><td>
 {%- if loop.last %}<code>{{ value }}</code>{% else %}{{ value }}{% endif %}</td></tr>
 {% endfor %}</table>
 
 <h2>Resultados de la adjudicación</h2>
-<table class="kv">
+<table class="kv" tabindex="0" aria-label="Resultados de la adjudicación">
 {% for label, value in results %}<tr><th scope="row">{{ label }}</th><td>{{ value }}</td></tr>
 {% endfor %}</table>{% if caps %}
 <h2>Topes conjuntos</h2>
@@ -155,7 +155,7 @@ x<sub>n</sub>. El 1 % con más acciones son los adjudicatarios que más recibier
 
 <h2 id="reducidas-por-persona">Reducidas por las radicaciones anteriores de la misma persona</h2>
 <p>{{ reductions.caption }}.</p>
-<table>
+<table tabindex="0" aria-label="Reducidas por la misma persona">
 <thead><tr>{% for h in reductions.header %}<th scope="col">{{ h }}</th>{% endfor %}</tr></thead>
 <tbody>
 {% for row in reductions.rows %}<tr>{% for cell in row %}<td
@@ -165,7 +165,8 @@ x<sub>n</sub>. El 1 % con más acciones son los adjudicatarios que más recibier
 {%- endif %}
 
 <h2>Gráficos</h2>
-{% for chart in charts %}<figure id="grafico-{{ chart.key }}">
+{% for chart in charts %}<figure id="grafico-{{ chart.key }}" tabindex="0" role="region"
+  aria-label="{{ chart.title }}">
 <h3>{{ chart.title }}</h3>
 {{ chart.svg }}
 <figcaption>{{ chart.caption }}</figcaption>
@@ -173,7 +174,7 @@ x<sub>n</sub>. El 1 % con más acciones son los adjudicatarios que más recibier
 {% endfor %}
 <h2>Tablas de los gráficos</h2>
 {% for chart in charts %}<h3 id="tabla-{{ chart.key }}">{{ chart.table.caption }}</h3>
-<table>
+<table tabindex="0" aria-label="{{ chart.table.caption }}">
 <thead><tr>{% for h in chart.table.header %}<th scope="col"
 {%- if chart.table.numeric[loop.index0] %} class="n"{% endif %}>{{ h }}</th>
 {%- endfor %}</tr></thead>

@@ -116,13 +116,13 @@ def chart_svgs(designs: list[DesignFigures]) -> list[tuple[str, str]]:
 
 
 _PAGE = """{% extends "informe.html" %}{% block ancho %}72rem{% endblock %}
-{% block estilo %}.tabla { overflow-x: auto; }
+{% block estilo %}.tabla { overflow-x: auto; } .tabla > table { display: table; }
 td { text-align: right; font-variant-numeric: tabular-nums; }{% endblock %}
 {% block cuerpo %}
 <p class="nota">{{ program }}. Cada diseño se decide con las mismas reglas y se adjudica con
 el mismo método de adjudicación que una oferta real, sobre la misma población.</p>
 <h2>Cifras de cada diseño</h2>
-<div class="tabla"><table>
+<div class="tabla" tabindex="0" role="region" aria-label="Cifras de cada diseño"><table>
 <thead><tr><th scope="col">Cifra</th>{% for name in names %}<th scope="col">{{ name }}</th>
 {% endfor %}</tr></thead>
 <tbody>
@@ -130,7 +130,8 @@ el mismo método de adjudicación que una oferta real, sobre la misma población
 {%- for v in values %}<td>{{ v }}</td>{% endfor %}</tr>
 {% endfor %}</tbody></table></div>
 <h2>Gráficos</h2>
-{% for title, chart in charts %}<figure><h3>{{ title }}</h3>{{ chart }}</figure>
+{% for title, chart in charts %}<figure tabindex="0" role="region" aria-label="{{ title }}">
+<h3>{{ title }}</h3>{{ chart }}</figure>
 {% endfor %}
 {% endblock %}
 """
