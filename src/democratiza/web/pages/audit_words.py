@@ -161,8 +161,8 @@ class Names:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self._offers: dict[str, str] = {}
-        self._people = {
-            r.login: r.nombre for r in conn.execute(select(users.c.login, users.c.nombre))
+        self._people: dict[str, str] = {
+            str(r.login): str(r.nombre) for r in conn.execute(select(users.c.login, users.c.nombre))
         }
 
     def person(self, who: str) -> str:
