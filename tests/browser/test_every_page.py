@@ -39,8 +39,9 @@ from democratiza.stages.orders import import_orders
 from democratiza.stages.terms import StageTerms
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
+from tests.browser.checks import SHRUNK, UNREACHABLE
 from tests.browser.conftest import CHROMIUM, SHOTS
-from tests.identifiers import leaks
+from tests.identifiers import internal_words, leaks
 from tests.test_web_support import (
     BROKER_A,
     BROKER_B,
@@ -103,7 +104,6 @@ class Visit:
 
 
 def _calculate(page: Page) -> None:
-    page.select_option("select[name=programa]", "geb-2017")
     page.fill("input[name=patrimonio_liquido]", "48.000.000")
     page.fill("input[name=ingresos_declaracion]", "60.000.000")
     page.click("#calculadora button")
@@ -309,7 +309,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         Visit("inicio", "/"),
         Visit("aviso", f"/ofertas/{CODE}"),
         Visit("calculadora", "/calculadora"),
-        Visit("calculadora-resultado", "/calculadora", _calculate),
+        Visit("calculadora-resultado", "/calculadora?programa=geb-2017", _calculate),
+        Visit("calculadora-oferta", f"/calculadora?oferta={OPEN}", _calculate),
         Visit("calculadora-errores", "/calculadora", _miscalculate),
         Visit("resultado", "/resultados"),
         Visit("resultado-consultado", "/resultados", lookup),
@@ -393,6 +394,10 @@ def problems_of(page: Page, width: int) -> list[str]:
         const text = copy.innerText; copy.remove(); return text; }"""
     )
     found += leaks(shown)
+    found += internal_words(shown)
+    found += [f"región desplazable sin foco ni nombre: {r}" for r in page.evaluate(UNREACHABLE)]
+    for name, scale in page.evaluate(SHRUNK):
+        found.append(f"gráfica «{name}» dibujada al {scale:.0%} de su tamaño: letras ilegibles")
     for match in sorted({m.group(0) for m in ENGLISH.finditer(shown)}):
         found.append(f"inglés: {match!r}")
     return found
