@@ -23,7 +23,16 @@ from democratiza.adjudication.record import (
     stored_adjudication,
 )
 from democratiza.cli.batch_files import write_batch_files
-from democratiza.cli.common import IbcFile, ibc_series, optional_day, refuse, refuse_file, table
+from democratiza.cli.common import (
+    IbcFile,
+    Separator,
+    csv_separator,
+    ibc_series,
+    optional_day,
+    refuse,
+    refuse_file,
+    table,
+)
 from democratiza.cli.offer_options import offer_file_values
 from democratiza.cli.progress import rows, steps
 from democratiza.compliance.credit.gate import open_offer
@@ -237,9 +246,11 @@ def publish_command(
 def export_command(
     codigo: Code,
     salida: Annotated[Path, typer.Option("--salida", "-o", help="Carpeta")] = Path("salidas"),
+    separador: Separator = ",",
     db: Db = None,
 ) -> None:
     """Archivos por comisionista, registro para el depósito e informe HTML y PDF."""
+    style = csv_separator(separador)
     # Matplotlib is imported only by the command that draws.
     from democratiza.reports.adjudication_figures import build_figures, report_input
     from democratiza.reports.adjudication_report import render_html, render_pdf
@@ -256,13 +267,13 @@ def export_command(
         step("Archivos por comisionista")
         with engine.connect() as conn:  # each acceptance's referencia and price, for its broker
             terms = acceptance_terms(conn, stored)
-        paths = broker_files(done, out / "comisionistas", terms)
+        paths = broker_files(done, out / "comisionistas", terms, style)
         step("Registro para el depósito")
         with engine.connect() as conn:
             paid = paid_shares(conn, stored)
             prices = acceptance_prices(conn, stored)  # each its own, after an adjusted price
             gone = withdrawn(conn, stored)  # counted as withdrawn, not as rejected
-        paths.append(registry_file(done, out, paid))
+        paths.append(registry_file(done, out, paid, style))
         if stored.program.instalment_plan is not None:
             with engine.connect() as conn:
                 payers = instalment_payers(conn, stored)
