@@ -370,13 +370,16 @@ def parse_rows(
     # carries no message columns, and a few single acceptances do not pay for planning
     # them (typing those is mostly the planning of these expressions).
     typed = _typed(frame, plan, fmt)
-    repeats = fmt.key is not None and _may_repeat(typed[fmt.key])
+    key = fmt.key
+    repeats = key is not None and _may_repeat(typed[key])
     flags = plan.flags if repeats else plan.flags[:-1]
     is_bad = typed.select(pl.any_horizontal(flags)).to_series()
     bad = frame.filter(is_bad)
     if not bad.height:
         return typed.select(list(plan.schema)), []
-    duplicated = frame.filter(plan.repeated)[fmt.key] if repeats else pl.Series([], dtype=pl.String)
+    duplicated = pl.Series([], dtype=pl.String)
+    if key is not None and repeats:
+        duplicated = frame.filter(plan.repeated)[key]
     found = _collect(raw.source, bad, plan.messages, duplicated, fmt)
     return typed.filter(~is_bad).select(list(plan.schema)), found
 
