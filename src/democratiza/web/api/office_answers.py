@@ -92,7 +92,10 @@ class AuditEntry(TypedDict):
     despues: Annotated[str | None, Field(description="JSON canónico")]
     huella_anterior: str
     huella: str
-    solicitud: str | None = Field(
-        description="El identificador (X-Request-Id) de la solicitud web que causó la entrada; "
-        "ninguno si no la causó una"
-    )
+    solicitud: Annotated[
+        str | None,
+        Field(
+            description="El identificador (X-Request-Id) de la solicitud web que causó la "
+            "entrada; ninguno si no la causó una"
+        ),
+    ]
