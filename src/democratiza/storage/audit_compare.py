@@ -120,7 +120,9 @@ def against_anchors(chunks: Iterable[Sequence[Any]], anchors: Sequence[Anchor]) 
     for kept in sorted(set(anchors), key=lambda a: a.entries):
         if not kept.entries:
             continue
-        since = f"la entrada anclada {group(held)} coincide" if held else "ninguna anterior"
+        since = "ninguna ancla anterior coincide"
+        if held:
+            since = f"la entrada anclada {group(held)} coincide"
         if kept.entries > report.entries:
             return ChainReport(
                 report.entries,
