@@ -142,6 +142,11 @@ def test_a_batch_uploaded_from_the_page_carries_the_upload_request_id(engine: En
             break
         time.sleep(0.05)
     assert requests_of(engine, "lote.recibir") == ["pagina-0001"]
+    # The auditors read it in the audit log's API.
+    auditor = TestClient(page.app)
+    log_in(auditor, "auditor")
+    entries = auditor.get("/api/auditoria").json()
+    assert [e["solicitud"] for e in entries if e["accion"] == "lote.recibir"] == ["pagina-0001"]
 
 
 def old_hash(previous: str, entry_id: int, when: datetime, who: str) -> str:

@@ -29,7 +29,7 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
-from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 
 from democratiza.filing.store import BatchResult
 
@@ -116,6 +116,19 @@ def waited(turn: str, *locks: AbstractContextManager[object]) -> Iterator[None]:
 def count_refusal() -> None:
     """A batch refused whole at intake (a bad file, a closed offer)."""
     BATCHES.labels("rechazado").inc()
+
+
+def forget_process(pid: int | None) -> None:
+    """A process of the service (or of its lane) has ended: its live figures leave the sum.
+
+    Why: each process writes its figures to a file of its own in the shared folder; a
+    counter of a process that ended still counts (what it answered was answered), but a
+    live gauge (``JOBS_RUNNING``) of a process killed in the middle of a job would say
+    forever that the job runs. The library removes that process's live files.
+    """
+    folder = os.environ.get(MULTIPROCESS_VARIABLE)
+    if folder and pid is not None:
+        mark_process_dead(pid, folder)  # type: ignore[no-untyped-call]
 
 
 def exposition() -> bytes:
