@@ -94,16 +94,16 @@ def choose(conn: Connection, offer: str | None, program: str | None) -> Choice:
     the first program that answers: the first form a person sends always gets an answer."""
     opened = [o for o in catalog.offers(conn) if o.estado == "abierta"]
     programs = _answering_programs()
-    names = {p.id: p.name for p in (load_program(i) for i in bundled_program_ids())}
-    offers = [(o.codigo, f"{o.codigo} ({names.get(o.programa, o.programa)})") for o in opened]
+    stored = {o.codigo: load_offer(conn, o.codigo) for o in opened}  # its own program's name
+    offers = [(code, f"{code} ({s.program.name})") for code, s in stored.items()]
     listed = [(p.id, p.name) for p in programs]
     picked = offer if offer in {o.codigo for o in opened} else None
     if picked is None and program not in {p.id for p in programs} and opened:
         picked = opened[0].codigo
     if picked is not None:
-        stored = load_offer(conn, picked)
-        price, day = price_text(stored.price_in_force), _within(stored.offer)
-        return Choice(picked, stored.program, price, day, offers, listed)
+        chosen_offer = stored[picked]
+        price, day = price_text(chosen_offer.price_in_force), _within(chosen_offer.offer)
+        return Choice(picked, chosen_offer.program, price, day, offers, listed)
     chosen = next((p for p in programs if p.id == program), programs[0])
     offered = make_offer(chosen, {})
     return Choice(None, chosen, price_text(offered.price), _within(offered), offers, listed)
