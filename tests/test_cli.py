@@ -165,7 +165,7 @@ def test_a_share_count_may_be_typed_with_thousands_dots(option: str, tmp_path: P
     assert "20.000 acciones" in dotted.output
     wrong = runner.invoke(app, [*base, "20.00"], env={"COLUMNS": "200"})
     assert wrong.exit_code == 2
-    assert "'20.00' no es un número entero de acciones (p. ej. 40000000 o 40.000.000)" in (
+    assert "'20.00' no es un número entero de acciones (se escribe 40000000 o 40.000.000)" in (
         wrong.output
     )
 

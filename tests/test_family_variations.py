@@ -32,12 +32,12 @@ from democratiza.programs.loader import ProgramFileError, load_program_file
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
 from democratiza.rules.engine import CompiledProgram, frame_from_rows
 from democratiza.rules.explain import Explainer
+from democratiza.rules.explain_rows import RowExplainer
 from democratiza.tables.acceptances import COLUMNS
 from democratiza.verification.publish import offer_package
 from democratiza.verification.verify import verify
-from tests.explain_reference import ReferenceExplainer
 from tests.reference import reference_evaluate
-from tests.test_explanations import generate, reference_columns, typed
+from tests.test_explanations import generate, row_by_row_columns, typed
 from tests.test_statements import pdf_text
 
 FAMILY = Path(__file__).parent / "programs" / "familia-ejemplo.yaml"
@@ -71,9 +71,9 @@ def decide(*rows: dict[str, Any]) -> tuple[pl.DataFrame, list[Any]]:
     compiled = CompiledProgram(offer())
     frame = frame_from_rows(list(rows))
     results = compiled.evaluate(frame)
-    explained = list(Explainer(compiled).explain_all(results, frame))
-    # The columnar explanations write, row for row, the plain reference's text.
-    assert explained == list(ReferenceExplainer(compiled).explain_all(results, frame))
+    explained = list(Explainer(compiled).explain_all_columns(results, frame))
+    # The columnar explanations write, row for row, the row by row text.
+    assert explained == list(RowExplainer(compiled).explain_all(results, frame))
     pairs = zip(frame.iter_rows(named=True), results.iter_rows(named=True), strict=True)
     for row, decided in pairs:
         expected = reference_evaluate(compiled.offer, row)
@@ -419,7 +419,7 @@ def test_a_generated_population_is_explained_and_limited_as_the_references_do() 
     results = compiled.evaluate(frame)
     assert set(results["regla_limitante"].drop_nulls()) >= {"ej-4.2", "ej-4.3"}
     columnar = Explainer(compiled).columns(results, frame)
-    assert columnar.equals(reference_columns(compiled, frame))
+    assert columnar.equals(row_by_row_columns(compiled, frame))
     valid = results["decision"].cast(pl.String) != "rechazada"
     rows = frame.filter(valid).iter_rows(named=True)
     expected = [reference_evaluate(compiled.offer, row).permitted for row in rows]

@@ -115,6 +115,33 @@ def test_amounts_as_people_write_them(tmp_path: Path) -> None:
     assert frame["patrimonio_liquido"].to_list() == [cents for _, cents in written]
 
 
+def test_share_quantities_as_people_write_them(tmp_path: Path) -> None:
+    """Shares by the rule of the pesos: a dot before exactly three digits groups thousands
+    ('40.000.000', '1.500'); any other dot or comma starts a fraction, kept so the rules can
+    refuse a fractional quantity."""
+    written = [
+        ("40000000", 40_000_000, False),
+        ("40.000.000", 40_000_000, False),
+        ("1.500", 1_500, False),
+        ("1.500,5", 1_500, True),
+        ("10.5", 10, True),
+        ("10,25", 10, True),
+        ("10.0", 10, False),
+    ]
+    lines = [";".join(HEADER)]
+    for i, (text, _, _) in enumerate(written):
+        lines.append(";".join(with_cell("cantidad", text, f"A{i}")))
+    path = tmp_path / "cantidades.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    frame = parse(read_table(path))
+    assert frame["cantidad"].to_list() == [n for _, n, _ in written]
+    assert frame["cantidad_fraccionaria"].to_list() == [f for _, _, f in written]
+    lines = [";".join(HEADER), ";".join(with_cell("cantidad", "40.00.000"))]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [error] = errors_of(path)
+    assert (error.column, error.message) == ("cantidad", "la cantidad no es un número: '40.00.000'")
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

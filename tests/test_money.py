@@ -9,12 +9,16 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
+import pytest
+
 from democratiza.money import (
+    MoneyError,
     decimal_percent,
     dollars,
     exact_percent,
     fixed,
     group,
+    parse_shares,
     percent,
     pesos,
     pesos_cell,
@@ -133,3 +137,27 @@ def test_decimal_percent_to_a_number_of_places() -> None:
     assert decimal_percent(Decimal("1.18355736327"), places=10) == "1,1835573633 %"
     assert decimal_percent(Decimal("1"), places=10) == "1,00 %"
     assert decimal_percent(Decimal("-1.234567890123"), places=10) == "-1,2345678901 %"
+
+
+# --- shares -------------------------------------------------------------------------------
+
+
+def test_shares_are_typed_as_pesos_are_with_or_without_thousands_dots() -> None:
+    assert parse_shares("40.000.000") == parse_shares("40000000") == 40_000_000
+    assert parse_shares(" 1.500 ") == 1_500  # a thousand five hundred, as $ 1.500 is
+
+
+def test_a_share_count_that_is_not_whole_or_not_grouped_in_threes_is_refused() -> None:
+    for wrong in ("1.5", "40.00.000", "1,500", "-3", "mil", "", "99999999999999999"):
+        with pytest.raises(MoneyError, match="no es un número entero de acciones"):
+            parse_shares(wrong)
+
+
+def test_an_offer_file_may_write_its_shares_with_thousands_dots() -> None:
+    from democratiza.programs.loader import load_program
+    from democratiza.programs.parameters import make_offer
+
+    program = load_program("central-seguros-vida")
+    dotted = make_offer(program, {"precio": "1234.56", "acciones_ofrecidas": "40.000.000"})
+    plain = make_offer(program, {"precio": "1234.56", "acciones_ofrecidas": 40_000_000})
+    assert dotted.values["acciones_ofrecidas"] == plain.values["acciones_ofrecidas"] == 40_000_000

@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 
+from democratiza.adjudication.adjudicate import allocate_program
 from democratiza.adjudication.joint import allocate_offer
 from democratiza.adjudication.record import _person_notes, adjudicate
 from democratiza.allocation.persons import divide, persons_of, totals
@@ -25,6 +26,7 @@ from democratiza.offers.lifecycle import advance, create_offer, load_offer
 from democratiza.programs.schema import Program
 from democratiza.rules.engine import CompiledProgram, frame_from_rows
 from democratiza.rules.person import per_person
+from democratiza.storage.schema import acceptances
 from democratiza.tables.acceptances import COLUMNS
 from democratiza.verification.package import FIRST_STAGE
 from democratiza.verification.recompute import recomputed
@@ -309,3 +311,92 @@ def test_a_reduction_by_a_smaller_limit_a_later_filing_brings_says_so() -> None:
         "(Decreto de ejemplo art. 4.1), el menor que traen las radicaciones de la misma persona "
         "(se toma el menor monto), sin radicaciones anteriores que lo usaran: R-1.",
     ]
+
+
+def without_instalment_cap(folder: Path) -> Path:
+    """The family's program file without its cap on the financed balance (art. 5.4): no limit
+    of it then concerns one way of paying only."""
+    text = FAMILY.read_text(encoding="utf-8")
+    cap = (
+        "  - id: ej-5.4\n    nombre: Saldo financiado en cuotas\n    tope_financiado: cuotas\n"
+        "    cita: {norma: ejemplo, ref: art. 5.4}\n"
+    )
+    maximum = (
+        '      monto_maximo_financiado: {valor: "8000000.00", '
+        "cita: {norma: ejemplo, ref: art. 5.4}}\n"
+    )
+    assert cap in text and maximum in text
+    path = folder / "familia-sin-tope-financiado.yaml"
+    path.write_text(text.replace(cap, "").replace(maximum, ""), encoding="utf-8")
+    return path
+
+
+def test_without_a_cap_of_a_way_of_paying_the_general_limit_is_not_stored_twice(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # The same worker (salary $ 5.000.000: a limit of 39.062 shares, 50 minimum salaries)
+    # files 30.000 with broker A, then 15.000 with broker B. The program caps no way of
+    # paying, so the limit whatever the way of paying is the smallest limit itself: it is
+    # stored once (limite_general NULL) and the person's second filing still gets only
+    # the 9.062 the first left, with the first named as the one that used them.
+    window: dict[str, object] = {"fecha_aviso": "2018-01-02", "fecha_cierre": "2018-03-16"}
+    path = without_instalment_cap(tmp_path)
+    with engine.begin() as conn:
+        stored = create_offer(conn, "sin-tope", str(path), window, "oficina", "aviso")
+        advance(conn, stored, "abierta", "oficina", "apertura")
+    assert not stored.program.caps_a_way_of_paying
+    salary = {"salario_mensual": "5000000"}
+    first = [acceptance(1, "trabajador_activo", 30_000, **salary)]
+    second = [acceptance(2, "trabajador_activo", 15_000, forma_pago="cuotas", **salary)]
+    second[0]["comisionista"] = "Otra Bolsa"
+    second[0]["numero_identificacion"] = first[0]["numero_identificacion"]
+    import_batch(engine, "sin-tope", batch(tmp_path / "a.csv", first), "Casa de Bolsa", "A1", "x")
+    import_batch(engine, "sin-tope", batch(tmp_path / "b.csv", second), "Otra Bolsa", "B1", "x")
+    with engine.connect() as conn:
+        stored_rows = conn.execute(
+            select(
+                acceptances.c.limite_minimo,
+                acceptances.c.limite_general,
+                acceptances.c.regla_general,
+            ).order_by(acceptances.c.recepcion)
+        ).all()
+    assert [tuple(r) for r in stored_rows] == [(39_062, None, None), (39_062, None, None)]
+    with engine.begin() as conn:
+        advance(conn, load_offer(conn, "sin-tope"), "cerrada", "oficina", "cierre")
+    done = adjudicate(engine, "sin-tope", "oficina", "adjudicación", date(2018, 3, 20))
+    assert done.results["adjudicada"].to_list() == [30_000, 9_062]
+    notes = done.header["notas"]
+    assert isinstance(notes, list)
+    (person,) = [n for n in notes if n.startswith("Reducidas")]
+    assert "radicaciones anteriores" in person
+    assert "«Cincuenta salarios mínimos de 2018» (Decreto de ejemplo art." in person
+
+
+@pytest.mark.parametrize(("method", "linear"), METHODS)
+def test_persons_numbered_once_each_are_shared_out_as_their_filings_are(
+    method: str, linear: int | None
+) -> None:
+    # Five persons who filed once each, numbered 0…4 as the adjudication numbers them (in
+    # no particular order): the count that tells them apart skips the grouping, and the
+    # awards are exactly those of the same persons under other numbers (which are grouped
+    # the long way) and of the filings shared out with no person at all.
+    demand = np.array([6_000_000, 900_000, 2_500_001, 4_000_000, 7_777_777], dtype=np.int64)
+    rule = program(method, "mayor_solicitud", linear)
+    numbered = persons_of(np.array([3, 0, 4, 1, 2], dtype=np.uint32))
+    assert numbered.one_filing_each
+    assert numbered.label.tolist() == numbered.order.tolist() == [0, 1, 2, 3, 4]
+    awards = allocate_offer(demand, numbered, [], 10_000_000, rule).awards.tolist()
+    apart = np.array([30, 1, 40, 10, 20], dtype=np.int64)  # not 0…4: np.unique tells them
+    assert allocate_offer(demand, apart, [], 10_000_000, rule).awards.tolist() == awards
+    alone = allocate_program(demand, 10_000_000, rule.allocation).awards.tolist()
+    assert awards == alone and sum(awards) == 10_000_000
+
+
+def test_numbers_below_the_count_but_repeated_are_still_one_person() -> None:
+    # 0…2 for three filings, but person 1 filed twice: the count finds the repeat, and the
+    # two filings are one acceptant (the first takes what it asked, the second the rest).
+    persons = persons_of(np.array([1, 0, 1], dtype=np.uint32))
+    assert not persons.one_filing_each
+    demand = np.array([100, 50, 30], dtype=np.int64)
+    assert totals(persons, demand).tolist() == [130, 50]
+    assert divide(persons, np.array([110, 50], dtype=np.int64), demand).tolist() == [100, 50, 10]

@@ -100,8 +100,8 @@ def test_the_brokers_files_say_reducida_with_the_rule_and_the_filings(
     assert sheet is not None
     header, values = (list(r) for r in sheet.iter_rows(values_only=True))
     shown = dict(zip(header, values, strict=True))
-    assert (shown["decision"], shown["regla_limitante"]) == ("reducida", RULE)
-    assert shown["consumido_por"] == "otro comisionista"
+    assert (shown["Decisión"], shown["Límite que determinó la cantidad"]) == ("reducida", RULE)
+    assert shown["Radicaciones anteriores que usaron el límite"] == "otro comisionista"
     # Through the web, broker B gets the very file ``oferta exportar`` writes for it.
     client = TestClient(create_app(engine))
     answer = client.get(f"/api/ofertas/{CODE}/adjudicacion.csv", headers=bearer(engine, BROKER_B))

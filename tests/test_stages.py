@@ -526,6 +526,15 @@ def test_cli_runs_a_segunda_fase_and_writes_its_files(
         ("O1", "5000", "1000.00", "5000000.00"),
         ("O2", "7000", "1000.00", "7000000.00"),
     ]
+    # The same rows in the XLSX, typed: the sum to pay a number with its two decimals.
+    from openpyxl import load_workbook
+
+    sheet = load_workbook(folder / "segunda-casa-de-bolsa.xlsx").active
+    assert sheet is not None
+    header = [c.value for c in sheet[1]]
+    to_pay = sheet.cell(2, header.index("Valor a pagar (pesos)") + 1)
+    assert (to_pay.value, to_pay.number_format) == (5_000_000, "#,##0.00")
+    assert sheet.cell(2, header.index("Fecha de ingreso") + 1).is_date
     assert pl.read_csv(folder / "registro-segunda.csv")["acciones"].sum() == 12_000
     page = (folder / "informe-segunda.html").read_text(encoding="utf-8")
     assert 'aria-label="Curva de demanda y punto de corte"' in page

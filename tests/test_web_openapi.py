@@ -2,10 +2,10 @@
 
 Every operation is called with generated requests in every role: no one, a broker's
 system (API token), a broker's person, the program office and the auditor (session cookie
-and CSRF header), over HTTP to the service on the loopback. An offer's code is one of
-three real offers (open with the sample batches; adjudicated and published with them; published
-with nothing awarded), so the routes do their work instead of answering 404: a well-formed
-action is sent to each of them. No answer may be
+and CSRF header), over HTTP to the service on the loopback, on SQLite and on PostgreSQL.
+An offer's code is one of three real offers (open with the sample batches; adjudicated and
+published with them; published with nothing awarded), so the routes do their work instead
+of answering 404: a well-formed action is sent to each of them. No answer may be
 a server error, whatever the input and the role; each must have a status, content type,
 headers and body that the description declares. The examples per operation are few so the
 whole run stays near a minute.
@@ -31,6 +31,7 @@ from democratiza.adjudication.record import adjudicate
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
 from democratiza.web.security.access import SESSION_COOKIE
+from tests.conftest import fresh_postgres
 from tests.test_web_support import (
     BROKER_A,
     CODE,
@@ -72,9 +73,17 @@ def _session(app: FastAPI, login: str) -> dict[str, str]:
     return {"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={person.cookies[SESSION_COOKIE]}"}
 
 
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[dict[str, str]]]]:
-    engine = make_engine(f"sqlite:///{tmp_path_factory.mktemp('api') / 'democratiza.db'}")
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def service(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, list[dict[str, str]]]]:
+    """The service on each database: PostgreSQL refuses what SQLite stores (a NUL byte)."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('api') / 'democratiza.db'}"
+    else:
+        url = request.getfixturevalue("pg_url")
+        fresh_postgres(url)
+    engine = make_engine(url)
     migrate(engine)
     add_people(engine)
     _offers(engine)
@@ -100,7 +109,8 @@ def test_the_api_keeps_to_its_description(
         if code is not None:
             case.path_parameters = {**(case.path_parameters or {}), "codigo": code}
         for role, headers in zip(ROLES, credentials, strict=True):
-            answer = case.call(base_url=url, headers=headers)
+            # No time limit of its own: a loaded machine draws a PDF slowly; this is no timing.
+            answer = case.call(base_url=url, headers=headers, timeout=300)
             assert answer.status_code < 500, (
                 f"{role}: {case.method} {case.formatted_path} → {answer.status_code}\n"
                 f"{case.as_curl_command()}\n{answer.text[:2000]}"

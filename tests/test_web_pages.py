@@ -76,7 +76,7 @@ def test_the_calculator_shows_every_error_at_once_under_its_field(sqlite: Engine
     form = {
         "programa": "geb-2017",
         "categoria": "trabajador_activo",
-        "cantidad": "1.000",
+        "cantidad": "1.00",
         "patrimonio_liquido": "48.000.0",
         "ingresos_declaracion": "-5",
         "meses_en_cargo": "muchos",
@@ -84,7 +84,9 @@ def test_the_calculator_shows_every_error_at_once_under_its_field(sqlite: Engine
     answer = client.post("/calculadora", data={**form, "csrf": csrf_of(client, "/calculadora")})
     assert answer.status_code == 422
     page = answer.text
-    assert field_error(page, "cantidad") == "escriba solo dígitos, sin puntos (1000)"
+    assert field_error(page, "cantidad") == (
+        "'1.00' no es un número entero de acciones (se escribe 40000000 o 40.000.000)"
+    )
     assert field_error(page, "patrimonio_liquido") == (
         "'48.000.0' no es un monto en pesos (se escribe 48000000, 2075.31, 48.000.000 o "
         "48.000.000,50)"
@@ -93,7 +95,7 @@ def test_the_calculator_shows_every_error_at_once_under_its_field(sqlite: Engine
     assert field_error(page, "meses_en_cargo") == "se espera un número entero"
     # What was typed stays in the form, wrong or right.
     assert typed(page, "patrimonio_liquido") == "48.000.0"
-    assert typed(page, "cantidad") == "1.000"
+    assert typed(page, "cantidad") == "1.00"
     assert 'value="trabajador_activo" selected' in page
     assert "Input should" not in page and "Field required" not in page
 
@@ -133,7 +135,7 @@ def test_a_refused_new_offer_keeps_the_form_and_names_each_field(sqlite: Engine)
         "codigo": "con espacios",
         "programa": "central-seguros-vida",
         "precio": "mil",
-        "acciones_ofrecidas": "40.000.000",
+        "acciones_ofrecidas": "40.000.00",
         "fecha_aviso": "2018-13-01",
         "motivo": "aviso",
     }
@@ -141,11 +143,14 @@ def test_a_refused_new_offer_keeps_the_form_and_names_each_field(sqlite: Engine)
     assert "No se creó la oferta" in page
     assert field_error(page, "codigo").startswith("escriba un código de letras, números")
     assert field_error(page, "precio").startswith("se espera un monto en pesos mayor que cero")
-    assert field_error(page, "acciones_ofrecidas").startswith("se espera un número entero")
+    assert field_error(page, "acciones_ofrecidas") == (
+        "se espera un número entero mayor que cero (40000000 o 40.000.000)"
+    )
     assert field_error(page, "fecha_aviso") == "se espera una fecha AAAA-MM-DD"
     assert field_error(page, "fecha_cierre") == "falta este dato"
     assert typed(page, "precio") == "mil" and typed(page, "codigo") == "con espacios"
-    fixed = {**form, "codigo": "nueva", "precio": "1.000", "acciones_ofrecidas": "40000000"}
+    # Shares with thousands dots, as the price: 40.000.000 acciones.
+    fixed = {**form, "codigo": "nueva", "precio": "1.000", "acciones_ofrecidas": "40.000.000"}
     created = office.post(
         "/oficina/ofertas",
         data={
@@ -168,7 +173,7 @@ def test_the_fines_page_reads_amounts_as_written_and_keeps_its_errors(sqlite: En
         "programa": "geb-2017",
         "fecha_referencia": "2018-04-02",
         "fecha_incumplimiento": "2019-01-15",
-        "acciones": "10000",
+        "acciones": "10.000",  # with its thousands dot, as the amounts below
         "hasta": "2019-02-20",
         "precio_adquisicion": "2.018",
         "contraprestacion": "2.500,50",
@@ -180,7 +185,9 @@ def test_the_fines_page_reads_amounts_as_written_and_keeps_its_errors(sqlite: En
     wrong = post(
         office, "/oficina/multas", {**form, "acciones": "diez", "contraprestacion": "2,5,0"}
     )
-    assert "se espera un número entero de acciones" in field_error(wrong, "acciones")
+    assert field_error(wrong, "acciones") == (
+        "'diez' no es un número entero de acciones (se escribe 40000000 o 40.000.000)"
+    )
     assert "no es un monto en pesos" in field_error(wrong, "contraprestacion")
     assert typed(wrong, "contraprestacion") == "2,5,0"
 

@@ -123,10 +123,10 @@ def test_every_export_of_an_offer_shows_a_formula_name_as_text(
     sheet = load_workbook(workbook).active
     assert sheet is not None
     header = [c.value for c in sheet[1]]
-    names = [row[header.index("nombre")] for row in sheet.iter_rows(min_row=2)]
+    names = [row[header.index("Nombre")] for row in sheet.iter_rows(min_row=2)]
     assert {c.value for c in names} >= safe
     assert all(c.data_type == "s" for c in names)
-    amounts = [row[header.index("adjudicada")] for row in sheet.iter_rows(min_row=2)]
+    amounts = [row[header.index("Acciones adjudicadas")] for row in sheet.iter_rows(min_row=2)]
     assert all(c.data_type == "n" for c in amounts)  # numbers stay numbers
 
 

@@ -63,6 +63,28 @@ def parse_pesos(text: str) -> int:
     return -value if written.startswith("-") else value
 
 
+# A number of shares as a person writes it, by the rule of the pesos: digits, with or without
+# thousands dots in groups of three ('40000000', '40.000.000'); shares are whole.
+SHARES_PATTERN = r"^(?:[0-9]+|[0-9]{1,3}(?:\.[0-9]{3})+)$"
+SHARES_EXAMPLES = "40000000 o 40.000.000"
+_SHARES = re.compile(SHARES_PATTERN)
+
+
+def parse_shares(text: str) -> int:
+    """A whole number of shares as typed, with or without thousands dots (never negative).
+
+    >>> parse_shares("40.000.000"), parse_shares("1500"), parse_shares(" 1.500 ")
+    (40000000, 1500, 1500)
+    """
+    written = text.strip()
+    digits = written.replace(".", "")
+    if not _SHARES.match(written) or len(digits) > AMOUNT_DIGITS:
+        raise MoneyError(
+            f"'{written}' no es un número entero de acciones (se escribe {SHARES_EXAMPLES})"
+        )
+    return int(digits)
+
+
 PRICE_PATTERN = re.compile(
     r"^\$?\s*(?P<whole>[0-9]{1,16}|[0-9]{1,3}(?:\.[0-9]{3}){1,5})(?:,(?P<comma>[0-9]+))?$"
 )

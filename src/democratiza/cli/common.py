@@ -3,7 +3,6 @@ tables whose identifiers are never cut, and a failing database told in Spanish."
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
@@ -17,8 +16,9 @@ from typer import _click as click  # the click that typer runs on (its own copy)
 from typer.core import TyperGroup
 
 from democratiza.compliance.series import RateSeries, SeriesFileError, load_official_rates
-from democratiza.money import MoneyError, parse_percent, parse_pesos
+from democratiza.money import MoneyError, parse_percent, parse_pesos, parse_shares
 from democratiza.storage.faults import database_fault
+from democratiza.tables.cells import csv_style
 from democratiza.tables.errors import InputRejected
 from democratiza.words import count
 
@@ -96,18 +96,14 @@ def new_password(prompt: str = "Contraseña") -> str:
         err.print("Las dos contraseñas no coinciden; escríbala de nuevo.", highlight=False)
 
 
-SHARE_COUNT = re.compile(r"\d+|\d{1,3}(?:\.\d{3})+")
-
-
 def share_count(text: str) -> int:
     """A number of shares as typed, with or without thousands dots ('40000000',
-    '40.000.000'), as pesos already may be; typer's int would refuse the dots."""
-    cleaned = text.strip()
-    if not SHARE_COUNT.fullmatch(cleaned):
-        raise typer.BadParameter(
-            f"'{text}' no es un número entero de acciones (p. ej. 40000000 o 40.000.000)"
-        )
-    return int(cleaned.replace(".", ""))
+    '40.000.000'), as pesos already may be (``money.parse_shares``); typer's int would
+    refuse the dots."""
+    try:
+        return parse_shares(text)
+    except MoneyError as exc:
+        raise typer.BadParameter(str(exc)) from None
 
 
 def centavos_option(text: str, option: str) -> int:
@@ -183,3 +179,21 @@ def day_option(text: str, option: str) -> date:
 def optional_day(text: str | None, option: str) -> date | None:
     """``day_option``, or None when the option was not given (the service takes today)."""
     return None if text is None else day_option(text, option)
+
+
+Separator = Annotated[
+    str,
+    typer.Option(
+        "--separador",
+        help="Separador de los CSV: ',' con punto decimal (por defecto) o ';' con coma "
+        "decimal, para abrirlos en Excel en español",
+    ),
+]
+
+
+def csv_separator(separator: str) -> dict[str, Any]:
+    """The CSV writer's options for ``--separador`` (``tables.cells.csv_style``)."""
+    try:
+        return csv_style(separator.strip())
+    except ValueError as exc:
+        raise refuse(f"--separador: {exc}.") from None

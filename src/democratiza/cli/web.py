@@ -12,7 +12,7 @@ import secrets
 import shutil
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -34,6 +34,9 @@ from democratiza.web.security.clients import (
     proxies_from_environment,
 )
 from democratiza.web.server.scratch import SERVICE_VARIABLE, remove_leftovers, scratch_folder
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
 
 console = Console()
 user_app = typer.Typer(
@@ -163,8 +166,17 @@ def verify_command(
         str | None,
         typer.Option("--ancla", help="Ancla guardada antes (número:huella, de `auditoria anclar`)"),
     ] = None,
+    cadena: Annotated[
+        Path | None,
+        typer.Option(
+            "--cadena",
+            help="Registro exportado antes (`auditoria exportar`), guardado fuera del sistema: "
+            "la cadena debe empezar por cada una de sus entradas, sin cambios",
+        ),
+    ] = None,
 ) -> None:
-    """Recorre la cadena de huellas y dice si está íntegra o dónde se rompe."""
+    """Recorre la cadena de huellas y dice si está íntegra o dónde se rompe; con --cadena,
+    nombra además la primera entrada que no es la del registro exportado antes."""
     try:
         anchored = audit.Anchor.parse(ancla) if ancla is not None else None
     except ValueError as exc:
@@ -172,12 +184,27 @@ def verify_command(
     engine = engine_for(db, reading=True)
     refuse_damaged(engine, full=True)  # a chain in a damaged file is not "íntegra"
     with engine.connect() as conn:
-        report = audit.verify(conn, anchored)
+        kept = None if cadena is None else _against_export(conn, cadena)
+        settled = kept is not None and (not kept.ok or anchored is None)
+        report = kept if kept is not None and settled else audit.verify(conn, anchored)
     if not report.ok:
         raise refuse(report.message())
     console.print(report.message(), highlight=False)
+    if kept is not None:
+        console.print(f"Contiene, sin cambios, cada entrada del registro exportado {cadena}.")
     if anchored is not None and anchored.entries:
         console.print(f"Llega a la entrada anclada {anchored.entries} con su huella.")
+
+
+def _against_export(conn: Connection, cadena: Path) -> audit.ChainReport:
+    """The stored chain against the export the auditor kept: its first differing entry."""
+    from democratiza.storage.audit_compare import compare
+    from democratiza.storage.audit_export import ExportError, export_chunks
+
+    try:
+        return compare(audit.stored_chunks(conn), export_chunks(cadena), str(cadena))
+    except ExportError as exc:
+        raise refuse(f"No se puede leer el registro exportado: {exc}.") from None
 
 
 @audit_app.command("exportar")

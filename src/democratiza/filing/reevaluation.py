@@ -21,6 +21,7 @@ from democratiza.offers.lifecycle import (
     record_interruption,
 )
 from democratiza.offers.prices import AdjustmentRequest
+from democratiza.rules.person import stored_general
 from democratiza.storage import audit
 from democratiza.storage.bulk import BulkWriteRefused, wire_type, write_rows, written_columns
 from democratiza.storage.database import read_frame
@@ -60,7 +61,7 @@ def _earlier(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
     return read_frame(conn, statement.order_by(a.id), schema)
 
 
-def _as_filed(earlier: pl.DataFrame) -> pl.DataFrame:
+def as_filed(earlier: pl.DataFrame) -> pl.DataFrame:
     """The stored acceptances typed as the engine reads a broker's file."""
     schema = typed_schema()
     return earlier.select(
@@ -81,21 +82,25 @@ def reevaluate(conn: Connection, stored: StoredOffer, who: str) -> int:
     earlier = _earlier(conn, stored)
     if earlier.is_empty():
         return 0
-    results = compiled_program(stored).evaluate(_as_filed(earlier))
+    results = compiled_program(stored).evaluate(as_filed(earlier))
     price = stored.price_in_force
-    following = earlier.drop("id").with_columns(
-        results["cantidad_permitida"],
-        results["limite_minimo"],
-        results["decision"].cast(pl.String),
-        results["regla_limitante"],
-        results["causas"].cast(pl.Int64),
-        results["regla_limite"],
-        results["limite_general"],
-        results["regla_general"],
-        (pl.col("version") + 1).alias("version"),
-        pl.lit(True).alias("vigente"),
-        pl.lit("reevaluada").alias("estado"),
-        pl.lit(price, dtype=pl.Int64).alias("precio"),
+    following = (
+        earlier.drop("id")
+        .with_columns(
+            results["cantidad_permitida"],
+            results["limite_minimo"],
+            results["decision"].cast(pl.String),
+            results["regla_limitante"],
+            results["causas"].cast(pl.Int64),
+            results["regla_limite"],
+            results["limite_general"],
+            results["regla_general"],
+            (pl.col("version") + 1).alias("version"),
+            pl.lit(True).alias("vigente"),
+            pl.lit("reevaluada").alias("estado"),
+            pl.lit(price, dtype=pl.Int64).alias("precio"),
+        )
+        .with_columns(stored_general(stored.program))
     )
     retire(conn, acceptances, earlier["id"].to_list())
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
@@ -21,6 +21,7 @@ from sqlalchemy import Connection, insert, select
 from democratiza.offers.lifecycle import StoredOffer
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import Explanation
+from democratiza.rules.person import stored_general
 from democratiza.storage import audit
 from democratiza.storage.bulk import (
     BulkWriteRefused,
@@ -83,6 +84,13 @@ class Decided:
     who: str  # who filed it (audit log)
     frame: pl.DataFrame  # typed rows (``tables.parse``), all of this broker
     results: pl.DataFrame  # ``CompiledProgram.evaluate(frame)``
+    # The web request that sent it (its audit entry's ``solicitud``): by default the one
+    # being answered where the batch was decided.
+    request: str | None = field(default_factory=audit.request_now)
+
+
+# What a broker is answered for each row of a batch (its ``-radicados.csv``).
+ANSWER_COLUMNS = ["radicado", "referencia", "decision", "cantidad_permitida"]
 
 
 def store_batches(
@@ -143,8 +151,7 @@ def store_batches(
         "regla_limitante",
         pl.col("causas").cast(pl.Int64),
         "regla_limite",
-        "limite_general",
-        "regla_general",
+        *stored_general(stored.program),
         # The price each was evaluated at and will pay: the one in force on receipt.
         pl.lit(stored.recorded_price, dtype=pl.Int64).alias("precio"),
     )
@@ -191,6 +198,7 @@ def store_batches(
                 "filas": size,
                 "correcciones": corrected.count(batch_id),
             },
+            d.request,
         )
         for d, batch_id, size in zip(decided, batch_ids, sizes, strict=True)
     ]
@@ -198,7 +206,7 @@ def store_batches(
         audit.append_many(conn, audit_entries)
     except BulkWriteRefused as exc:
         raise StorageError(refused_message(str(exc))) from None
-    answered = rows.select("radicado", "referencia", "decision", "cantidad_permitida")
+    answered = rows.select(ANSWER_COLUMNS)
     answers = []
     offset = 0
     for d, batch_id, (_, number), size in zip(decided, batch_ids, numbers, sizes, strict=True):

@@ -259,6 +259,18 @@ def advance(
     return replace(stored, state=target)
 
 
+def adjustment_for(stored: StoredOffer, asked: AdjustmentRequest) -> PriceAdjustment:
+    """The adjustment asked, checked against the offer as it stands today
+    (``prices.checked_adjustment``: ``AdjustmentRefused`` with every reason and its field)."""
+    return checked_adjustment(
+        asked,
+        (stored.code, stored.state),
+        stored.offer.day("fecha_aviso"),
+        stored.adjustments,
+        date.today(),
+    )
+
+
 def record_interruption(
     conn: Connection,
     stored: StoredOffer,
@@ -276,13 +288,7 @@ def record_interruption(
     adjusted = None
     if adjustment is not None:
         try:
-            adjusted = checked_adjustment(
-                adjustment,
-                (stored.code, stored.state),
-                stored.offer.day("fecha_aviso"),
-                stored.adjustments,
-                date.today(),
-            )
+            adjusted = adjustment_for(stored, adjustment)
         except ValueError as exc:
             raise OfferError(str(exc)) from None
     row, states = Row(stored.id, stored.code), (stored.state, stored.state)

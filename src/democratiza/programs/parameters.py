@@ -21,6 +21,7 @@ from democratiza.money import (
     group,
     parse_pesos,
     parse_price,
+    parse_shares,
     pesos,
     price_text,
 )
@@ -164,8 +165,10 @@ def make_offer_value(name: str, raw: object) -> int | date | Fraction:
         if isinstance(raw, date):
             return raw
         return date.fromisoformat(str(raw))
-    if spec.kind == "entero":
-        value = int(str(raw))
+    if spec.kind == "entero":  # shares, with or without thousands dots, as pesos
+        value = (
+            raw if isinstance(raw, int) and not isinstance(raw, bool) else parse_shares(str(raw))
+        )
         if value <= 0:
             raise ValueError
         return value

@@ -538,6 +538,13 @@ class Program(Model):
         return f"{self.norms[citation.norm].short} {citation.ref}"
 
     @property
+    def caps_a_way_of_paying(self) -> bool:
+        """Whether a limit caps one way of paying only (``tope_financiado``). Only then can an
+        acceptance's smallest limit whatever its way of paying (``limite_general``) differ from
+        its smallest limit (``limite_minimo``): elsewhere they are one figure, kept once."""
+        return any(r.cap_financed is not None for r in self.limits)
+
+    @property
     def instalment_plan(self) -> InstalmentPlan | None:
         """The plan of payment in instalments, where the program offers it."""
         return next((m.instalments for m in self.payment_methods if m.instalments), None)

@@ -1,24 +1,26 @@
 """Files after adjudication: one per broker (CSV and XLSX), and the depository's registry.
 
 Written from the adjudication's results in their documented order, so the same record
-always gives the same bytes, CSV and XLSX alike (the workbook's dates are fixed). Text
-cells go through ``tables.cells``, so a name can never come out as a formula.
+always gives the same bytes, CSV and XLSX alike (``render.workbook`` fixes the workbook's
+dates). Text cells go through ``tables.cells``, so a name can never come out as a formula;
+the CSV keeps its machine header and the XLSX has it in words (``reports.columns``).
 """
 
 from __future__ import annotations
 
-import io
-from datetime import datetime
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from zipfile import ZIP_DEFLATED, ZipFile, ZipInfo
+from typing import Any
 
 import polars as pl
 
 from democratiza.adjudication.record import RESULT_COLUMNS, Adjudication
 from democratiza.money import round_centavos
+from democratiza.reports.columns import TITLES
 from democratiza.reports.render.amounts import in_pesos, price_in_pesos
-from democratiza.tables.cells import safe_text, write_csv
+from democratiza.reports.render.workbook import write_workbook
+from democratiza.tables.cells import write_csv
 
 # A broker's file: the adjudication's results for its own acceptants.
 BROKER_COLUMNS = [c for c in RESULT_COLUMNS if c != "comisionista"]
@@ -29,7 +31,6 @@ REGISTRY_COLUMNS = [
     "comisionista",
     "acciones",
 ]
-FIXED_DATE = datetime(2000, 1, 1)
 
 
 def slug(text: str) -> str:
@@ -38,64 +39,23 @@ def slug(text: str) -> str:
     return "-".join(part for part in "".join(keep).split("-") if part)
 
 
-def write_workbook(frame: pl.DataFrame, path: Path, title: str) -> None:
-    """XLSX with a fixed creation date, so the same data gives the same workbook.
-
-    Every text cell is written as a string (never a formula), made safe as in a CSV.
-    """
-    from openpyxl import Workbook
-    from openpyxl.cell.cell import Cell
-    from openpyxl.worksheet.worksheet import Worksheet
-    from openpyxl.writer.excel import ExcelWriter
-
-    book = Workbook()
-    sheet = book.active
-    assert isinstance(sheet, Worksheet)
-    sheet.title = title[:31]
-
-    def cell(value: object) -> object:
-        if not isinstance(value, str):
-            return value
-        text = Cell(sheet, value=safe_text(value))
-        text.data_type = "s"
-        return text
-
-    sheet.append([cell(c) for c in frame.columns])
-    for row in frame.iter_rows():
-        sheet.append([cell(v) for v in row])
-    book.properties.created = FIXED_DATE
-    book.properties.modified = FIXED_DATE
-    # Not book.save: it stamps the save's time as the modified date, and every member of
-    # the zip gets the time it was written. Both fixed, the same data gives the same bytes.
-    written = io.BytesIO()
-    with ZipFile(written, "w", ZIP_DEFLATED) as archive:
-        ExcelWriter(book, archive).save()
-    with ZipFile(written) as source, ZipFile(path, "w", ZIP_DEFLATED) as fixed:
-        for member in source.infolist():
-            stamped = ZipInfo(member.filename, date_time=FIXED_DATE.timetuple()[:6])
-            stamped.compress_type = ZIP_DEFLATED
-            fixed.writestr(stamped, source.read(member))
-
-
 def per_broker_files(
     frame: pl.DataFrame,
     out_dir: Path,
     prefix: str,
     sheet: str,
     datetime_format: str = "%Y-%m-%dT%H:%M:%S",
+    style: Mapping[str, Any] | None = None,
 ) -> list[Path]:
-    """One CSV and one XLSX per broker (``comisionista``), its rows without that column."""
+    """One CSV and one XLSX per broker (``comisionista``), its rows without that column;
+    ``style``: the CSV's separator and decimal (``tables.cells.csv_style``)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for broker in sorted(frame["comisionista"].unique().to_list()):
         part = frame.filter(pl.col("comisionista") == broker).drop("comisionista")
         stem = out_dir / f"{prefix}-{slug(broker)}"
-        write_csv(part, stem.with_suffix(".csv"), datetime_format=datetime_format)
-        write_workbook(
-            part.with_columns(pl.col(pl.Datetime).dt.to_string(datetime_format)),
-            stem.with_suffix(".xlsx"),
-            sheet,
-        )
+        write_csv(part, stem.with_suffix(".csv"), datetime_format=datetime_format, **(style or {}))
+        write_workbook(part, stem.with_suffix(".xlsx"), sheet, TITLES)
         paths += [stem.with_suffix(".csv"), stem.with_suffix(".xlsx")]
     return paths
 
@@ -153,10 +113,14 @@ def broker_frame(done: Adjudication, terms: pl.DataFrame | None = None) -> pl.Da
 
 
 def broker_files(
-    done: Adjudication, out_dir: Path, terms: pl.DataFrame | None = None
+    done: Adjudication,
+    out_dir: Path,
+    terms: pl.DataFrame | None = None,
+    style: Mapping[str, Any] | None = None,
 ) -> list[Path]:
     """Each broker's acceptants with their decision and award (``broker_frame``)."""
-    return per_broker_files(broker_frame(done, terms), out_dir, "adjudicacion", "Adjudicación")
+    frame = broker_frame(done, terms)
+    return per_broker_files(frame, out_dir, "adjudicacion", "Adjudicación", style=style)
 
 
 def paid_only(results: pl.DataFrame, column: str, paid: pl.DataFrame | None) -> pl.DataFrame:
@@ -170,7 +134,12 @@ def paid_only(results: pl.DataFrame, column: str, paid: pl.DataFrame | None) -> 
     )
 
 
-def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None = None) -> Path:
+def registry_file(
+    done: Adjudication,
+    out_dir: Path,
+    paid: pl.DataFrame | None = None,
+    style: Mapping[str, Any] | None = None,
+) -> Path:
     """For the depository: one line per awardee and broker, shares summed.
 
     Once the payment period is settled only paid shares are registered (``paid``: radicado →
@@ -186,5 +155,5 @@ def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None =
         .select(REGISTRY_COLUMNS)
     )
     path = out_dir / "registro-adjudicatarios.csv"
-    write_csv(registry, path)
+    write_csv(registry, path, **(style or {}))
     return path

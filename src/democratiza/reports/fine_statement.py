@@ -25,6 +25,7 @@ from democratiza.compliance.fines.text import (
     base_result,
     payment_wording,
     rate_conversion,
+    shown_period_rate,
     step_citation,
 )
 from democratiza.money import pesos_cell
@@ -100,7 +101,9 @@ def fine_statement_csv(statement: Statement, terms: FineTerms) -> str:
             "dias": "" if row.days is None else str(row.days),
             "tasa_pct": "" if row.rate_percent is None else f"{row.rate_percent:f}",
             "conversion": rate_conversion(row),
-            "tasa_periodo": "" if row.period_rate is None else f"{row.period_rate:f}",
+            "tasa_periodo": (
+                "" if row.period_rate is None else f"{shown_period_rate(row.period_rate):f}"
+            ),
             "intereses": pesos_cell(row.interest),
             "ajuste": pesos_cell(row.adjustment),
             "pago": pesos_cell(row.payment),

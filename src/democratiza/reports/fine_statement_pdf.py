@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 from democratiza.compliance.fines.account import Statement, StatementRow
 from democratiza.compliance.fines.terms import BASE_LABELS, FineTerms
 from democratiza.compliance.fines.text import (
+    RATE_PLACES,
     base_result,
     fine_citation,
     rate_conversion,
@@ -60,7 +61,7 @@ def _rate_cell(row: StatementRow) -> str:
     conversion = rate_conversion(row)
     if not conversion or row.period_rate is None:
         return ""
-    return f"{conversion}\n= {decimal_percent(row.period_rate.scaleb(2), places=10)}"
+    return f"{conversion}\n= {decimal_percent(row.period_rate.scaleb(2), places=RATE_PLACES)}"
 
 
 def _payment_cell(row: StatementRow) -> str:

@@ -241,7 +241,7 @@ class CompiledProgram:
     @cached_property
     def _outputs(self) -> list[pl.Expr | str]:
         rules = self.offer.program.limits
-        payment = any(r.cap_financed for r in rules)  # else the general limit is the least
+        payment = self.offer.program.caps_a_way_of_paying  # else the general is the least
         general = "general" if payment else "minimo"
         return [
             *IDENTITY_COLUMNS,

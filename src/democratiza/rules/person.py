@@ -19,8 +19,38 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from democratiza.programs.schema import Program
+
 PERSON = ["tipo_identificacion", "numero_identificacion"]
 ORDER = ["recepcion"]  # the order of receipt, unique (``storage.radicados``)
+
+
+# An acceptance's smallest limit whatever its way of paying, and its rule: the same as
+# ``limite_minimo`` and ``regla_limite`` unless the program caps one way of paying.
+GENERAL = ("limite_general", "regla_general")
+
+
+def stored_general(program: Program) -> list[pl.Expr]:
+    """``GENERAL`` as an acceptance is stored: as decided where the program caps one way of
+    paying, NULL elsewhere, meaning "the same as ``limite_minimo`` and ``regla_limite``".
+
+    Why not stored twice: a million acceptances would carry two more columns that repeat
+    two others, and writing them made the intake a quarter slower. Read back with
+    ``read_general``; ``per_person`` reads the smallest limit where they are absent.
+    """
+    if program.caps_a_way_of_paying:
+        return [pl.col(name) for name in GENERAL]
+    return [
+        pl.lit(None, dtype=pl.Int64).alias(GENERAL[0]),
+        pl.lit(None, pl.String).alias(GENERAL[1]),
+    ]
+
+
+def read_general(program: Program) -> tuple[str, ...]:
+    """The ``GENERAL`` columns to read back from stored acceptances: none where the program
+    caps no way of paying (they are NULL there, ``stored_general``, and older rows hold
+    copies of ``limite_minimo`` and ``regla_limite``)."""
+    return GENERAL if program.caps_a_way_of_paying else ()
 
 
 PERSON_HASH = pl.struct(PERSON).hash()  # one number per identification (collisions checked)

@@ -35,7 +35,8 @@ MAX_TEXT = 300
 KIND_DOC: dict[Kind, str] = {
     "texto": f"texto libre (UTF-8), hasta {MAX_TEXT} caracteres, sin caracteres de control",
     "entero": "número entero sin separadores, ≥ 0",
-    "cantidad": "número de acciones: entero sin separadores",
+    "cantidad": "número de acciones, entero, como se escriben los pesos: 40000000 o "
+    "40.000.000 (punto de miles en grupos de tres)",
     "pesos": "pesos colombianos, como se escriben: 48000000, 2075.31, 48.000.000 o "
     "48.000.000,50 (punto de miles en grupos de tres; hasta 2 decimales con coma, o con punto "
     "si no hay puntos de miles)",

@@ -3,6 +3,8 @@ and the phrases and citations the CSV and PDF statements share with it."""
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+
 from democratiza.compliance.fines.account import Statement, StatementRow
 from democratiza.compliance.fines.amount import FineAmount
 from democratiza.compliance.fines.terms import BaseCandidate, FineTerms
@@ -59,11 +61,24 @@ def step_citation(row: StatementRow, fine: FineAmount, terms: FineTerms) -> str:
     return ""
 
 
+# The decimals of a percentage a stretch's rate is shown with, everywhere it is read (the
+# text, the PDF, the CSV). The interest is computed with the rate's 50 digits; shown to ten
+# decimals of a percent, the rate is off by at most half a centavo on 10¹⁰ pesos, which is
+# what a reader checking the interest by hand needs, and no longer than one can read.
+RATE_PLACES = 10
+
+
+def shown_period_rate(rate: Decimal) -> Decimal:
+    """A stretch's rate (a fraction) to ``RATE_PLACES`` decimals of a percent, half up:
+    0.0118355736316448… -> 0.011835573632."""
+    return rate.quantize(Decimal(1).scaleb(-(RATE_PLACES + 2)), rounding=ROUND_HALF_UP)
+
+
 def _rate_text(row: StatementRow) -> str | None:
-    """'26,39 % EA = 1,4216401087 % por 22 días' (the stretch's rate shown to 10 decimals)."""
+    """'26,39 % EA = 1,4216401087 % por 22 días' (the stretch's rate to ``RATE_PLACES``)."""
     if row.rate_percent is None or row.period_rate is None or row.days is None:
         return None  # an adjustment by CPI says its rate in the concept
-    stretch = decimal_percent(row.period_rate.scaleb(2), places=10)
+    stretch = decimal_percent(row.period_rate.scaleb(2), places=RATE_PLACES)
     return f"{decimal_percent(row.rate_percent)} EA = {stretch} por {row.days} días"
 
 

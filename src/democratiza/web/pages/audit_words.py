@@ -162,7 +162,7 @@ class Names:
         self.conn = conn
         self._offers: dict[str, str] = {}
         self._people: dict[str, str] = {
-            str(r.login): str(r.nombre) for r in conn.execute(select(users.c.login, users.c.nombre))
+            r.login: r.nombre for r in conn.execute(select(users.c.login, users.c.nombre))
         }
 
     def person(self, who: str) -> str:

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from democratiza.labels import label
+from democratiza.money import MoneyError, parse_shares
 from democratiza.rules.calculator import LEGAL_MONEY_FIELDS, MONEY_FIELDS, NATURAL_MONEY_FIELDS
 from democratiza.vocabulary import PAYMENT_METHODS
 from democratiza.web.api.calculator import CalculatorInput, amount_errors, calculate
@@ -101,11 +102,17 @@ async def calculator(request: Request) -> Response:
     return await run_in_threadpool(_calculate, request, await form_fields(request))
 
 
-def _quantity_errors(values: dict[str, str]) -> list[ErrorItem]:
-    """Shares are whole: '1.000' could be a thousand or one, so the form asks for digits."""
+def _quantity(values: dict[str, str], fields: dict[str, Any]) -> list[ErrorItem]:
+    """Shares as typed, with or without thousands dots ('1.000' is a thousand, as in pesos:
+    ``money.parse_shares``), into ``fields``; or the field's error."""
     text = values.get("cantidad", "").strip()
-    if text and not text.isdigit():
-        return [ErrorItem(columna="cantidad", mensaje="escriba solo dígitos, sin puntos (1000)")]
+    if not text:
+        return []
+    try:
+        fields["cantidad"] = parse_shares(text)
+    except MoneyError as exc:
+        fields["cantidad"] = None
+        return [ErrorItem(columna="cantidad", mensaje=str(exc))]
     return []
 
 
@@ -117,7 +124,7 @@ def _calculate(request: Request, values: dict[str, str]) -> Response:
         fields[box] = values.get(box) == "si"
     if fields.get("oferta"):
         fields["programa"] = None
-    items = [*_quantity_errors(values), *amount_errors(values)]
+    items = [*_quantity(values, fields), *amount_errors(values)]
     data = None
     try:
         data = CalculatorInput.model_validate(fields)

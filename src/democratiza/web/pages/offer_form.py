@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from democratiza.money import AMOUNT_EXAMPLES, MoneyError
+from democratiza.money import AMOUNT_EXAMPLES, SHARES_EXAMPLES, MoneyError
 from democratiza.programs.loader import bundled_program_ids, load_program
 from democratiza.programs.parameters import PARAMETERS, make_offer_value
 from democratiza.rules.explain import cite
@@ -57,5 +57,5 @@ def _expected(name: str) -> str:
     if kind == "fecha":
         return "se espera una fecha AAAA-MM-DD"
     if kind == "entero":
-        return "se espera un número entero mayor que cero, sin puntos"
+        return f"se espera un número entero mayor que cero ({SHARES_EXAMPLES})"
     return f"se espera un monto en pesos mayor que cero ({AMOUNT_EXAMPLES})"

@@ -11,7 +11,7 @@ before it is unpacked (``verification.archive.UPLOADED``); the work is proportio
 is left, one package at a time per process (``BUSY``), and each address has a number of
 attempts a minute (``security.throttle``), counted and checked with the CSRF token (sent in
 the form's address, not its body) before the body is read; all anonymous uploads of a
-process hold at most ``server.upload_budget``'s bytes at once. A file that cannot be read
+machine hold at most ``server.upload_budget``'s bytes at once. A file that cannot be read
 is refused under the field, and the form stays as it was.
 """
 
@@ -41,7 +41,7 @@ from democratiza.verification.verify import Verdict, upload_refused, verify_uplo
 from democratiza.web.pages.forms import FieldErrors
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import route
-from democratiza.web.server.upload_budget import BUSY_TEXT, ByteBudget, declared_size
+from democratiza.web.server.upload_budget import BUSY_TEXT, UploadBudget, declared_size
 
 router = APIRouter(include_in_schema=False)
 FIELD = "paquete"
@@ -90,15 +90,16 @@ def verifier(request: Request) -> Response:
 async def check(request: Request) -> Response:
     # The gate has already counted the attempt and checked the CSRF token (from the query
     # or a header: never from this body); nothing of the body is read before it fits.
-    budget: ByteBudget = request.app.state.anonymous_uploads
+    budget: UploadBudget = request.app.state.anonymous_uploads
     size = declared_size(dict(request.headers), 2 * UPLOAD_BYTES)
-    if not budget.reserve(size):
+    hold = await run_in_threadpool(budget.reserve, size)  # PostgreSQL: one short transaction
+    if hold is None:
         return await run_in_threadpool(_refused, request, BUSY_TEXT, 503)
     try:
         async with request.form() as form:
             return await _checked(request, form.get(FIELD))
     finally:
-        budget.release(size)
+        await run_in_threadpool(budget.release, hold)
 
 
 async def _checked(request: Request, upload: object) -> Response:

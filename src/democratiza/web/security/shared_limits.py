@@ -37,12 +37,13 @@ _NOW = text("SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint")
 _LOCK = text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))")
 
 
-def _now(conn: Connection) -> int:
+def database_clock(conn: Connection) -> int:
     """The database's clock, in microseconds (the same for every process and machine)."""
     return int(conn.execute(_NOW).scalar_one())
 
 
-def _hold(conn: Connection, key: str) -> None:
+def lock_pair(conn: Connection, key: str) -> None:
+    """Hold the transaction-scoped advisory lock of ``key`` until the transaction ends."""
     conn.execute(_LOCK, {"key": key})
 
 
@@ -61,7 +62,7 @@ class SharedLockout:
     def wait(self, login: str, address: str) -> int:
         t = login_failures.c
         with self.engine.connect() as conn:
-            now = _now(conn)
+            now = database_clock(conn)
             until = conn.execute(
                 select(t.espera_hasta).where(t.login == login, t.direccion == address)
             ).scalar()
@@ -71,8 +72,8 @@ class SharedLockout:
     def failed(self, login: str, address: str) -> int:
         t = login_failures.c
         with self.engine.begin() as conn:
-            _hold(conn, f"entrada:{login}\n{address}")
-            now = _now(conn)
+            lock_pair(conn, f"entrada:{login}\n{address}")
+            now = database_clock(conn)
             # A pair with no failure for an hour is forgotten, whoever's (the table stays small).
             conn.execute(delete(login_failures).where(t.ultimo <= now - int(FORGET_AFTER * MICRO)))
             row = conn.execute(
@@ -99,7 +100,7 @@ class SharedLockout:
     def succeeded(self, login: str, address: str) -> None:
         t = login_failures.c
         with self.engine.begin() as conn:
-            _hold(conn, f"entrada:{login}\n{address}")
+            lock_pair(conn, f"entrada:{login}\n{address}")
             conn.execute(delete(login_failures).where(t.login == login, t.direccion == address))
 
 
@@ -115,8 +116,8 @@ class SharedThrottle:
             return
         t = address_attempts.c
         with self.engine.begin() as conn:
-            _hold(conn, f"intentos:{group}\n{address}")
-            now = _now(conn)
+            lock_pair(conn, f"intentos:{group}\n{address}")
+            now = database_clock(conn)
             conn.execute(
                 delete(address_attempts).where(t.momento <= now - int(self.window * MICRO))
             )

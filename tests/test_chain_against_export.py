@@ -1,0 +1,129 @@
+"""A chain re-hashed from entry 10 is named at entry 10, not at the anchor's entry.
+
+Worked example: 45 entries; the auditor keeps the anchor (45:HASH) and the export. Someone
+changes who made entry 10 and recomputes every hash from there to the end: the chain is
+whole again on its own. The anchor alone can only say that entry 45 has another hash (the
+chain was rewritten there or before); the export says where: entry 10, its field quien,
+what it said then and says now.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import Engine, delete, select, update
+from typer.testing import CliRunner
+
+from democratiza.cli.main import app
+from democratiza.storage import audit
+from democratiza.storage.audit_compare import compare
+from democratiza.storage.audit_export import export_chunks
+from democratiza.storage.schema import audit_log
+
+runner = CliRunner()
+ENTRIES, FROM = 45, 10
+
+
+def _run(*args: str, ok: bool = True) -> str:
+    done = runner.invoke(app, list(args))
+    assert (done.exit_code == 0) == ok, done.output
+    return " ".join(done.output.split())
+
+
+def _chain(engine: Engine) -> None:
+    with engine.begin() as conn:
+        for n in range(1, ENTRIES + 1):
+            audit.append(conn, f"persona {n % 4}", "cosa.cambiar", f"cosas/{n}", None, {"n": n})
+
+
+def _rehash_from(engine: Engine, start: int) -> None:
+    """Entry ``start`` made by someone else, every hash from it to the end recomputed."""
+    with engine.begin() as conn:
+        rows = conn.execute(select(audit_log).order_by(audit_log.c.id)).all()
+        previous = rows[start - 2].huella
+        for row in rows[start - 1 :]:
+            who = "otra persona" if row.id == start else row.quien
+            digest = audit.entry_hash(
+                previous, row.id, row.cuando, who, row.accion, row.entidad, row.antes, row.despues
+            )
+            conn.execute(
+                update(audit_log)
+                .where(audit_log.c.id == row.id)
+                .values(quien=who, huella_anterior=previous, huella=digest)
+            )
+            previous = digest
+
+
+def test_a_chain_rehashed_from_entry_10_is_named_at_entry_10(
+    engine: Engine, db_url: str, tmp_path: Path
+) -> None:
+    _chain(engine)
+    kept = tmp_path / "registro.jsonl"
+    _run("auditoria", "exportar", "-o", str(kept), "--db", db_url)
+    anchor = _run("auditoria", "anclar", "--db", db_url).split()[0]
+    assert anchor.startswith(f"{ENTRIES}:")
+    assert "Contiene, sin cambios, cada entrada" in _run(
+        "auditoria", "verificar", "--cadena", str(kept), "--ancla", anchor, "--db", db_url
+    )
+
+    _rehash_from(engine, FROM)
+    assert "íntegra: 45 entradas" in _run("auditoria", "verificar", "--db", db_url)
+    alone = _run("auditoria", "verificar", "--ancla", anchor, "--db", db_url, ok=False)
+    assert "rota en la entrada 45: no es la entrada que se ancló" in alone
+    assert "reescrita en esta entrada o antes" in alone  # not "the break is at 45"
+
+    said = _run("auditoria", "verificar", "--cadena", str(kept), "--db", db_url, ok=False)
+    assert (
+        f"La cadena de auditoría está rota en la entrada {FROM}: no es la del registro "
+        f"exportado {kept}: su campo quien dice «otra persona» y el registro «persona 2» "
+        "(la cadena fue cambiada o reescrita desde esta entrada)"
+    ) in said
+    both = _run(
+        "auditoria", "verificar", "--cadena", str(kept), "--ancla", anchor, "--db", db_url, ok=False
+    )
+    assert f"rota en la entrada {FROM}:" in both  # the export names it, whatever the anchor
+
+
+def test_entries_after_the_export_pass_and_a_chain_cut_before_its_end_does_not(
+    engine: Engine, db_url: str, tmp_path: Path
+) -> None:
+    _chain(engine)
+    kept = tmp_path / "registro.jsonl"
+    _run("auditoria", "exportar", "-o", str(kept), "--db", db_url)
+    with engine.begin() as conn:
+        audit.append(conn, "oficina", "cosa.nueva", "cosas/46", None, {"n": 46})
+    with engine.connect() as conn:
+        later = compare(audit.stored_chunks(conn), export_chunks(kept), str(kept))
+    assert (later.ok, later.entries) == (True, ENTRIES + 1)
+
+    with engine.begin() as conn:
+        conn.execute(delete(audit_log).where(audit_log.c.id >= 40))
+    said = _run("auditoria", "verificar", "--cadena", str(kept), "--db", db_url, ok=False)
+    assert (
+        f"rota en la entrada 40: la cadena termina en la entrada 39 y el registro exportado "
+        f"{kept} llega a la {ENTRIES}: faltan las entradas 40 a {ENTRIES} (la cadena fue "
+        "recortada)"
+    ) in said
+
+
+def test_an_entry_edited_without_rehashing_is_named_by_the_walk_or_the_export(
+    engine: Engine, db_url: str, tmp_path: Path
+) -> None:
+    _chain(engine)
+    kept = tmp_path / "registro.jsonl"
+    _run("auditoria", "exportar", "-o", str(kept), "--db", db_url)
+    with engine.begin() as conn:
+        conn.execute(update(audit_log).where(audit_log.c.id == 7).values(accion="otra.cosa"))
+    with engine.connect() as conn:
+        found = compare(audit.stored_chunks(conn), export_chunks(kept), "el del auditor")
+    assert (found.broken_at, found.entries) == (7, 6)
+    assert "su campo accion dice «otra.cosa» y el registro «cosa.cambiar»" in (found.reason or "")
+    with engine.begin() as conn:  # the web request an entry names is hashed too
+        conn.execute(update(audit_log).where(audit_log.c.id == 3).values(solicitud="otra"))
+    with engine.connect() as conn:
+        found = compare(audit.stored_chunks(conn), export_chunks(kept), "el del auditor")
+    assert found.broken_at == 3
+    assert "su campo solicitud dice «otra» y el registro «(vacío)»" in (found.reason or "")
+    bad = tmp_path / "no-esta.jsonl"
+    said = _run("auditoria", "verificar", "--cadena", str(bad), "--db", db_url, ok=False)
+    assert f"No se puede leer el registro exportado: el archivo {bad} no existe" in said
