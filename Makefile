@@ -2,6 +2,9 @@
 VENV  := .venv
 PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+# The client generator that tests/test_generated_client.py runs, in an environment of its own:
+# it pins typer below the version the command line needs.
+GENERATOR := $(VENV)/generador/bin/openapi-python-client
 
 .PHONY: setup demo test lint bench docs
 
@@ -11,7 +14,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+$(GENERATOR):
+	python3 -m venv $(VENV)/generador
+	$(VENV)/generador/bin/python -m pip install -q 'openapi-python-client==0.29.1'
+
+setup: $(STAMP) $(GENERATOR)
 
 demo: setup
 	$(VENV)/bin/democratiza evaluar --programa geb-2017 examples/aceptaciones-geb-2017.csv \

@@ -45,6 +45,23 @@ def identifiers() -> re.Pattern[str]:
 
 
 IDENTIFIER = identifiers()
+# The project's own words about itself, never a reader's: the sources document's file name
+# (its source is given in words, "Fuentes de los programas §3"), "decisión de producto",
+# "nuestro texto" (the text at hand is "el texto disponible del decreto") and "el motor".
+INTERNAL = re.compile(
+    r"fuentes\.md|decisi[oó]n(?:es)? de producto|\bnuestr[oa]s? (?:texto|copia)|"
+    r"\b[Ee]l motor\b|\bque (?:no )?tenemos\b"
+)
+
+
+def internal_words(text: str) -> list[str]:
+    """Each of the project's own words found in ``text``, with what surrounds it."""
+    found = []
+    for match in sorted({m.group(0) for m in INTERNAL.finditer(text)}):
+        at = text.find(match)
+        around = " ".join(text[max(0, at - 40) : at + len(match) + 40].split())
+        found.append(f"palabra interna {match!r}: …{around}…")
+    return found
 
 
 def leaks(text: str) -> list[str]:

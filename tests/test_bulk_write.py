@@ -1,9 +1,9 @@
 """``storage.bulk.write_rows``: what goes in is what the database keeps, value for value.
 
 On PostgreSQL large writes travel in the binary COPY format, each value already in the
-column's own width, and small ones as CSV; these examples take every column type the schema
-uses through both and read the rows back, with the values that a text format has to escape
-or that sit at a type's edges.
+column's own width, smaller ones as CSV and a few rows as one INSERT of a JSON parameter;
+these examples take every column type the schema uses through the three and read the rows
+back, with the values that a text format has to escape or that sit at a type's edges.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from sqlalchemy import (
 )
 
 from democratiza.storage import bulk
-from democratiza.storage.bulk import BulkWriteRefused, wire_type, write_rows
+from democratiza.storage.bulk import BulkWriteRefused, insert_with_new_ids, wire_type, write_rows
 from democratiza.storage.database import make_engine
 
 metadata = MetaData()
@@ -72,10 +72,11 @@ ROWS = pl.DataFrame(
 )
 
 
-@pytest.fixture(params=["binario", "csv"])
+@pytest.fixture(params=["binario", "csv", "json"])
 def encoding(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every write in binary (from the first row on) or every write as CSV."""
+    """Every write in binary (from the first row on), as CSV, or as one INSERT of JSON."""
     monkeypatch.setattr(bulk, "BINARY_ROWS", 0 if request.param == "binario" else 10**9)
+    monkeypatch.setattr(bulk, "JSON_ROWS", 10**9 if request.param == "json" else -1)
     return str(request.param)
 
 
@@ -121,3 +122,19 @@ def test_a_number_too_large_for_its_column_refuses_the_whole_write(
 def test_a_column_type_without_a_binary_form_is_named() -> None:
     with pytest.raises(TypeError, match="sin tipo binario"):
         wire_type(Numeric(12, 2))
+
+
+def test_new_ids_come_back_in_the_rows_order(table_engine: Engine) -> None:
+    """``insert_with_new_ids``: each row gets the id returned in its place, also when another
+    write drew ids from the same sequence in between (ids are not the rows' positions)."""
+    values = ROWS.drop("id")
+    schema = values.schema
+    with table_engine.begin() as conn:
+        first = insert_with_new_ids(conn, every_type, values.head(1).to_dicts(), schema)
+        # Written in an order unlike the natural one: the last row first.
+        rows = values.reverse().to_dicts()
+        ids = insert_with_new_ids(conn, every_type, rows, schema)
+    assert len(set(ids)) == len(rows) and first[0] not in ids
+    with table_engine.connect() as conn:
+        stored = {row.id: row.corto for row in conn.execute(select(every_type))}
+    assert [stored[i] for i in ids] == [row["corto"] for row in rows]

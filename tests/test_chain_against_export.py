@@ -118,6 +118,12 @@ def test_an_entry_edited_without_rehashing_is_named_by_the_walk_or_the_export(
         found = compare(audit.stored_chunks(conn), export_chunks(kept), "el del auditor")
     assert (found.broken_at, found.entries) == (7, 6)
     assert "su campo accion dice «otra.cosa» y el registro «cosa.cambiar»" in (found.reason or "")
+    with engine.begin() as conn:  # the web request an entry names is hashed too
+        conn.execute(update(audit_log).where(audit_log.c.id == 3).values(solicitud="otra"))
+    with engine.connect() as conn:
+        found = compare(audit.stored_chunks(conn), export_chunks(kept), "el del auditor")
+    assert found.broken_at == 3
+    assert "su campo solicitud dice «otra» y el registro «(vacío)»" in (found.reason or "")
     bad = tmp_path / "no-esta.jsonl"
     said = _run("auditoria", "verificar", "--cadena", str(bad), "--db", db_url, ok=False)
     assert f"No se puede leer el registro exportado: el archivo {bad} no existe" in said

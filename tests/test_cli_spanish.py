@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from democratiza.cli.main import app
 from democratiza.programs.loader import bundled_program_ids, load_program
+from democratiza.rules.explain import cite
 
 runner = CliRunner()
 NARROW = {"COLUMNS": "80"}
@@ -86,10 +87,26 @@ def test_programa_shows_codes_whole_and_everything_else_in_words() -> None:
     assert result.exit_code == 0
     program = load_program("geb-2017")
     for category in program.categories:  # the code a file's categoria column takes, whole
-        assert re.search(rf"│ {category.id} +│", result.output), category.id
+        assert re.search(rf"^ • {category.id} *$", result.output, re.M), category.id
     assert "…" not in result.output
     wide = runner.invoke(app, ["programa", "geb-2017"], env={"COLUMNS": "250"}).output
     assert "Igualitario con redistribución; remanente: al primero en radicar" in wide
     assert "1 × (patrimonio líquido)" in wide
     for identifier in ("igualitario_redistribucion", "primero_radicado", "patrimonio_liquido"):
         assert identifier not in wide
+
+
+@pytest.mark.parametrize("program_id", bundled_program_ids())
+def test_programa_at_80_columns_wraps_notes_and_citations_between_words(program_id: str) -> None:
+    """Every note and citation is read whole, its words never cut by the edge or split."""
+    result = runner.invoke(app, ["programa", program_id], env=NARROW)
+    assert result.exit_code == 0
+    assert max(len(line.rstrip()) for line in result.output.splitlines()) <= 80
+    shown = " ".join(result.output.split())
+    program = load_program(program_id)
+    for name, param in program.parameters.items():
+        assert " ".join(cite(program, param.citation).split()) in shown, name
+        if param.note:
+            assert " ".join(param.note.split()) in shown, name
+    for rule in program.limits:
+        assert " ".join(cite(program, rule.citation).split()) in shown, rule.id

@@ -60,7 +60,7 @@ LINE = CreditLine(
 IBC_TEXT = (
     "interés bancario corriente vigente el 2018-04-10, certificado para 2018-04 "
     "(2018-04-01 a 2018-04-30); fuente: Superintendencia Financiera, certificación del "
-    "interés bancario corriente (consumo y ordinario) (fuentes.md §5)"
+    "interés bancario corriente (consumo y ordinario)"
 )
 
 

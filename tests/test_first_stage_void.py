@@ -84,7 +84,7 @@ def test_a_void_declaration_needs_an_open_or_closed_offer_and_the_programs_rule(
     with engine.begin() as conn:
         stored = create_offer(conn, "central", "central-seguros-vida", central, "of", "aviso")
         stored = advance(conn, stored, "abierta", "oficina", "apertura")
-        with pytest.raises(OfferError, match="no trae en nuestro texto la regla para declarar"):
+        with pytest.raises(OfferError, match="en el texto disponible del decreto, la regla"):
             declare_void(conn, stored, "Fogafín", CAUSE)
 
 

@@ -70,7 +70,7 @@ def test_a_batch_decided_in_pieces_is_decided_as_in_one(
 def test_on_a_terminal_the_rows_are_counted_in_spanish() -> None:
     screen = StringIO()
     with rows(Console(file=screen, force_terminal=True, width=100)) as tell:
-        assert tell is not None  # on a terminal, the bar
+        assert tell is not None  # a terminal: the bar is drawn
         tell("Leyendo el archivo", 0, 0)
         tell("Evaluando", 40_000, 200_000)
     shown = screen.getvalue()

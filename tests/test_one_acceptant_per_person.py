@@ -17,6 +17,7 @@ import polars as pl
 import pytest
 from sqlalchemy import Engine, select
 
+from democratiza.adjudication.adjudicate import allocate_program
 from democratiza.adjudication.joint import allocate_offer
 from democratiza.adjudication.record import _person_notes, adjudicate
 from democratiza.allocation.persons import divide, persons_of, totals
@@ -369,3 +370,33 @@ def test_without_a_cap_of_a_way_of_paying_the_general_limit_is_not_stored_twice(
     (person,) = [n for n in notes if n.startswith("Reducidas")]
     assert "radicaciones anteriores" in person
     assert "«Cincuenta salarios mínimos de 2018» (Decreto de ejemplo art." in person
+
+
+@pytest.mark.parametrize(("method", "linear"), METHODS)
+def test_persons_numbered_once_each_are_shared_out_as_their_filings_are(
+    method: str, linear: int | None
+) -> None:
+    # Five persons who filed once each, numbered 0…4 as the adjudication numbers them (in
+    # no particular order): the count that tells them apart skips the grouping, and the
+    # awards are exactly those of the same persons under other numbers (which are grouped
+    # the long way) and of the filings shared out with no person at all.
+    demand = np.array([6_000_000, 900_000, 2_500_001, 4_000_000, 7_777_777], dtype=np.int64)
+    rule = program(method, "mayor_solicitud", linear)
+    numbered = persons_of(np.array([3, 0, 4, 1, 2], dtype=np.uint32))
+    assert numbered.one_filing_each
+    assert numbered.label.tolist() == numbered.order.tolist() == [0, 1, 2, 3, 4]
+    awards = allocate_offer(demand, numbered, [], 10_000_000, rule).awards.tolist()
+    apart = np.array([30, 1, 40, 10, 20], dtype=np.int64)  # not 0…4: np.unique tells them
+    assert allocate_offer(demand, apart, [], 10_000_000, rule).awards.tolist() == awards
+    alone = allocate_program(demand, 10_000_000, rule.allocation).awards.tolist()
+    assert awards == alone and sum(awards) == 10_000_000
+
+
+def test_numbers_below_the_count_but_repeated_are_still_one_person() -> None:
+    # 0…2 for three filings, but person 1 filed twice: the count finds the repeat, and the
+    # two filings are one acceptant (the first takes what it asked, the second the rest).
+    persons = persons_of(np.array([1, 0, 1], dtype=np.uint32))
+    assert not persons.one_filing_each
+    demand = np.array([100, 50, 30], dtype=np.int64)
+    assert totals(persons, demand).tolist() == [130, 50]
+    assert divide(persons, np.array([110, 50], dtype=np.int64), demand).tolist() == [100, 50, 10]

@@ -227,7 +227,7 @@ def test_an_adjustment_needs_its_basis_and_the_choice_on_earlier_filings(
     assert str(refused.value).splitlines() == [
         "Un ajuste del precio debe citar su fundamento legal (--fundamento).",
         "Diga qué pasa con las aceptaciones radicadas antes del ajuste (--aceptaciones-anteriores "
-        "conservan o reevaluadas): nuestros textos no lo dicen.",
+        "conservan o reevaluadas): los textos disponibles de la norma no lo dicen.",
         "La decisión sobre las aceptaciones anteriores debe decir su fundamento "
         "(--fundamento-anteriores).",
         f"El ajuste rige desde el día en que se registra o antes; "

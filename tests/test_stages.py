@@ -203,7 +203,8 @@ def test_cpi_adjustment_every_six_months_from_the_aviso(
     assert stage.minimum_price == 103_204
     steps = stage.origin["precio_minimo_pasos"]
     assert steps[2] == (
-        "Ajuste por IPC cada seis meses desde el aviso de la Primera Etapa (fuentes.md §4)."
+        "Ajuste por IPC cada seis meses desde el aviso de la Primera Etapa (Fuentes de los "
+        "programas §4)."
     )
     assert steps[-1] == "Precio mínimo de la etapa: $ 1.032,04."
 
@@ -231,7 +232,7 @@ def test_a_tranche_cap_offers_part_and_the_rest_passes_on(engine: Engine, settle
     assert third.number == 3 and third.name == "Etapa Subsecuente 1"
     assert third.shares == available  # a void stage sold nothing; its cap held the rest back
     assert history[-1]["a_estado"] == "desierta"
-    assert history[-1]["por_que"] == "sin interesados (fuentes.md §4)"
+    assert history[-1]["por_que"] == "sin interesados (Fuentes de los programas §4)"
 
 
 # ---------------------------------------------------------------------------- orders
@@ -415,7 +416,7 @@ def test_all_orders_below_the_minimum_leave_the_stage_void(
     assert cause == (
         "cierre del libro: no hay órdenes válidas: las 2 recibidas se rechazaron al radicarlas "
         "(por debajo del precio mínimo o de la orden mínima, fuera del plazo o sin capacidad "
-        "legal declarada) (fuentes.md §4)"
+        "legal declarada) (Fuentes de los programas §4)"
     )
     new_stage(engine, "tercera")  # the whole remainder passes to the next stage
     with engine.connect() as conn:

@@ -80,6 +80,7 @@ def test_each_role_and_no_one_get_exactly_what_the_table_allows(engine: Engine) 
         "formato": "html",
         "etapa": "segunda",
         "simulacion": "0" * 32,
+        "numero": "1",
     }
     principals: dict[str, tuple[str, TestClient, dict[str, str]]] = {}
     nobody = TestClient(app)

@@ -135,8 +135,8 @@ def test_filing_is_counted_logged_and_names_no_one(
 def test_a_job_tells_its_end_in_one_line_with_the_request_that_started_it(
     engine: Engine, caplog: pytest.LogCaptureFixture
 ) -> None:
+    from democratiza.storage.audit import current_request
     from democratiza.web.security.auth import BROKER, Principal
-    from democratiza.web.server.observability import current_request
 
     app = create_app(engine)
     who = Principal(BROKER, BROKER_A, "pruebas", BROKER_A)
@@ -184,3 +184,21 @@ def test_the_service_empties_the_operators_metrics_folder_of_a_previous_run(
     assert os.environ[METRICS_VARIABLE] == own and Path(own).is_dir()
     Path(own).rmdir()
     monkeypatch.delenv(METRICS_VARIABLE)
+
+
+def test_the_service_lines_are_written_apart_and_none_is_lost_at_exit() -> None:
+    """The lines go to standard error from a thread of their own (a slow reader of standard
+    error never holds a request back), and the ones still queued are written at exit."""
+    code = (
+        "from democratiza.web.server.observability import REQUEST_LOG, configure_logs, log_line\n"
+        "import threading\n"
+        "configure_logs(); configure_logs()  # twice, as two applications in one process\n"
+        "for n in range(500): log_line(REQUEST_LOG, {'estado': 201, 'n': n})\n"
+        "print(threading.active_count())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    lines = [json.loads(line) for line in done.stderr.splitlines()]
+    assert [line["n"] for line in lines] == list(range(500))  # each once, in order
+    assert done.stdout.split() == ["2"]  # the main thread and the one that writes, once

@@ -23,7 +23,7 @@ from democratiza.offers.dates import adjudication_day, publication_days, record_
 from democratiza.offers.lifecycle import OfferError, StoredOffer, advance, load_offer
 from democratiza.programs.schema import Program
 from democratiza.rules.explain import cite
-from democratiza.rules.person import ORDER, per_person, person_keys, read_general
+from democratiza.rules.person import ORDER, PERSON_KEY, per_person, person_keys, read_general
 from democratiza.storage import audit
 from democratiza.storage.bulk import write_rows
 from democratiza.storage.database import new_id, read_frame
@@ -113,10 +113,15 @@ def compute(stored: StoredOffer, current: pl.DataFrame) -> Adjudication:
     supply = offer.values.get("acciones_ofrecidas")
     if not isinstance(supply, int):
         raise OfferError("La oferta no tiene el parámetro acciones_ofrecidas.")
-    people = per_person(current).sort(ORDER)
+    # The persons numbered once, for the person rule and the allocation alike (one acceptant
+    # per person, whatever the broker), as the designer does.
+    people = per_person(current.with_columns(person_keys(current))).sort(ORDER)
     demand = people["cantidad_persona"].to_numpy().astype(np.int64)
-    categories = people["categoria"].cast(pl.String).to_list()
-    keys = person_keys(people).to_numpy()  # one acceptant per person, whatever the broker
+    # Only joint caps read the categories.
+    categories = (
+        people["categoria"].cast(pl.String).to_list() if program.allocation.joint_caps else []
+    )
+    keys = people[PERSON_KEY].to_numpy()
     result, caps = allocate_with_caps(demand, keys, categories, supply, program)
     results = people.with_columns(pl.Series("adjudicada", result.awards)).select(RESULT_COLUMNS)
     header: dict[str, object] = {

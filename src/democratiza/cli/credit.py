@@ -27,7 +27,8 @@ from democratiza.compliance.credit.collateral import collateral_coverage
 from democratiza.compliance.credit.gate import credit_verdict, refusal, register_line
 from democratiza.compliance.credit.lines import CreditError, CreditLine, ShareCollateral
 from democratiza.compliance.credit.schedule import amortization_schedule
-from democratiza.compliance.series import MissingSeriesValue
+from democratiza.compliance.official_series import IBC, save_official_rates
+from democratiza.compliance.series import MissingSeriesValue, SeriesFileError, series_text
 from democratiza.money import decimal_percent, pesos
 from democratiza.offers.lifecycle import OfferError, load_offer
 from democratiza.programs.loader import ProgramFileError, load_program
@@ -249,3 +250,24 @@ def schedule_command(
         console.print(coverage.text, highlight=False)
     for path in paths:
         console.print(f"Escrito: {path}", highlight=False)
+
+
+@credit_app.command("serie-ibc")
+def ibc_command(
+    archivo: Annotated[Path, typer.Argument(help="Serie oficial completa, en CSV")],
+    quien: Who = "oficina del programa",
+    db: Db = None,
+) -> None:
+    """Carga la serie oficial del interés bancario corriente (desde, hasta, tasa_ea, fuente,
+    sin huecos): desde entonces la leen las verificaciones de las líneas de crédito."""
+    try:
+        with engine_for(db).begin() as conn:
+            series = save_official_rates(conn, IBC, series_text(archivo), archivo.name, quien)
+    except SeriesFileError as exc:
+        raise refuse(str(exc)) from None
+    first, last = series.periods[0], series.periods[-1]
+    console.print(
+        f"Serie oficial del interés bancario corriente cargada: {len(series.periods)} periodos, "
+        f"del {first.start:%Y-%m-%d} al {last.end:%Y-%m-%d}.",
+        highlight=False,
+    )

@@ -34,7 +34,7 @@ def simulate_command(
         "salidas/simulacion"
     ),
 ) -> None:
-    """Compara diseños de un programa sobre una misma población, con el motor y la
+    """Compara diseños de un programa sobre una misma población, con las reglas y la
     adjudicación de una oferta real: colocación, reducidas, prorrateadas, adjudicatarios,
     concentración (Gini) y lo que pasa a la Segunda Etapa."""
     from democratiza.design.simulate import simulate

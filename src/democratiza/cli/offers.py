@@ -38,7 +38,9 @@ from democratiza.cli.progress import rows, steps
 from democratiza.compliance.credit.gate import open_offer
 from democratiza.compliance.holdings import paid_shares
 from democratiza.compliance.instalments import instalment_payers
-from democratiza.compliance.ledger import acceptance_terms
+from democratiza.compliance.ledger import acceptance_terms, offer_ledger
+from democratiza.compliance.settlement_figures import settlement_figures
+from democratiza.compliance.settlement_figures import shown_figures as settlement_shown
 from democratiza.filing.batches import import_batch, withdraw
 from democratiza.filing.resend import evaluated_again
 from democratiza.labels import label, rule_cited
@@ -300,6 +302,7 @@ def show_command(codigo: Code, db: Db = None) -> None:
             stored = load_offer(conn, codigo)
             filed = filing_figures(conn, stored)
             awarded = awarded_in_database(conn, stored)
+            settled = settlement_figures(conn, offer_ledger(conn, codigo))
             log = events(conn, stored)
             dates = business_dates(conn, stored.id, stored.offer.day("fecha_cierre"))
     except OfferError as exc:
@@ -347,6 +350,8 @@ def show_command(codigo: Code, db: Db = None) -> None:
         shown_figures += [("adjudicadas", awarded[0]), ("adjudicatarios", awarded[1])]
     for key, n in shown_figures:
         console.print(f"  {TITLES[key][:1].upper()}{TITLES[key][1:]}: {group(n)}", highlight=False)
+    for value, title in settlement_shown(settled) if settled else []:
+        console.print(f"  {title[:1].upper()}{title[1:]}: {value}", highlight=False)
     if filed.limites:
         console.print(f"  {TITLES['limites_al_radicar']}:", highlight=False)
         for rule, n in filed.limites:

@@ -4,7 +4,8 @@ ineffectiveness, later stages and what the file does not model."""
 
 from __future__ import annotations
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -12,12 +13,36 @@ from democratiza.programs.schema import Citation, Program, missing_section
 from democratiza.rules.explain import cite
 from democratiza.words import word
 
+GRID_COLUMNS = 120  # narrower than this, a section's table is read row by row
+
+
+class Section(Table):
+    """A section of the file as a table on a wide terminal; on a narrow one (80 columns),
+    row by row: the row's code on its own line, then each column's name and its text,
+    wrapped between words. A grid of four columns in 80 characters cannot hold a note
+    without cutting it or breaking its words."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if options.max_width >= GRID_COLUMNS:
+            yield from super().__rich_console__(console, options)
+            return
+        if self.title is not None:
+            yield Text(str(self.title), style="bold")
+        headers = [str(c.header) for c in self.columns]
+        for cells in zip(*(list(c.cells) for c in self.columns), strict=True):
+            texts = [str(c) for c in cells]
+            yield Padding(Text(f"• {texts[0]}"), (0, 0, 0, 1))
+            for header, text in zip(headers[1:], texts[1:], strict=True):
+                if text.strip():
+                    yield Padding(Text(f"{header}: {text}"), (0, 0, 0, 3))
+
 
 def table(title: str, *columns: str) -> Table:
     """The first column holds the file's codes: a code is never cut, however narrow the
     terminal (``row`` widens the column to its longest word); every column wraps, breaking
-    a word too long for it rather than cutting it off with '…'."""
-    t = Table(title=Text(title))
+    a word too long for it rather than cutting it off with '…'; narrower than
+    ``GRID_COLUMNS``, the section is read row by row (``Section``)."""
+    t = Section(title=Text(title))
     for column in columns:
         t.add_column(column, overflow="fold")
     return t
@@ -82,8 +107,8 @@ def show_later_sections(console: Console, p: Program) -> None:
         say(f"Primera Etapa desierta (primera_etapa_desierta): {void.value} ({c(void.citation)})")
     else:
         say(
-            "Primera Etapa desierta (primera_etapa_desierta): nuestro texto no trae la regla "
-            "(no se puede declarar desierta)."
+            "Primera Etapa desierta (primera_etapa_desierta): el texto disponible del "
+            "decreto no trae la regla (no se puede declarar desierta)."
         )
     later = p.later_stages
     if later is not None:

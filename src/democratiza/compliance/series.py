@@ -393,7 +393,8 @@ def parse_cpi(text: str, file: str) -> CpiSeries:
     return CpiSeries(file, _parse(text, file, CPI_COLUMNS, _cpi_year, _next_year))
 
 
-def _read(path: Path) -> str:
+def series_text(path: Path) -> str:
+    """A series file's text; one that cannot be read is a ``SeriesFileError``."""
     try:
         return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
@@ -421,8 +422,8 @@ def shipped_max_rate() -> MaxLegalRate:
 
 def load_official_rates(path: Path, kind: RateKind) -> RateSeries:
     """The program office's official series (e.g. Superfinanciera's open data), gap-free."""
-    return parse_rates(_read(path), str(path), kind, complete=True)
+    return parse_rates(series_text(path), str(path), kind, complete=True)
 
 
 def load_official_cpi(path: Path) -> CpiSeries:
-    return parse_cpi(_read(path), str(path))
+    return parse_cpi(series_text(path), str(path))

@@ -61,7 +61,7 @@ def _earlier(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
     return read_frame(conn, statement.order_by(a.id), schema)
 
 
-def _as_filed(earlier: pl.DataFrame) -> pl.DataFrame:
+def as_filed(earlier: pl.DataFrame) -> pl.DataFrame:
     """The stored acceptances typed as the engine reads a broker's file."""
     schema = typed_schema()
     return earlier.select(
@@ -82,7 +82,7 @@ def reevaluate(conn: Connection, stored: StoredOffer, who: str) -> int:
     earlier = _earlier(conn, stored)
     if earlier.is_empty():
         return 0
-    results = compiled_program(stored).evaluate(_as_filed(earlier))
+    results = compiled_program(stored).evaluate(as_filed(earlier))
     price = stored.price_in_force
     following = (
         earlier.drop("id")

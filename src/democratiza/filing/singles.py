@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import polars as pl
@@ -39,6 +39,7 @@ from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import Explanation, explainer_for
+from democratiza.storage import audit
 from democratiza.storage.bulk import rows_with_keys
 from democratiza.storage.receipts import StorageError, refused_write
 from democratiza.storage.schema import batches
@@ -62,6 +63,9 @@ class SingleFiling:
     digest: str  # SHA-256 of the canonical text: a resend of the same content is recognised
     who: str  # who files (audit log)
     source: str  # the name this filing's errors carry
+    # The web request that filed it, taken where it is filed: the group is stored in
+    # another thread, and each filing's audit entry carries its own request's id.
+    request: str | None = field(default_factory=audit.request_now)
 
 
 def single_filing(
@@ -263,6 +267,7 @@ def _store(
             filings[i].who,
             typed.slice(k, 1),
             results.slice(k, 1),
+            filings[i].request,
         )
         for k, i in enumerate(owners)
     ]

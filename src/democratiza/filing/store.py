@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
@@ -84,6 +84,9 @@ class Decided:
     who: str  # who filed it (audit log)
     frame: pl.DataFrame  # typed rows (``tables.parse``), all of this broker
     results: pl.DataFrame  # ``CompiledProgram.evaluate(frame)``
+    # The web request that sent it (its audit entry's ``solicitud``): by default the one
+    # being answered where the batch was decided.
+    request: str | None = field(default_factory=audit.request_now)
 
 
 # What a broker is answered for each row of a batch (its ``-radicados.csv``).
@@ -195,6 +198,7 @@ def store_batches(
                 "filas": size,
                 "correcciones": corrected.count(batch_id),
             },
+            d.request,
         )
         for d, batch_id, size in zip(decided, batch_ids, sizes, strict=True)
     ]

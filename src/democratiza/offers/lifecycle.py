@@ -259,6 +259,18 @@ def advance(
     return replace(stored, state=target)
 
 
+def adjustment_for(stored: StoredOffer, asked: AdjustmentRequest) -> PriceAdjustment:
+    """The adjustment asked, checked against the offer as it stands today
+    (``prices.checked_adjustment``: ``AdjustmentRefused`` with every reason and its field)."""
+    return checked_adjustment(
+        asked,
+        (stored.code, stored.state),
+        stored.offer.day("fecha_aviso"),
+        stored.adjustments,
+        date.today(),
+    )
+
+
 def record_interruption(
     conn: Connection,
     stored: StoredOffer,
@@ -276,13 +288,7 @@ def record_interruption(
     adjusted = None
     if adjustment is not None:
         try:
-            adjusted = checked_adjustment(
-                adjustment,
-                (stored.code, stored.state),
-                stored.offer.day("fecha_aviso"),
-                stored.adjustments,
-                date.today(),
-            )
+            adjusted = adjustment_for(stored, adjustment)
         except ValueError as exc:
             raise OfferError(str(exc)) from None
     row, states = Row(stored.id, stored.code), (stored.state, stored.state)
@@ -308,8 +314,8 @@ def declare_void(conn: Connection, stored: StoredOffer, who: str, why: str) -> S
     rule = stored.program.void_first_stage
     if rule is None:
         raise OfferError(
-            f"El programa {stored.program.id} no trae en nuestro texto la regla para declarar "
-            "desierta la Primera Etapa (primera_etapa_desierta)."
+            f"El programa {stored.program.id} no trae, en el texto disponible del decreto, "
+            "la regla para declarar desierta la Primera Etapa."
         )
     if stored.state not in ("abierta", "cerrada"):
         raise OfferError(

@@ -111,6 +111,24 @@ class AdjustmentRequest:
     effective: date | None = None  # today when not given
 
 
+@dataclass(frozen=True)
+class AdjustmentProblem:
+    """One reason an adjustment is refused: the form's field it concerns (None: the offer),
+    what the form says under that field, and what the command line says (with its option)."""
+
+    field: str | None
+    on_field: str
+    text: str
+
+
+class AdjustmentRefused(ValueError):
+    """Every reason an adjustment is refused; its text is the command line's, one a line."""
+
+    def __init__(self, problems: list[AdjustmentProblem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(p.text for p in problems))
+
+
 def checked_adjustment(
     asked: AdjustmentRequest,
     offer: tuple[str, str],
@@ -119,50 +137,68 @@ def checked_adjustment(
     today: date,
 ) -> PriceAdjustment:
     """The adjustment checked against the offer (its code and state, its aviso, its earlier
-    adjustments): every refusal at once, in Spanish (``ValueError``)."""
+    adjustments): every refusal at once, in Spanish (``AdjustmentRefused``)."""
     code, state = offer
-    problems = []
+    problems: list[AdjustmentProblem] = []
+
+    def refuse(field: str | None, text: str, on_field: str | None = None) -> None:
+        problems.append(AdjustmentProblem(field, on_field or text, text))
+
     try:
         price = new_price(asked.price)
     except ValueError as exc:  # reported with the others
-        problems.append(str(exc))
+        refuse("precio_nuevo", str(exc))
         price = 0
     if not (asked.basis or "").strip():
-        problems.append("Un ajuste del precio debe citar su fundamento legal (--fundamento).")
+        refuse(
+            "fundamento",
+            "Un ajuste del precio debe citar su fundamento legal (--fundamento).",
+            "cite el fundamento legal del ajuste (p. ej. Ley 226 de 1995 art. 11 num. 2)",
+        )
     if asked.earlier not in EARLIER_FILINGS:
-        problems.append(
+        refuse(
+            "aceptaciones_anteriores",
             "Diga qué pasa con las aceptaciones radicadas antes del ajuste "
-            "(--aceptaciones-anteriores conservan o reevaluadas): nuestros textos no lo dicen."
+            "(--aceptaciones-anteriores conservan o reevaluadas): los textos disponibles de "
+            "la norma no lo dicen.",
+            "elija si las aceptaciones radicadas antes conservan su precio o se evalúan de "
+            "nuevo al precio ajustado: la ley no lo dice y lo decide la oficina",
         )
     if not (asked.earlier_basis or "").strip():
-        problems.append(
+        refuse(
+            "fundamento_anteriores",
             "La decisión sobre las aceptaciones anteriores debe decir su fundamento "
-            "(--fundamento-anteriores)."
+            "(--fundamento-anteriores).",
+            "escriba el fundamento de esa decisión",
         )
     if state not in ("abierta", "cerrada"):
-        problems.append(
+        refuse(
+            None,
             f"La oferta '{code}' está {state}: el precio se ajusta tras una "
             "interrupción dentro del plazo o al vencerlo, antes de adjudicar (Ley 226 de 1995 "
-            "art. 11 num. 2)."
+            "art. 11 num. 2).",
         )
     effective = asked.effective or today
     if effective > today:
-        problems.append(
+        refuse(
+            "vigente_desde",
             f"El ajuste rige desde el día en que se registra o antes; {effective:%Y-%m-%d} es "
-            "posterior a hoy."
+            "posterior a hoy.",
         )
     if announced and effective < announced:
-        problems.append(
+        refuse(
+            "vigente_desde",
             f"El ajuste no puede regir ({effective:%Y-%m-%d}) antes del aviso "
-            f"({announced:%Y-%m-%d})."
+            f"({announced:%Y-%m-%d}).",
         )
     if earlier and effective < earlier[-1].effective:
-        problems.append(
+        refuse(
+            "vigente_desde",
             f"El ajuste no puede regir antes del ajuste anterior "
-            f"({earlier[-1].effective:%Y-%m-%d})."
+            f"({earlier[-1].effective:%Y-%m-%d}).",
         )
     if problems:
-        raise ValueError("\n".join(problems))
+        raise AdjustmentRefused(problems)
     return PriceAdjustment(
         price,
         effective,

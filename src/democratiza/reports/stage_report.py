@@ -59,7 +59,7 @@ DEMAND_CAPTION = (
 )
 
 
-def _priced(done: StageAllocation) -> pl.DataFrame:
+def priced(done: StageAllocation) -> pl.DataFrame:
     price = done.header["precio"]
     assert price is None or isinstance(price, int)
     return done.results.with_columns(
@@ -72,7 +72,7 @@ def allocation_frame(done: StageAllocation) -> pl.DataFrame:
     """Every order with its broker, decision, shares, price and sum to pay, in pesos with two
     decimals (``render.amounts``): 'valor_a_pagar' 24750000.00 is never read a hundred times
     too large."""
-    return in_pesos(_priced(done).select("comisionista", *BROKER_COLUMNS), AMOUNT_COLUMNS)
+    return in_pesos(priced(done).select("comisionista", *BROKER_COLUMNS), AMOUNT_COLUMNS)
 
 
 def registry_frame(done: StageAllocation, paid: pl.DataFrame | None = None) -> pl.DataFrame:

@@ -11,6 +11,13 @@ its entry commit or roll back together. Appends are serialised: on PostgreSQL by
 transaction-scoped advisory lock taken before reading the last entry; on SQLite by the
 database's single writer. A UNIQUE ``huella_anterior`` makes a fork impossible even if that
 serialisation were bypassed: the second entry chained to the same predecessor is refused.
+
+An entry caused by a web request carries that request's id (``solicitud``: the
+``X-Request-Id`` the service answered with), so an operator goes from a log line to the
+changes it made and back. The id is inside the hash when there is one: the body hashed is
+the same as before plus ``"solicitud"``, and an entry without one (every entry written
+before the column existed, and those of the command line) hashes exactly as it always did,
+so old chains verify unchanged.
 """
 
 from __future__ import annotations
@@ -18,7 +25,8 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -39,11 +47,16 @@ ENTRY_SCHEMA = pl.Schema(
         "despues": pl.String(),
         "huella_anterior": pl.String(),
         "huella": pl.String(),
+        "solicitud": pl.String(),
     }
 )
 GENESIS = "0" * 64  # the "previous hash" of the first entry
 LOCK_KEY = 226_1995  # pg_advisory_xact_lock key of the audit chain (Ley 226 de 1995)
 VERIFY_CHUNK = 5_000
+# The id of the web request being answered in this context (set by the service for each
+# request, by a background job and by the bulk lane for the request that started them): the
+# ``solicitud`` of the entries written meanwhile.
+current_request: ContextVar[str | None] = ContextVar("current_request", default=None)
 
 
 def canonical(value: Mapping[str, Any] | None) -> str | None:
@@ -62,31 +75,40 @@ def entry_hash(
     entity: str,
     before: str | None,
     after: str | None,
+    request: str | None = None,
 ) -> str:
-    body = canonical(
-        {
-            "id": entry_id,
-            "cuando": when.isoformat(timespec="microseconds"),
-            "quien": who,
-            "accion": action,
-            "entidad": entity,
-            "antes": before,
-            "despues": after,
-        }
-    )
+    fields: dict[str, Any] = {
+        "id": entry_id,
+        "cuando": when.isoformat(timespec="microseconds"),
+        "quien": who,
+        "accion": action,
+        "entidad": entity,
+        "antes": before,
+        "despues": after,
+    }
+    if request is not None:  # absent, the body is the one entries always had
+        fields["solicitud"] = request
+    body = canonical(fields)
     assert body is not None
     return hashlib.sha256(f"{previous}\n{body}".encode()).hexdigest()
 
 
+def request_now() -> str | None:
+    """The id of the request being answered here (``None`` outside one: the command line)."""
+    return current_request.get()
+
+
 @dataclass(frozen=True)
 class Change:
-    """One change to record: who, what, on which entity, before and after."""
+    """One change to record: who, what, on which entity, before and after, and the request
+    that caused it (by default the one being answered where the change is described)."""
 
     who: str
     action: str
     entity: str
     before: Mapping[str, Any] | None
     after: Mapping[str, Any] | None
+    request: str | None = field(default_factory=request_now)
 
 
 def append_many(conn: Connection, changes: Sequence[Change]) -> list[int]:
@@ -111,7 +133,15 @@ def append_many(conn: Connection, changes: Sequence[Change]) -> list[int]:
         when = datetime.now()
         before, after = canonical(change.before), canonical(change.after)
         digest = entry_hash(
-            previous, entry_id, when, change.who, change.action, change.entity, before, after
+            previous,
+            entry_id,
+            when,
+            change.who,
+            change.action,
+            change.entity,
+            before,
+            after,
+            change.request,
         )
         values.append(
             {
@@ -124,6 +154,7 @@ def append_many(conn: Connection, changes: Sequence[Change]) -> list[int]:
                 "despues": after,
                 "huella_anterior": previous,
                 "huella": digest,
+                "solicitud": change.request,
             }
         )
         numbers.append(entry_id)
@@ -286,6 +317,7 @@ def walk(chunks: Iterable[Sequence[Any]], keep: int | None) -> tuple[ChainReport
                 row.entidad,
                 row.antes,
                 row.despues,
+                getattr(row, "solicitud", None),  # an export made before the column: none
             )
             if again != row.huella:
                 return ChainReport(seen, row.id, "su contenido no corresponde a su huella"), kept

@@ -19,7 +19,7 @@ from typing import Any
 
 from democratiza.money import group
 from democratiza.storage.audit import ChainReport, walk
-from democratiza.storage.audit_export import FIELDS, HASHES
+from democratiza.storage.audit_export import FIELDS, HASHES, REQUEST
 
 SHOWN = 60  # characters of a value shown when it differs (antes/despues may be long JSON)
 
@@ -31,8 +31,8 @@ def _shown(value: object) -> str:
 
 def _difference(ours: Any, kept: Any, source: str) -> str | None:
     """Why entry ``ours`` is not the kept one (its first differing field), or None."""
-    for name in FIELDS + HASHES:
-        now, then = getattr(ours, name), getattr(kept, name)
+    for name in (*FIELDS, REQUEST, *HASHES):
+        now, then = getattr(ours, name, None), getattr(kept, name, None)
         if now != then:
             return (
                 f"no es la del registro exportado {source}: su campo {name} dice "

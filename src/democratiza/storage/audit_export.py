@@ -5,7 +5,10 @@ carries is only worth something against a chain held outside the database that w
 ``democratiza auditoria exportar`` writes every entry with every column, so the file is
 verified by the same walk as the stored chain (``audit.verify_entries``), with any tool:
 each line is ``{"id", "cuando", "quien", "accion", "entidad", "antes", "despues",
-"huella_anterior", "huella"}``, ``cuando`` in ISO 8601 with microseconds, as hashed.
+"huella_anterior", "huella", "solicitud"}``, ``cuando`` in ISO 8601 with microseconds, as
+hashed. ``solicitud`` (the web request that caused the entry, ``null`` if none) is inside
+the hash when it has a value; an export written before it existed has no such key, and
+reads as ``null``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from democratiza.storage.audit import VERIFY_CHUNK, stored_chunks
 
 FIELDS = ("id", "cuando", "quien", "accion", "entidad", "antes", "despues")
 HASHES = ("huella_anterior", "huella")
+REQUEST = "solicitud"  # optional: exports made before the column lack it
 
 
 class ExportError(ValueError):
@@ -41,13 +45,14 @@ class Entry:
     despues: str | None
     huella_anterior: str
     huella: str
+    solicitud: str | None = None
 
 
 def export_lines(conn: Connection) -> Iterator[bytes]:
     """Every stored entry as one JSON line, in order (read ``VERIFY_CHUNK`` at a time)."""
     for rows in stored_chunks(conn):
         for row in rows:
-            line = {name: getattr(row, name) for name in FIELDS + HASHES}
+            line = {name: getattr(row, name) for name in (*FIELDS, *HASHES, REQUEST)}
             line["cuando"] = row.cuando.isoformat(timespec="microseconds")
             yield (json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n").encode()
 
@@ -62,6 +67,7 @@ def _entry(path: Path, number: int, line: bytes) -> Entry:
             id=value["id"],
             cuando=datetime.fromisoformat(value["cuando"]),
             **{name: value[name] for name in FIELDS[2:] + HASHES},
+            solicitud=value.get(REQUEST),
         )
     except (ValueError, KeyError, TypeError):
         raise ExportError(
@@ -69,7 +75,7 @@ def _entry(path: Path, number: int, line: bytes) -> Entry:
             f"{', '.join(FIELDS + HASHES)})"
         ) from None
     texts = (entry.quien, entry.accion, entry.entidad, entry.huella_anterior, entry.huella)
-    optional = (entry.antes, entry.despues)
+    optional = (entry.antes, entry.despues, entry.solicitud)
     if (
         not isinstance(entry.id, int)
         or isinstance(entry.id, bool)

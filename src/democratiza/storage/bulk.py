@@ -8,7 +8,9 @@ Why binary COPY for large writes: in text (CSV) form the server spends about a t
 large import reading numbers, dates and flags back out of their digits; in binary form each
 value arrives as the server stores it (an ``int8`` as 8 bytes, a date as days since 2000),
 and encoding it here (``pgpq``, from the frame's Arrow columns) costs less than writing CSV.
-Why CSV for small ones: the binary form has a fixed cost (casting to the columns' widths,
+Why one INSERT for a few rows (up to ``JSON_ROWS``): a COPY is two round trips, an INSERT
+whose values are one JSON parameter is one. Why CSV for small ones: the binary form has a
+fixed cost (casting to the columns' widths,
 converting to Arrow: about 1,3 ms for any frame up to a few hundred rows, against 0,3 ms of
 CSV for 30 rows), which a group of single acceptances would pay on each of its writes. From
 ``BINARY_ROWS`` rows on, binary costs less on both sides.
@@ -35,6 +37,7 @@ from sqlalchemy import (
     insert,
     text,
 )
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.types import TypeEngine
 
 INSERT_CHUNK = 20_000
@@ -48,6 +51,7 @@ SQLITE_DATE = "%Y-%m-%d"
 TRANSITION_ROWS = 10_000
 TRANSITION_MEMORY = "64MB"
 BINARY_ROWS = 1_000  # from this many rows on, binary COPY; below, CSV
+JSON_ROWS = 100  # up to this many rows, one INSERT of a JSON parameter (``_insert_json``)
 # Each column type and the Polars type sent for it in binary; the first that fits wins
 # (``BigInteger`` is an ``Integer``, ``Text`` a ``String``).
 WIRE_TYPES: list[tuple[type[TypeEngine[Any]], pl.DataType]] = [
@@ -70,6 +74,9 @@ def write_rows(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
     if conn.dialect.name != "postgresql":
         _insert_sqlite(conn, table, rows)
         return
+    if rows.height <= JSON_ROWS:
+        _insert_json(conn, table, rows)
+        return
     statement = f"COPY {table.name} ({', '.join(rows.columns)}) FROM STDIN"
     if rows.height >= BINARY_ROWS:
         parts = _binary(table, rows)
@@ -90,6 +97,25 @@ def write_rows(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
                 copy.write(part)
     except psycopg.Error as exc:
         raise BulkWriteRefused(str(exc).strip().splitlines()[0]) from None
+
+
+def _insert_json(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
+    """A few rows in one INSERT whose values are one JSON parameter (written by Polars).
+
+    Why not COPY for a few rows: COPY is two round trips (the server first answers that it
+    is ready for the data), and a group of single acceptances writes three tables; one
+    statement is one. Each value is read by the column's own type
+    (``json_populate_recordset`` on the table's row type), as COPY reads it.
+    """
+    names = ", ".join(rows.columns)
+    statement = (
+        f"INSERT INTO {table.name} ({names}) SELECT {names} "
+        f"FROM json_populate_recordset(NULL::{table.name}, CAST(:rows AS json))"
+    )
+    try:
+        conn.execute(text(statement), {"rows": rows.write_json()})
+    except DBAPIError as exc:  # refused as a COPY is: its first line, the caller decides
+        raise BulkWriteRefused(str(exc.orig).strip().splitlines()[0]) from None
 
 
 def _insert_sqlite(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
@@ -220,21 +246,37 @@ def insert_with_new_ids(
 ) -> list[int]:
     """Insert rows whose ``id`` the database assigns; their ids, in the rows' order.
 
-    Why not INSERT … RETURNING on PostgreSQL: for a few dozen rows (single acceptances filed
-    together, each its own batch) the many-row statement cost more to build and for the
-    driver to rewrite than to run; the ids are drawn from the table's own sequence in one
-    query and the rows then go by COPY, like every other bulk write.
+    On PostgreSQL, a few rows (single acceptances filed together, each its own batch) go in
+    one INSERT … RETURNING whose values are one JSON parameter: one round trip, where drawing
+    the ids first and then a COPY took three (a many-row INSERT with a parameter per value
+    cost more to build and for the driver to rewrite than to run). Many rows: the ids are
+    drawn from the table's own sequence in one query and the rows go by COPY.
     """
     if conn.dialect.name != "postgresql":
         inserted = conn.execute(
             insert(table).returning(table.c.id, sort_by_parameter_order=True), list(rows)
         )
         return [int(row.id) for row in inserted]
+    frame = pl.DataFrame(list(rows), schema=schema)
+    if frame.height <= JSON_ROWS:
+        # One statement: the ids drawn in the rows' order (the sort comes before the
+        # output's ``nextval``), so in increasing order, and written with the rows.
+        sequence = f"nextval(pg_get_serial_sequence('{table.name}', 'id'))"
+        names = ", ".join(frame.columns)
+        statement = (
+            f"INSERT INTO {table.name} (id, {names}) SELECT {sequence}, {names} "
+            f"FROM json_populate_recordset(NULL::{table.name}, CAST(:rows AS json)) "
+            "WITH ORDINALITY AS r ORDER BY r.ordinality RETURNING id"
+        )
+        try:
+            inserted = conn.execute(text(statement), {"rows": frame.write_json()})
+        except DBAPIError as exc:
+            raise BulkWriteRefused(str(exc.orig).strip().splitlines()[0]) from None
+        return sorted(int(value) for value in inserted.scalars())
     drawn = conn.execute(
         text("SELECT nextval(pg_get_serial_sequence(:table, 'id')) FROM generate_series(1, :n)"),
         {"table": table.name, "n": len(rows)},
     )
     ids = [int(value) for value in drawn.scalars()]
-    frame = pl.DataFrame(list(rows), schema=schema).with_columns(pl.Series("id", ids))
-    write_rows(conn, table, frame)
+    write_rows(conn, table, frame.with_columns(pl.Series("id", ids)))
     return ids

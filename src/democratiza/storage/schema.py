@@ -86,6 +86,21 @@ credit_lines = Table(
     Column("registrada_en", DateTime, nullable=False),
 )
 
+# The official series the office loads (migration 0024): the Superfinanciera's interés
+# bancario corriente, whole and gap-free, as its file was sent; the latest of a kind is the
+# one in force (``compliance.official_series``).
+official_series = Table(
+    "series_oficiales",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("tipo", String(40), nullable=False, index=True),
+    Column("archivo", String(200), nullable=False),
+    Column("contenido", Text, nullable=False),
+    Column("huella", String(64), nullable=False),  # SHA-256 of the text
+    Column("quien", String(200), nullable=False),
+    Column("cargada_en", DateTime, nullable=False),
+)
+
 batches = Table(
     "lotes",
     metadata,
@@ -260,6 +275,8 @@ audit_log = Table(
     # A UNIQUE previous hash: two entries can never chain from the same one (no fork).
     Column("huella_anterior", String(64), nullable=False, unique=True),
     Column("huella", String(64), nullable=False),
+    # The id of the web request that caused it (migration 0020; none from the command line).
+    Column("solicitud", String(64)),
 )
 
 users = Table(

@@ -90,19 +90,23 @@ def _amount_value(col: pl.Expr) -> pl.Expr:
     )
 
 
-def _written_amounts(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame:
-    """Every amount the cast did not read (decimals, thousands dots), read by the grammar.
+def _read_the_rest(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame:
+    """Every cell the first, cheap reading left unread, read in full (``SECOND_READ``): an
+    amount with decimals or thousands dots by the grammar, a yes or no written otherwise
+    than 'si' or 'no'.
 
-    Only those cells are read, so a file of plain amounts pays for no regex at all.
+    Only those cells are read, so a file of plain amounts pays for no regex at all, and one
+    of 'si' and 'no' for no lower-casing.
     """
     for column in fmt.columns:
-        if column.kind not in MONEY_KINDS:
+        second = SECOND_READ.get(column.kind)
+        if second is None:
             continue
         written, value = typed[_written(column.name)], typed[column.name]
         unread = (written.is_not_null() & value.is_null()).arg_true()
         if unread.len():
-            cells = pl.DataFrame({"monto": written.gather(unread)})
-            read = cells.select(_amount_value(pl.col("monto"))).to_series()
+            cells = pl.DataFrame({"celda": written.gather(unread)})
+            read = cells.select(second(pl.col("celda"))).to_series()
             typed = typed.with_columns(value.clone().scatter(unread, read))
     return typed
 
@@ -141,10 +145,17 @@ def _integer(col: pl.Expr) -> Parsed:
 FLAG_WORDS = {**dict.fromkeys(TRUE, True), **dict.fromkeys(FALSE, False)}
 
 
+def _flag_value(col: pl.Expr) -> pl.Expr:
+    """One lookup per cell: any other word (and an empty cell) has no value."""
+    return col.str.to_lowercase().replace_strict(FLAG_WORDS, default=None, return_dtype=pl.Boolean)
+
+
 def _flag(col: pl.Expr) -> Parsed:
-    # One lookup per cell: any other word (and an empty cell) has no value.
-    value = col.str.to_lowercase().replace_strict(FLAG_WORDS, default=None, return_dtype=pl.Boolean)
-    return value, pl.when(col.is_not_null() & value.is_null()).then(
+    """Read first as the words nearly every file writes, 'si' and 'no' (two comparisons,
+    far cheaper than lower-casing each cell); ``_read_the_rest`` reads any other cell by
+    ``_flag_value``, as the message does."""
+    value = pl.when(col == "si").then(True).when(col == "no").then(False)
+    return value, pl.when(col.is_not_null() & _flag_value(col).is_null()).then(
         pl.lit("se espera si o no: '{}'")
     )
 
@@ -219,7 +230,12 @@ PARSERS: dict[str, Callable[[pl.Expr, pl.Expr], Parsed]] = {
     "fecha": lambda c, _: _date(c),
     "fecha_hora": _datetime,
 }
-MONEY_KINDS = ("pesos", "dolares")
+# What reads a cell the first reading left unread (``_read_the_rest``).
+SECOND_READ: dict[str, Callable[[pl.Expr], pl.Expr]] = {
+    "pesos": _amount_value,
+    "dolares": _amount_value,
+    "si_no": _flag_value,
+}
 
 
 def _quantity_groups(col: pl.Expr) -> pl.Expr:
@@ -287,7 +303,8 @@ class _Plan:
     extra: list[pl.Expr]
     repeated: pl.Expr
     written: list[pl.Expr]  # each cell as written, beside its typed value
-    flags: list[pl.Expr]  # one boolean column per check: is something wrong there?
+    flags: list[pl.Expr]  # one boolean column per check: is something wrong there? (the
+    # cells' checks, then the repeated key's)
 
 
 _PLANS: dict[int, tuple[FileFormat, _Plan]] = {}
@@ -366,18 +383,31 @@ def parse_rows(
     # carries no message columns, and a few single acceptances do not pay for planning
     # them (typing those is mostly the planning of these expressions).
     typed = _typed(frame, plan, fmt)
-    is_bad = typed.select(pl.any_horizontal(plan.flags)).to_series()
+    key = fmt.key
+    repeats = key is not None and _may_repeat(typed[key])
+    flags = plan.flags if repeats else plan.flags[:-1]
+    is_bad = typed.select(pl.any_horizontal(flags)).to_series()
     bad = frame.filter(is_bad)
     if not bad.height:
         return typed.select(list(plan.schema)), []
-    duplicated = frame.filter(plan.repeated)[fmt.key] if fmt.key else pl.Series([], dtype=pl.String)
+    duplicated = pl.Series([], dtype=pl.String)
+    if key is not None and repeats:
+        duplicated = frame.filter(plan.repeated)[key]
     found = _collect(raw.source, bad, plan.messages, duplicated, fmt)
     return typed.filter(~is_bad).select(list(plan.schema)), found
 
 
+def _may_repeat(key: pl.Series) -> bool:
+    """Whether two cells of the key may be equal: only if two of their hashes are (equal
+    cells, two empty ones, or a collision), told by counting distinct 64-bit numbers,
+    several times cheaper than looking for repeated texts; ``plan.repeated`` then finds
+    them exactly."""
+    return key.hash().n_unique() < key.len()
+
+
 def _typed(frame: pl.DataFrame, plan: _Plan, fmt: FileFormat) -> pl.DataFrame:
     """Each column's typed value beside the cell as written (the frame as prepared)."""
-    return _written_amounts(frame.select("fila", *plan.values, *plan.extra, *plan.written), fmt)
+    return _read_the_rest(frame.select("fila", *plan.values, *plan.extra, *plan.written), fmt)
 
 
 def _collect(

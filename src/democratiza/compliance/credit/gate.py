@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from math import ceil
-from typing import cast
+from typing import Any, cast
 
 from sqlalchemy import Connection, insert, select
 
@@ -32,7 +32,8 @@ from democratiza.compliance.credit.lines import (
     CreditTerms,
     ShareCollateral,
 )
-from democratiza.compliance.series import MissingSeriesValue, RateSeries, shipped_rates
+from democratiza.compliance.official_series import HOW_TO_LOAD, IBC, rates_in_force
+from democratiza.compliance.series import MissingSeriesValue, RateSeries
 from democratiza.money import pesos
 from democratiza.offers.lifecycle import OfferError, StoredOffer, advance
 from democratiza.storage import audit
@@ -84,6 +85,20 @@ def offer_value(stored: StoredOffer) -> int:
     return ceil(shares * stored.offer.price)
 
 
+def line_values(line: CreditLine) -> dict[str, Any]:
+    """The line's columns, as stored (registered or corrected: ``line_changes``)."""
+    return {
+        "entidad": line.lender,
+        "monto_disponible": line.available_centavos,
+        "plazo_meses": line.term_months,
+        "gracia_meses": line.grace_months,
+        "tasa_ea": str(line.rate_ea),
+        "fecha_otorgamiento": line.granted,
+        "capitalizar_gracia": line.capitalise_grace_interest,
+        "garantia": line.share_collateral,
+    }
+
+
 def register_line(conn: Connection, stored: StoredOffer, line: CreditLine, who: str) -> int:
     """Register a credit line for the offer; its conditions are checked at the opening."""
     if stored.state not in REGISTRABLE:
@@ -94,14 +109,7 @@ def register_line(conn: Connection, stored: StoredOffer, line: CreditLine, who: 
     CreditTerms.from_program(stored.program)  # a program without conditions is refused here
     values = {
         "oferta_id": stored.id,
-        "entidad": line.lender,
-        "monto_disponible": line.available_centavos,
-        "plazo_meses": line.term_months,
-        "gracia_meses": line.grace_months,
-        "tasa_ea": str(line.rate_ea),
-        "fecha_otorgamiento": line.granted,
-        "capitalizar_gracia": line.capitalise_grace_interest,
-        "garantia": line.share_collateral,
+        **line_values(line),
         "quien": who,
         "registrada_en": datetime.now(),
     }
@@ -145,9 +153,9 @@ def credit_verdict(
 ) -> CreditVerdict:
     """Every condition of the offer's lines, and of the lines together.
 
-    ``ibc`` is the interés bancario corriente series (the shipped one unless the office gives
-    the official full series); a grant date without a certified value raises ``OfferError``
-    naming the period.
+    ``ibc`` is the interés bancario corriente series (given: the one the office loaded last,
+    or else the shipped points); a grant date without a certified value raises
+    ``OfferError`` naming the period and how to load the series that has it.
     """
     lines = offer_lines(conn, stored)
     value = offer_value(stored)
@@ -156,10 +164,12 @@ def credit_verdict(
         findings = check_credit_lines(
             [r.line for r in lines],
             value,
-            ibc or shipped_rates("interes_bancario_corriente"),
+            ibc or rates_in_force(conn, IBC),
             terms=terms,
         )
-    except (CreditError, MissingSeriesValue) as exc:
+    except MissingSeriesValue as exc:
+        raise OfferError(f"{exc} {HOW_TO_LOAD}") from None
+    except CreditError as exc:
         raise OfferError(str(exc)) from None
     return CreditVerdict(lines, tuple(findings), value)
 

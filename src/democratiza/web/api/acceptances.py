@@ -8,12 +8,19 @@ long job (a large batch, an adjudication) is read here too.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from democratiza.web.api import downloads, views
+from democratiza.web.api.answers import (
+    AcceptanceRow,
+    AcceptanceVersions,
+    BatchRow,
+    Job,
+    ResultRow,
+)
 from democratiza.web.api.formats import CSV_FILE
 from democratiza.web.errors import ERROR_RESPONSES
 from democratiza.web.security.access import current, route
@@ -23,10 +30,11 @@ router = APIRouter(prefix="/api", tags=["comisionistas"], responses=ERROR_RESPON
 
 
 @route(router, "GET", "/ofertas/{codigo}/lotes", "api.lotes")
-def batches(codigo: str, request: Request) -> list[dict[str, Any]]:
+def batches(codigo: str, request: Request) -> list[BatchRow]:
     """Los lotes recibidos (un comisionista: los suyos)."""
     with request.app.state.engine.connect() as conn:
-        return views.list_batches(conn, views.offer_or_404(conn, codigo), current(request))
+        rows = views.list_batches(conn, views.offer_or_404(conn, codigo), current(request))
+    return [BatchRow.model_validate(r) for r in rows]
 
 
 @route(router, "GET", "/ofertas/{codigo}/aceptaciones", "api.aceptaciones")
@@ -35,11 +43,12 @@ def acceptances(
     request: Request,
     despues_de: str | None = Query(None, max_length=40, description="Radicado; página siguiente"),
     limite: int = Query(views.PAGE, ge=1, le=5_000),
-) -> list[dict[str, Any]]:
+) -> list[AcceptanceRow]:
     """Versiones vigentes, por radicado (un comisionista: las suyas)."""
     with request.app.state.engine.connect() as conn:
         stored = views.offer_or_404(conn, codigo)
-        return views.list_acceptances(conn, stored, current(request), despues_de, limite)
+        rows = views.list_acceptances(conn, stored, current(request), despues_de, limite)
+    return cast(list[AcceptanceRow], rows)  # checked against it as it leaves
 
 
 @route(
@@ -47,7 +56,7 @@ def acceptances(
     "GET",
     "/ofertas/{codigo}/aceptaciones.csv",
     "api.aceptaciones.archivo",
-    responses=CSV_FILE,
+    **CSV_FILE,
 )
 def acceptances_file(codigo: str, request: Request) -> Response:
     """Las aceptaciones vigentes en CSV (un comisionista: las suyas)."""
@@ -62,11 +71,12 @@ def acceptances_file(codigo: str, request: Request) -> Response:
 
 
 @route(router, "GET", "/ofertas/{codigo}/aceptaciones/{radicado}", "api.aceptacion")
-def acceptance(codigo: str, radicado: str, request: Request) -> dict[str, Any]:
+def acceptance(codigo: str, radicado: str, request: Request) -> AcceptanceVersions:
     """Todas las versiones de una aceptación (la de otro comisionista no existe para usted)."""
     with request.app.state.engine.connect() as conn:
         stored = views.offer_or_404(conn, codigo)
-        return views.one_acceptance(conn, stored, current(request), radicado)
+        found = views.one_acceptance(conn, stored, current(request), radicado)
+    return AcceptanceVersions.model_validate(found)
 
 
 @route(router, "GET", "/ofertas/{codigo}/resultados", "api.resultados")
@@ -75,12 +85,13 @@ def results(
     request: Request,
     desde: int = Query(0, ge=0, le=2**40, description="Fila inicial"),
     limite: int = Query(views.PAGE, ge=1, le=5_000),
-) -> list[dict[str, Any]]:
+) -> list[ResultRow]:
     """La adjudicación fila por fila (un comisionista: sus aceptantes)."""
     engine = request.app.state.engine
     views.check_offer(engine, codigo)
     rows = downloads.visible_results(engine, codigo, current(request)).slice(desde, limite)
-    return [{k: views.plain(v) for k, v in r.items()} for r in rows.to_dicts()]
+    plain = [{k: views.plain(v) for k, v in r.items()} for r in rows.to_dicts()]
+    return cast(list[ResultRow], plain)  # checked against it as it leaves
 
 
 @route(
@@ -88,7 +99,7 @@ def results(
     "GET",
     "/ofertas/{codigo}/adjudicacion.csv",
     "api.adjudicacion.archivo",
-    responses=CSV_FILE,
+    **CSV_FILE,
 )
 def adjudication_file(codigo: str, request: Request) -> Response:
     """El archivo de adjudicación (un comisionista: el suyo, como lo escribe `oferta exportar`)."""
@@ -103,6 +114,6 @@ def adjudication_file(codigo: str, request: Request) -> Response:
 
 
 @route(router, "GET", "/trabajos/{trabajo}", "api.trabajo")
-def job(trabajo: str, request: Request) -> dict[str, Any]:
+def job(trabajo: str, request: Request) -> Job:
     """El avance de un trabajo largo (un lote grande, una adjudicación)."""
-    return load_job(request.app.state.engine, trabajo, current(request))
+    return Job.model_validate(load_job(request.app.state.engine, trabajo, current(request)))

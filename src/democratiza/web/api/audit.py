@@ -6,12 +6,13 @@ the record was not altered, and nothing they do may change it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 
 from democratiza.storage import audit
+from democratiza.web.api.office_answers import AuditEntry
 from democratiza.web.api.views import plain
 from democratiza.web.errors import ERROR_RESPONSES, Unprocessable
 from democratiza.web.security.access import route
@@ -31,11 +32,12 @@ def log(
     request: Request,
     antes_de: int | None = Query(None, ge=1, le=2**62, description="Entradas anteriores a esta"),
     limite: int = Query(100, ge=1, le=1_000),
-) -> list[dict[str, Any]]:
+) -> list[AuditEntry]:
     """El registro de auditoría, lo más reciente primero."""
     with request.app.state.engine.connect() as conn:
         rows = audit.entries(conn, limite, antes_de)
-    return [{k: plain(v) for k, v in r.items()} for r in rows]
+    plain_rows = [{k: plain(v) for k, v in r.items()} for r in rows]
+    return cast(list[AuditEntry], plain_rows)  # checked against it as it leaves
 
 
 class AnchorAnswer(BaseModel):

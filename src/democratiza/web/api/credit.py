@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -29,9 +29,16 @@ from democratiza.offers.lifecycle import OfferError, StoredOffer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.reports.loan_schedule import schedule_csv_with_totals, schedule_pdf
 from democratiza.tables.format import MAX_SHARES
+from democratiza.web.api.after_sale_answers import (
+    Condition,
+    CreditCheck,
+    CreditLineRow,
+    LoanNotes,
+    OfferCredit,
+)
 from democratiza.web.api.bodies import Body, Centavos, Day
 from democratiza.web.api.catalog import program_or_404
-from democratiza.web.api.formats import STATEMENT_FILES, Statement, in_format, json_text
+from democratiza.web.api.formats import Statement, in_format, json_text, statement_route
 from democratiza.web.api.views import offer_or_404
 from democratiza.web.errors import ERROR_RESPONSES, Unprocessable, refused
 from democratiza.web.security.access import current, route
@@ -88,16 +95,16 @@ class CreditLineData(LineData):
     )
 
 
-def conditions(findings: Sequence[Finding]) -> list[dict[str, Any]]:
+def conditions(findings: Sequence[Finding]) -> list[Condition]:
     """Each condition checked: its rule, article, verdict and arithmetic."""
     return [
-        {"regla": f.rule, "cita": f.citation, "cumple": f.ok, "texto": f.text, "sujeto": f.subject}
+        Condition(regla=f.rule, cita=f.citation, cumple=f.ok, texto=f.text, sujeto=f.subject)
         for f in findings
     ]
 
 
 @route(router, "POST", "/credito/verificacion", "api.credito.verificar")
-def check_line(data: CreditLineData, request: Request) -> dict[str, Any]:
+def check_line(data: CreditLineData, request: Request) -> CreditCheck:
     """Verifica una línea de crédito contra la Ley 226 art. 11 y el programa."""
     program = program_or_404(data.programa)
     line = data.line()
@@ -105,49 +112,49 @@ def check_line(data: CreditLineData, request: Request) -> dict[str, Any]:
         findings = check_offer_credit_line(program, line, data.parametros)
     except (CreditError, OfferParameterError, MissingSeriesValue) as exc:
         raise Unprocessable(str(exc)) from None
-    return {"cumple": all(f.ok for f in findings), "condiciones": conditions(findings)}
+    return CreditCheck(cumple=all(f.ok for f in findings), condiciones=conditions(findings))
 
 
-def offer_credit(conn: Connection, stored: StoredOffer) -> dict[str, Any]:
+def offer_credit(conn: Connection, stored: StoredOffer) -> OfferCredit:
     """The offer's registered lines and whether they let it open (Ley 226 art. 11 num. 3)."""
     try:
         verdict = credit_verdict(conn, stored)
     except OfferError as exc:
         raise Unprocessable(str(exc)) from None
-    return {
-        "oferta": stored.code,
-        "valor_acciones_ofrecidas": verdict.offer_value,
-        "permite_abrir": verdict.ok,
-        "motivo": None if verdict.ok else refusal(stored, verdict),
-        "lineas": [
-            {
-                "id": r.id,
-                "entidad": r.line.lender,
-                "monto_disponible": r.line.available_centavos,
-                "plazo_meses": r.line.term_months,
-                "gracia_meses": r.line.grace_months,
-                "tasa_ea": decimal_percent(r.line.rate_ea.scaleb(2)),
-                "fecha_otorgamiento": r.line.granted.isoformat(),
-                "capitalizar_gracia": r.line.capitalise_grace_interest,
-                "garantia": r.line.share_collateral,
-                "quien": r.who,
-                "registrada_en": r.registered.isoformat(),
-            }
+    return OfferCredit(
+        oferta=stored.code,
+        valor_acciones_ofrecidas=verdict.offer_value,
+        permite_abrir=verdict.ok,
+        motivo=None if verdict.ok else refusal(stored, verdict),
+        lineas=[
+            CreditLineRow(
+                id=r.id,
+                entidad=r.line.lender,
+                monto_disponible=r.line.available_centavos,
+                plazo_meses=r.line.term_months,
+                gracia_meses=r.line.grace_months,
+                tasa_ea=decimal_percent(r.line.rate_ea.scaleb(2)),
+                fecha_otorgamiento=r.line.granted.isoformat(),
+                capitalizar_gracia=r.line.capitalise_grace_interest,
+                garantia=r.line.share_collateral,
+                quien=r.who,
+                registrada_en=r.registered.isoformat(),
+            )
             for r in verdict.lines
         ],
-        "condiciones": conditions(verdict.findings),
-    }
+        condiciones=conditions(verdict.findings),
+    )
 
 
 @route(router, "GET", "/ofertas/{codigo}/lineas-credito", "api.credito.lineas")
-def offer_lines(codigo: str, request: Request) -> dict[str, Any]:
+def offer_lines(codigo: str, request: Request) -> OfferCredit:
     """Las líneas de crédito de la oferta y si permiten abrirla (Ley 226 art. 11 num. 3)."""
     with request.app.state.engine.connect() as conn:
         return offer_credit(conn, offer_or_404(conn, codigo))
 
 
 @route(router, "POST", "/ofertas/{codigo}/lineas-credito", "api.credito.registrar", status_code=201)
-def register(codigo: str, data: LineData, request: Request) -> dict[str, Any]:
+def register(codigo: str, data: LineData, request: Request) -> OfferCredit:
     """Registra una línea de crédito de la oferta; sus condiciones se verifican al abrirla."""
     line = data.line()
     try:
@@ -173,7 +180,9 @@ class LoanData(Body):
     precio: Centavos | None = Field(None, description="Precio fijo por acción (garantía)")
 
 
-@route(router, "POST", "/credito/cuadro.{formato}", "api.credito.cuadro", responses=STATEMENT_FILES)
+@route(
+    router, "POST", "/credito/cuadro.{formato}", "api.credito.cuadro", **statement_route(LoanNotes)
+)
 def loan_schedule(formato: Statement, data: LoanData, request: Request) -> Response:
     """Cuadro de amortización y, con acciones y precio, la cobertura de la garantía."""
     try:

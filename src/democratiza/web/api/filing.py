@@ -14,10 +14,11 @@ from __future__ import annotations
 import asyncio
 import shutil
 import threading
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Request, UploadFile
+from fastapi import APIRouter, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from sqlalchemy import Engine
@@ -27,7 +28,8 @@ from democratiza.filing.singles import single_filing
 from democratiza.offers.lifecycle import OfferError
 from democratiza.storage import advisory
 from democratiza.web.api import views
-from democratiza.web.api.uploads import BatchId, save_upload
+from democratiza.web.api.answers import Message
+from democratiza.web.api.uploads import BatchId, file_field, save_upload
 from democratiza.web.errors import ERROR_RESPONSES, Conflict
 from democratiza.web.security.access import current, route
 from democratiza.web.security.auth import Principal
@@ -58,6 +60,11 @@ _BROKERS: dict[str, threading.Lock] = {}
 _BROKERS_LOCK = threading.Lock()
 
 
+def _one_at_a_time() -> AbstractContextManager[None]:
+    """This process's one batch at a time, its wait counted as the lane's."""
+    return metrics.waited(metrics.LANE_TURN, BATCHES_AT_ONCE)
+
+
 def broker_turn(broker: str) -> threading.Lock:
     with _BROKERS_LOCK:
         return _BROKERS.setdefault(broker, threading.Lock())
@@ -82,11 +89,15 @@ def file_batch(
     """
     assert who.broker is not None, "only brokers file"
     try:
-        with broker_turn(who.broker), advisory.turn(engine, f"lote:{who.broker}"):
+        with metrics.waited(
+            metrics.BROKER_TURN,
+            broker_turn(who.broker),
+            advisory.turn(engine, f"lote:{who.broker}"),
+        ):
             if lane is not None:
                 return lane.file(code, path, shown, batch, who.broker, who.who)
             return file_batch_here(
-                engine, code, path, shown, batch, who.broker, who.who, lambda: BATCHES_AT_ONCE
+                engine, code, path, shown, batch, who.broker, who.who, _one_at_a_time
             )
     finally:
         shutil.rmtree(path.parent, ignore_errors=True)
@@ -124,10 +135,6 @@ class Withdrawal(BaseModel):
     motivo: str = Field(min_length=1, max_length=500)
 
 
-class Message(BaseModel):
-    detalle: str
-
-
 # The answer is checked against ``BatchAnswer`` and written as JSON once, where it is built
 # (for a batch, in the bulk lane's process): the routes send those bytes as they are.
 @route(
@@ -141,7 +148,7 @@ class Message(BaseModel):
 def upload_batch(
     codigo: str,
     request: Request,
-    archivo: Annotated[UploadFile, File(description="Lote en CSV, XLSX o JSON")],
+    archivo: Annotated[UploadFile, file_field("Lote en CSV, XLSX o JSON")],
     lote: BatchId,
 ) -> Response:
     """Radica un lote: todo o nada, una sola vez, evaluado fila por fila al recibirlo."""

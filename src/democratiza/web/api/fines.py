@@ -19,9 +19,10 @@ from democratiza.programs.schema import FineBaseKey
 from democratiza.reports.fine_statement import fine_statement_csv
 from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.tables.format import MAX_SHARES
+from democratiza.web.api.after_sale_answers import FineStatementText
 from democratiza.web.api.bodies import Body, Centavos, Day
 from democratiza.web.api.catalog import program_or_404
-from democratiza.web.api.formats import STATEMENT_FILES, Statement, in_format, json_text
+from democratiza.web.api.formats import Statement, in_format, json_text, statement_route
 from democratiza.web.errors import ERROR_RESPONSES, Unprocessable
 from democratiza.web.security.access import route
 
@@ -45,7 +46,13 @@ class FineData(Body):
     pagos: list[PaymentData] = Field(default_factory=list, max_length=500)
 
 
-@route(router, "POST", "/multas/estado.{formato}", "api.multa.estado", responses=STATEMENT_FILES)
+@route(
+    router,
+    "POST",
+    "/multas/estado.{formato}",
+    "api.multa.estado",
+    **statement_route(FineStatementText),
+)
 def fine_statement(formato: Statement, data: FineData, request: Request) -> Response:
     """La multa y su estado de cuenta paso a paso (base, tramo, ajuste, intereses, pagos)."""
     program = program_or_404(data.programa)

@@ -2,8 +2,9 @@
 
 Why one place: a statement or a schedule is drawn only in the format asked for, and each
 format goes out with its one media type; the OpenAPI description declares the route's
-formats (``file_responses``). The JSON of such an answer is written as text with Spanish
-letters as they are (``ensure_ascii=False``).
+formats (``file_route``, ``statement_route``, a statement's JSON under its model's name).
+The JSON of such an answer is written as text with Spanish letters as they are
+(``ensure_ascii=False``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from fastapi.responses import Response
+from pydantic import BaseModel
 
 MEDIA = {
     "json": "application/json",
@@ -23,18 +25,26 @@ MEDIA = {
 Statement = Literal["json", "csv", "pdf"]
 
 
-def file_responses(*media: str) -> dict[int | str, dict[str, Any]]:
-    """The 200 answer of a route that returns a file, in each of these media types."""
+def file_route(*media: str) -> dict[str, Any]:
+    """The options of a route that returns a file in one of these media types (never JSON):
+    its 200 answer declares each, and no JSON body it never sends."""
+    content = {m: {"schema": {"type": "string"}} for m in media}
+    description = "El archivo, en el formato pedido"
+    answer = {"description": description, "content": content}
+    return {"responses": {200: answer}, "response_class": Response}
 
-    def schema(m: str) -> dict[str, str]:
-        return {"type": "object"} if m == "application/json" else {"type": "string"}
 
-    content = {m: {"schema": schema(m)} for m in media}
-    return {200: {"description": "El resultado, en el formato pedido", "content": content}}
+def statement_route(json_model: type[BaseModel]) -> dict[str, Any]:
+    """The options of a route that draws a statement as JSON (this model), CSV or PDF."""
+    # The JSON body is the model's, declared by FastAPI under the model's name.
+    content = {m: {"schema": {"type": "string"}} for m in ("text/csv", "application/pdf")}
+    description = "El resultado, en el formato pedido"
+    answer = {"description": description, "model": json_model, "content": content}
+    return {"responses": {200: answer}}
 
 
-STATEMENT_FILES = file_responses("application/json", "text/csv", "application/pdf")
-CSV_FILE = file_responses("text/csv")
+CSV_FILE = file_route("text/csv")
+REPORT_FILE = file_route("text/html", "application/pdf")
 
 
 def json_text(value: dict[str, Any]) -> str:

@@ -8,7 +8,7 @@ Money is in centavos.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Request
 from pydantic import Field
@@ -21,8 +21,10 @@ from democratiza.compliance.holdings import (
 )
 from democratiza.offers.lifecycle import OfferError
 from democratiza.tables.format import MAX_SHARES
+from democratiza.web.api.after_sale_answers import EventAnswer, FineFigures, Holding, HoldingEvent
+from democratiza.web.api.answers import Message
 from democratiza.web.api.bodies import Body, Centavos, Day
-from democratiza.web.api.views import check_offer, plain
+from democratiza.web.api.views import check_offer
 from democratiza.web.errors import ERROR_RESPONSES, NotFound, refused
 from democratiza.web.security.access import current, route
 
@@ -30,35 +32,35 @@ router = APIRouter(prefix="/api", tags=["después de la venta"], responses=ERROR
 
 
 @route(router, "GET", "/ofertas/{codigo}/tenencias/{radicado}", "api.tenencia")
-def holding(codigo: str, radicado: str, request: Request) -> dict[str, Any]:
+def holding(codigo: str, radicado: str, request: Request) -> Holding:
     """Una adjudicación después de la venta: lo vendido, sus eventos y si es ineficaz."""
     check_offer(request.app.state.engine, codigo)
     try:
         view = holding_view(request.app.state.engine, codigo, radicado)
     except OfferError as exc:
         raise NotFound(str(exc)) from None
-    return {
-        "radicado": view.radicado,
-        "adjudicadas": view.awarded,
-        "fecha_enajenacion": plain(view.sale_date),
-        "pagadas": view.paid,
-        "resueltas": view.resolved,
-        "en_registro": view.registered,
-        "ineficaz": view.ineffective is not None,
-        "cita_ineficacia": view.citation,
-        "eventos": [
-            {
-                "tipo": e.kind,
-                "que": e.label,
-                "fecha": e.day.isoformat(),
-                "acciones": e.shares,
-                "contraprestacion": e.consideration,
-                "detalle": e.detail,
-                "quien": e.who,
-            }
+    return Holding(
+        radicado=view.radicado,
+        adjudicadas=view.awarded,
+        fecha_enajenacion=None if view.sale_date is None else view.sale_date.isoformat(),
+        pagadas=view.paid,
+        resueltas=view.resolved,
+        en_registro=view.registered,
+        ineficaz=view.ineffective is not None,
+        cita_ineficacia=view.citation,
+        eventos=[
+            HoldingEvent(
+                tipo=e.kind,
+                que=e.label,
+                fecha=e.day.isoformat(),
+                acciones=e.shares,
+                contraprestacion=e.consideration,
+                detalle=e.detail,
+                quien=e.who,
+            )
             for e in view.events
         ],
-    }
+    )
 
 
 class EventData(Body):
@@ -78,7 +80,7 @@ class EventData(Body):
     "api.tenencia.evento",
     status_code=201,
 )
-def holding_event(codigo: str, radicado: str, data: EventData, request: Request) -> dict[str, Any]:
+def holding_event(codigo: str, radicado: str, data: EventData, request: Request) -> EventAnswer:
     """Registra un evento sobre las acciones; dentro de los dos años abre un caso de multa."""
     check_offer(request.app.state.engine, codigo)
     try:
@@ -96,18 +98,15 @@ def holding_event(codigo: str, radicado: str, data: EventData, request: Request)
     except OfferError as exc:
         raise refused(exc) from None
     fine = case.fine
-    return {
-        "evento": case.event_id,
-        "tramo": case.band.reason,
-        "multa": None
-        if fine is None
-        else {
-            "base_por_accion": fine.base.centavos,
-            "base": fine.base.chosen.key,
-            "porcentaje": fine.percent,
-            "monto": fine.centavos,
-        },
-    }
+    figures = None
+    if fine is not None:
+        figures = FineFigures(
+            base_por_accion=fine.base.centavos,
+            base=fine.base.chosen.key,
+            porcentaje=fine.percent,
+            monto=fine.centavos,
+        )
+    return EventAnswer(evento=case.event_id, tramo=case.band.reason, multa=figures)
 
 
 class IneffectiveData(Body):
@@ -124,7 +123,7 @@ class IneffectiveData(Body):
 )
 def ineffective(
     codigo: str, radicado: str, data: IneffectiveData, request: Request
-) -> dict[str, str]:
+) -> Message:
     """Declara ineficaz una adquisición contraria a las reglas del beneficiario real."""
     check_offer(request.app.state.engine, codigo)
     try:
@@ -138,4 +137,4 @@ def ineffective(
         )
     except OfferError as exc:
         raise refused(exc) from None
-    return {"detalle": f"Adquisición {radicado} declarada ineficaz."}
+    return Message(detalle=f"Adquisición {radicado} declarada ineficaz.")

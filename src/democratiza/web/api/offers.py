@@ -34,8 +34,9 @@ from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage.schema import adjudications
 from democratiza.web.api import catalog, downloads, views
 from democratiza.web.api.bodies import Body, Day, NewCode
-from democratiza.web.api.formats import CSV_FILE, file_responses
+from democratiza.web.api.formats import CSV_FILE, REPORT_FILE
 from democratiza.web.api.offer_figures import offer_figures
+from democratiza.web.api.office_answers import AdjudicationRecord, Dashboard
 from democratiza.web.errors import ERROR_RESPONSES, Conflict, NotFound, Unprocessable, refused
 from democratiza.web.security.access import current, route
 
@@ -51,7 +52,7 @@ class NewOffer(BaseModel):
     motivo: str = Field("publicación del aviso de oferta", min_length=1, max_length=500)
 
 
-class Reason(Body):
+class OfferStepReason(Body):
     motivo: str = Field(min_length=1, max_length=500)
     fecha: Day | None = Field(
         None, description="Fecha de negocio de la adjudicación o la publicación (hoy)"
@@ -127,8 +128,10 @@ def new_offer(data: NewOffer, request: Request) -> catalog.OfferView:
     return catalog.offer_view(stored)
 
 
-def _step(target: OfferState, default_reason: str) -> Callable[[str, Reason, Request], State]:
-    def handler(codigo: str, data: Reason, request: Request) -> State:
+def _step(
+    target: OfferState, default_reason: str
+) -> Callable[[str, OfferStepReason, Request], State]:
+    def handler(codigo: str, data: OfferStepReason, request: Request) -> State:
         engine, who = request.app.state.engine, current(request).who
         return change(engine, codigo, target, who, data.motivo, (data.fecha, data.plazo_pago))
 
@@ -178,14 +181,15 @@ def interrupt(codigo: str, data: Interruption, request: Request) -> State:
 
 
 @route(router, "GET", "/ofertas/{codigo}/tablero", "api.tablero")
-def dashboard(codigo: str, request: Request) -> dict[str, list[dict[str, Any]]]:
+def dashboard(codigo: str, request: Request) -> Dashboard:
     """Cifras del ingreso: por día, categoría, comisionista y límite determinante."""
     with request.app.state.engine.connect() as conn:
-        return offer_figures(request.app.state, conn, views.offer_or_404(conn, codigo)).intake
+        stored = views.offer_or_404(conn, codigo)
+        return Dashboard.model_validate(offer_figures(request.app.state, conn, stored).intake)
 
 
 @route(router, "GET", "/ofertas/{codigo}/adjudicacion", "api.adjudicacion")
-def adjudication_record(codigo: str, request: Request) -> dict[str, Any]:
+def adjudication_record(codigo: str, request: Request) -> AdjudicationRecord:
     """El registro de la adjudicación: método, parámetros y huellas de entradas y resultado."""
     with request.app.state.engine.connect() as conn:
         stored = views.offer_or_404(conn, codigo)
@@ -197,7 +201,8 @@ def adjudication_record(codigo: str, request: Request) -> dict[str, Any]:
     if record is None:
         raise Conflict(f"La oferta '{codigo}' no se ha adjudicado.")
     header: dict[str, Any] = json.loads(record.registro)
-    return {**header, "quien": record.quien, "creada_en": record.creada_en.isoformat()}
+    found = {**header, "quien": record.quien, "creada_en": record.creada_en.isoformat()}
+    return AdjudicationRecord.model_validate(found)
 
 
 @route(
@@ -205,7 +210,7 @@ def adjudication_record(codigo: str, request: Request) -> dict[str, Any]:
     "GET",
     "/ofertas/{codigo}/informe.{formato}",
     "api.informe",
-    responses=file_responses("text/html", "application/pdf"),
+    **REPORT_FILE,
 )
 def report(codigo: str, formato: Literal["html", "pdf"], request: Request) -> Response:
     """El informe de adjudicación, en HTML o PDF (el mismo de `oferta exportar`)."""
@@ -221,7 +226,7 @@ def report(codigo: str, formato: Literal["html", "pdf"], request: Request) -> Re
     "GET",
     "/ofertas/{codigo}/registro-adjudicatarios.csv",
     "api.registro",
-    responses=CSV_FILE,
+    **CSV_FILE,
 )
 def registry(codigo: str, request: Request) -> Response:
     """El registro de adjudicatarios para el depósito."""

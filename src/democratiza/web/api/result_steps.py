@@ -40,7 +40,8 @@ def result_steps(stored: StoredOffer, found: Mapping[str, object]) -> list[Step]
     """``found`` is a looked-up result (``views.lookup_result``): ``cantidad``,
     ``cantidad_permitida``, ``regla_al_radicar``, ``decision_al_radicar``,
     ``cantidad_persona``, ``regla_limitante``, ``consumido_por``, ``adjudicada``,
-    ``categoria``, ``retirada`` and ``topes_que_limitaron`` (the joint caps that bound)."""
+    ``categoria``, ``retirada``, ``topes_que_limitaron`` (the joint caps that bound) and
+    ``causas_al_radicar`` (a rejection's causes in words, with their articles)."""
     program = stored.program
     asked = _int(found["cantidad"])
     if found.get("retirada"):
@@ -59,14 +60,7 @@ def result_steps(stored: StoredOffer, found: Mapping[str, object]) -> list[Step]
     awarded = _int(found["adjudicada"])
     steps = [Step("Acciones solicitadas", asked, "Lo que pidió en su aceptación.")]
     if found.get("decision_al_radicar") == "rechazada":
-        steps.append(
-            Step(
-                "Rechazada al radicar",
-                0,
-                "La aceptación no cumplió una condición del programa "
-                f"({program.name}); su comisionista le informa cuál.",
-            )
-        )
+        steps.append(Step("Rechazada al radicar", 0, _rejected(program, found)))
     elif permitted < asked:
         rule = rule_cited(program, found.get("regla_al_radicar"))
         steps.append(
@@ -100,6 +94,15 @@ def result_steps(stored: StoredOffer, found: Mapping[str, object]) -> list[Step]
         )
     )
     return steps + _settled(found)
+
+
+def _rejected(program: Program, found: Mapping[str, object]) -> str:
+    """Each condition the filing did not meet, with its article (``filing.reasons``)."""
+    causes = [str(c) for c in found.get("causas_al_radicar") or []]  # type: ignore[attr-defined]
+    if not causes:  # the offer's rules changed since: its causes cannot be written again
+        return f"La aceptación no cumplió una condición del programa ({program.name})."
+    met = count(len(causes), "condición", "condiciones")
+    return f"La aceptación no cumplió {met} del programa: " + " ".join(causes)
 
 
 def _settled(found: Mapping[str, object]) -> list[Step]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 import polars as pl
-from fastapi import APIRouter, File, Request, UploadFile
+from fastapi import APIRouter, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import Connection, Engine, select
@@ -47,9 +47,18 @@ from democratiza.stages.terms import StageError, StageState, StageTerms
 from democratiza.storage.receipts import StorageError
 from democratiza.storage.schema import stages
 from democratiza.tables.cells import csv_bytes
-from democratiza.web.api.bodies import Body, NewCode
-from democratiza.web.api.formats import CSV_FILE, file_responses
-from democratiza.web.api.uploads import BatchId, uploaded
+from democratiza.web.api.answers import Message
+from democratiza.web.api.bodies import Body, NewCode, described_as
+from democratiza.web.api.formats import CSV_FILE, REPORT_FILE
+from democratiza.web.api.stage_answers import (
+    BookLevel,
+    OrderDecision,
+    OrderRow,
+    OrdersAnswer,
+    StageAllocationRecord,
+    StageOrigin,
+)
+from democratiza.web.api.uploads import BatchId, file_field, uploaded
 from democratiza.web.api.views import plain
 from democratiza.web.errors import (
     ERROR_RESPONSES,
@@ -69,11 +78,13 @@ router = APIRouter(prefix="/api", tags=["etapas siguientes"], responses=ERROR_RE
 class NewStage(Body):
     codigo: NewCode
     oferta: str = Field(min_length=1, max_length=80, description="Oferta de la Primera Etapa")
-    terminos: dict[str, Any] = Field(description="Los términos de la etapa (ver docs/etapas.md)")
+    terminos: Annotated[dict[str, Any], described_as(StageTerms)] = Field(
+        description="Los términos de la etapa (ver docs/etapas.md)"
+    )
     motivo: str = Field("publicación del aviso de la etapa", min_length=1, max_length=500)
 
 
-class Reason(Body):
+class StageStepReason(Body):
     motivo: str = Field(min_length=1, max_length=500)
 
 
@@ -99,7 +110,7 @@ class StageView(BaseModel):
     fecha_apertura: str
     fecha_cierre: str
     fuente: str = Field(description="El reglamento o aviso del que salen las cifras de la etapa")
-    origen: dict[str, Any]
+    origen: StageOrigin
 
 
 def stage_view(stage: StoredStage) -> StageView:
@@ -119,7 +130,7 @@ def stage_view(stage: StoredStage) -> StageView:
         fecha_apertura=t.opens.isoformat(),
         fecha_cierre=t.closes.isoformat(),
         fuente=t.source,
-        origen=stage.origin,
+        origen=StageOrigin.model_validate(stage.origin),
     )
 
 
@@ -188,8 +199,8 @@ def change(engine: Engine, code: str, target: StageState, who: str, why: str) ->
     return stage_view(stage)
 
 
-def _step(target: StageState, what: str) -> Callable[[str, Reason, Request], StageView]:
-    def handler(etapa: str, data: Reason, request: Request) -> StageView:
+def _step(target: StageState, what: str) -> Callable[[str, StageStepReason, Request], StageView]:
+    def handler(etapa: str, data: StageStepReason, request: Request) -> StageView:
         return change(request.app.state.engine, etapa, target, current(request).who, data.motivo)
 
     handler.__doc__ = what
@@ -207,7 +218,7 @@ for _name, _target, _what in STEPS:
 
 
 @route(router, "POST", "/etapas/{etapa}/adjudicar", "api.etapa.adjudicar")
-def allocate(etapa: str, data: Allocation, request: Request) -> dict[str, Any]:
+def allocate(etapa: str, data: Allocation, request: Request) -> StageAllocationRecord:
     """Fija el precio único y asigna; devuelve el registro (precio, huellas, notas)."""
     engine = request.app.state.engine
     check_stage(engine, etapa)
@@ -215,28 +226,29 @@ def allocate(etapa: str, data: Allocation, request: Request) -> dict[str, Any]:
         done = allocate_stage(engine, etapa, current(request).who, data.motivo, data.precio_corte)
     except StageError as exc:
         raise refused(exc) from None
-    return done.header
+    return StageAllocationRecord.model_validate(done.header)
 
 
 @route(router, "GET", "/etapas/{etapa}/libro", "api.etapa.libro")
-def book(etapa: str, request: Request) -> list[dict[str, int]]:
+def book(etapa: str, request: Request) -> list[BookLevel]:
     """La demanda acumulada a cada precio, del más alto al más bajo (órdenes válidas)."""
     with request.app.state.engine.connect() as conn:
         stage = stage_or_404(conn, etapa)
         valid = current_orders(conn, stage).filter(decision="valida")
     curve = demand_curve(valid["precio"].to_numpy(), valid["cantidad"].to_numpy())
-    return [{"precio": p, "acciones_a_ese_precio_o_mas": q} for p, q in curve]
+    return [BookLevel(precio=p, acciones_a_ese_precio_o_mas=q) for p, q in curve]
 
 
 @route(router, "GET", "/etapas/{etapa}/adjudicacion", "api.etapa.adjudicacion")
-def record(etapa: str, request: Request) -> dict[str, Any]:
+def record(etapa: str, request: Request) -> StageAllocationRecord:
     """El registro de la asignación, recalculado y comprobado contra sus huellas."""
     engine = request.app.state.engine
     check_stage(engine, etapa)
     try:
-        return stored_allocation(engine, etapa).header
+        header = stored_allocation(engine, etapa).header
     except StageError as exc:
         raise Conflict(str(exc)) from None
+    return StageAllocationRecord.model_validate(header)
 
 
 @route(
@@ -244,7 +256,7 @@ def record(etapa: str, request: Request) -> dict[str, Any]:
     "GET",
     "/etapas/{etapa}/informe.{formato}",
     "api.etapa.informe",
-    responses=file_responses("text/html", "application/pdf"),
+    **REPORT_FILE,
 )
 def report(etapa: str, formato: Literal["html", "pdf"], request: Request) -> Response:
     """El informe de la etapa con la curva de demanda, en HTML o PDF."""
@@ -276,7 +288,7 @@ def _csv(frame: pl.DataFrame) -> Response:
     return Response(body, media_type="text/csv; charset=utf-8")
 
 
-@route(router, "GET", "/etapas/{etapa}/registro.csv", "api.etapa.registro", responses=CSV_FILE)
+@route(router, "GET", "/etapas/{etapa}/registro.csv", "api.etapa.registro", **CSV_FILE)
 def registry(etapa: str, request: Request) -> Response:
     """El registro de compradores para el depósito."""
     done = _allocation(request, etapa)
@@ -285,7 +297,7 @@ def registry(etapa: str, request: Request) -> Response:
     return _csv(registry_frame(done, paid))
 
 
-@route(router, "GET", "/etapas/{etapa}/asignacion.csv", "api.etapa.asignacion", responses=CSV_FILE)
+@route(router, "GET", "/etapas/{etapa}/asignacion.csv", "api.etapa.asignacion", **CSV_FILE)
 def allocation_file(etapa: str, request: Request) -> Response:
     """Las órdenes con su asignación, precio y valor a pagar (un comisionista: las suyas)."""
     frame = allocation_frame(_allocation(request, etapa))
@@ -299,9 +311,9 @@ def allocation_file(etapa: str, request: Request) -> Response:
 def upload_orders(
     etapa: str,
     request: Request,
-    archivo: Annotated[UploadFile, File(description="Órdenes en CSV, XLSX o JSON")],
+    archivo: Annotated[UploadFile, file_field("Órdenes en CSV, XLSX o JSON")],
     lote: BatchId,
-) -> dict[str, Any]:
+) -> OrdersAnswer:
     """Radica un lote de órdenes: todo o nada, una sola vez, revisado orden por orden."""
     who = current(request)
     assert who.broker is not None, "only brokers file"
@@ -312,13 +324,13 @@ def upload_orders(
             raise refused(exc) from None
         except StorageError as exc:
             raise Conflict(str(exc)) from None
-    return {
-        "detalle": result.message,
-        "creado": result.created,
-        "numero_lote": result.number,
-        "filas": result.rows,
-        "resultado": result.decisions.to_dicts(),
-    }
+    return OrdersAnswer(
+        detalle=result.message,
+        creado=result.created,
+        numero_lote=result.number,
+        filas=result.rows,
+        resultado=cast(list[OrderDecision], result.decisions.to_dicts()),  # checked here
+    )
 
 
 def _orders(conn: Connection, stage: StoredStage, who: Principal) -> list[dict[str, Any]]:
@@ -329,14 +341,15 @@ def _orders(conn: Connection, stage: StoredStage, who: Principal) -> list[dict[s
 
 
 @route(router, "GET", "/etapas/{etapa}/ordenes", "api.etapa.ordenes")
-def list_orders(etapa: str, request: Request) -> list[dict[str, Any]]:
+def list_orders(etapa: str, request: Request) -> list[OrderRow]:
     """Las órdenes vigentes, en orden de ingreso (un comisionista: las suyas)."""
     with request.app.state.engine.connect() as conn:
-        return _orders(conn, stage_or_404(conn, etapa), current(request))
+        rows = _orders(conn, stage_or_404(conn, etapa), current(request))
+    return cast(list[OrderRow], rows)  # checked against it as it leaves
 
 
 @route(router, "POST", "/etapas/{etapa}/ordenes/{radicado}/retiro", "api.etapa.orden.retirar")
-def withdraw(etapa: str, radicado: str, data: Reason, request: Request) -> dict[str, str]:
+def withdraw(etapa: str, radicado: str, data: StageStepReason, request: Request) -> Message:
     """Retira una orden propia mientras la etapa está abierta (queda su historia)."""
     who = current(request)
     engine = request.app.state.engine
@@ -348,4 +361,4 @@ def withdraw(etapa: str, radicado: str, data: Reason, request: Request) -> dict[
         withdraw_order(engine, etapa, radicado, who.who, data.motivo)
     except StageError as exc:
         raise Conflict(str(exc)) from None
-    return {"detalle": f"Orden {radicado} retirada."}
+    return Message(detalle=f"Orden {radicado} retirada.")

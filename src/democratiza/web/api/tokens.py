@@ -7,7 +7,7 @@ service process and within seconds in the others (``security.token_cache``).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, Field
@@ -15,6 +15,8 @@ from sqlalchemy import select
 
 from democratiza.storage.schema import api_tokens
 from democratiza.web.api import views
+from democratiza.web.api.answers import Message
+from democratiza.web.api.office_answers import TokenRow
 from democratiza.web.errors import ERROR_RESPONSES, NotFound, Unprocessable
 from democratiza.web.security import token_cache
 from democratiza.web.security.access import current, route
@@ -35,7 +37,7 @@ class TokenCreated(BaseModel):
 
 
 @route(router, "GET", "/tokens", "api.tokens")
-def tokens(request: Request) -> list[dict[str, Any]]:
+def tokens(request: Request) -> list[TokenRow]:
     """Los tokens de los comisionistas (sin el token: solo se muestra al crearlo)."""
     with request.app.state.engine.connect() as conn:
         rows = conn.execute(
@@ -48,7 +50,7 @@ def tokens(request: Request) -> list[dict[str, Any]]:
                 api_tokens.c.revocado_en,
             ).order_by(api_tokens.c.id)
         ).mappings()
-        return [{k: views.plain(v) for k, v in r.items()} for r in rows]
+        return [TokenRow.model_validate({k: views.plain(v) for k, v in r.items()}) for r in rows]
 
 
 @route(router, "POST", "/tokens", "api.token.crear", status_code=201)
@@ -65,7 +67,7 @@ def new_token(data: NewToken, request: Request) -> TokenCreated:
 
 
 @route(router, "POST", "/tokens/{token_id}/revocacion", "api.token.revocar")
-def revoke(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request) -> dict[str, str]:
+def revoke(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request) -> Message:
     """Revoca un token: deja de servir de inmediato en este proceso del servicio y, en los
     demás, a lo sumo 2 segundos después."""
     state = request.app.state
@@ -73,4 +75,4 @@ def revoke(token_id: Annotated[int, Path(ge=1, le=2**31 - 1)], request: Request)
         token_cache.revoke(state.engine, state.tokens, token_id, current(request).who)
     except AuthError as exc:
         raise NotFound(str(exc)) from None
-    return {"detalle": f"Token {token_id} revocado."}
+    return Message(detalle=f"Token {token_id} revocado.")

@@ -12,9 +12,9 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import Form, UploadFile
+from fastapi import File, Form, UploadFile
 from pydantic import AfterValidator
 from starlette import datastructures
 
@@ -48,6 +48,12 @@ BatchId = Annotated[
     Form(min_length=1, max_length=120, description="Identificador del lote"),
     AfterValidator(without_nul),
 ]
+
+
+def file_field(description: str) -> Any:
+    """An uploaded file's field, described as binary: a generated client then sends it as
+    a file (OpenAPI 3.1's ``contentMediaType`` alone, some generators read as text)."""
+    return File(description=description, json_schema_extra={"format": "binary"})
 
 
 def upload_name(filename: str | None) -> tuple[str, str]:

@@ -18,6 +18,7 @@ import polars as pl
 from sqlalchemy import Connection, Engine, select
 
 from democratiza.compliance.ledger import acceptance_price
+from democratiza.filing.reasons import stored_explanations
 from democratiza.labels import later_stage_payments
 from democratiza.money import pesos_cell
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
@@ -95,8 +96,11 @@ def list_acceptances(
     after: str | None = None,
     limit: int = PAGE,
     broker: str | None = None,
+    batch: str | None = None,
 ) -> list[dict[str, object]]:
-    """Current versions, by radicado, ``limit`` at a time after the radicado ``after``."""
+    """Current versions, by radicado, ``limit`` at a time after the radicado ``after``;
+    ``batch``: only the rows of the batch its broker named so (with ``broker`` for the
+    office, which sees every broker's)."""
     query = (
         select(*[acceptances.c[n] for n in ACCEPTANCE_FIELDS])
         .where(acceptances.c.oferta_id == stored.id, acceptances.c.vigente, _mine(who))
@@ -107,6 +111,13 @@ def list_acceptances(
         query = query.where(acceptances.c.radicado > after)
     if broker:
         query = query.where(acceptances.c.comisionista == broker)
+    if batch:
+        named = select(batches.c.id).where(
+            batches.c.oferta_id == stored.id, batches.c.lote == batch
+        )
+        if broker:
+            named = named.where(batches.c.comisionista == broker)
+        query = query.where(acceptances.c.lote_id.in_(named))
     return [{k: plain(v) for k, v in r.items()} for r in conn.execute(query).mappings()]
 
 
@@ -261,6 +272,9 @@ def lookup_result(
         found["regla_limitante_cita"] = cite(stored.program, limit.citation)
     found["oferta"] = code
     found["oferta_nombre"] = stored.program.name
+    if found["decision_al_radicar"] == "rechazada" and not found["retirada"]:
+        explained = stored_explanations(conn, stored, [radicado]).get(radicado)
+        found["causas_al_radicar"] = list(explained.causes) if explained else []
     found["pasos"] = [asdict(step) for step in result_steps(stored, found)]
     if found["retirada"]:
         found["decision"] = "retirada"  # "retirada por su comisionista", never "rechazada"

@@ -9,6 +9,7 @@ from fastapi.responses import Response
 
 from democratiza.storage import audit
 from democratiza.web.errors import Unprocessable
+from democratiza.web.pages.audit_words import Names, read_entry
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import route
 
@@ -18,9 +19,11 @@ router = APIRouter(include_in_schema=False)
 def _audit_page(request: Request, before: int | None, verification: Any) -> Response:
     with request.app.state.engine.connect() as conn:
         rows = audit.entries(conn, 100, before)
+        names = Names(conn)
+        read = [read_entry(names, row) for row in rows]
         total = audit.count(conn)
         anchor = audit.anchor(conn)
-    context = {"entradas": rows, "total": total, "verificacion": verification, "ancla": anchor}
+    context = {"entradas": read, "total": total, "verificacion": verification, "ancla": anchor}
     return render(request, "auditoria.html", context)
 
 

@@ -15,6 +15,7 @@ from fastapi import APIRouter, File, Query, Request, UploadFile
 from fastapi.responses import Response
 
 from democratiza.filing.batches import withdraw
+from democratiza.filing.reasons import stored_reasons
 from democratiza.offers.lifecycle import OfferError
 from democratiza.rules.engine import DECISIONS
 from democratiza.web.api import catalog, views
@@ -94,13 +95,27 @@ def job_page(
 
 @route(router, "GET", "/ofertas/{codigo}/aceptaciones", "pag.aceptaciones")
 def acceptances_page(
-    codigo: str, request: Request, despues_de: str | None = Query(None, max_length=40)
+    codigo: str,
+    request: Request,
+    despues_de: str | None = Query(None, max_length=40),
+    lote: str | None = Query(None, max_length=120),
+    comisionista: str | None = Query(None, max_length=120),
 ) -> Response:
+    """The current acceptances a person may read, each with why it got its decision; a
+    batch's rows alone with ``lote`` (and, for the office, its ``comisionista``)."""
     who = current(request)
+    broker = who.broker if who.role == "comisionista" else comisionista
     with request.app.state.engine.connect() as conn:
         stored = views.offer_or_404(conn, codigo)
-        rows = views.list_acceptances(conn, stored, who, despues_de)
-    context = {"oferta": catalog.offer_view(stored), "filas": rows, "pagina": views.PAGE}
+        rows = views.list_acceptances(conn, stored, who, despues_de, broker=broker, batch=lote)
+        reasons = stored_reasons(conn, stored, rows)
+    context = {
+        "oferta": catalog.offer_view(stored),
+        "filas": [{**r, "por_que": reasons.get(str(r["radicado"]), "")} for r in rows],
+        "pagina": views.PAGE,
+        "lote": lote,
+        "comisionista": broker if lote else None,
+    }
     return render(request, "aceptaciones.html", context)
 
 

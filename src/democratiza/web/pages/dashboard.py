@@ -9,16 +9,20 @@ their words (never a rule's id). While the offer is open the page refreshes itse
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from markupsafe import Markup
 from sqlalchemy import select
 
 from democratiza.adjudication.figures import TITLES, FilingFigures
+from democratiza.compliance.credit.gate import offer_lines
+from democratiza.compliance.ledger import offer_ledger
+from democratiza.compliance.settlement_figures import settlement_figures, shown_figures
 from democratiza.labels import label, rule_cited
 from democratiza.money import fixed, group, pesos, share_percent
 from democratiza.offers.lifecycle import StoredOffer, events
@@ -26,7 +30,8 @@ from democratiza.storage.schema import adjudications
 from democratiza.web.api import catalog, views
 from democratiza.web.api.offer_figures import OfferFigures, offer_figures
 from democratiza.web.pages.charts import bar_chart
-from democratiza.web.pages.credit_lines import credit_context
+from democratiza.web.pages.credit_view import credit_context, typed_line
+from democratiza.web.pages.forms import FormState
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import route
 from democratiza.words import count
@@ -125,8 +130,29 @@ def charts(stored: StoredOffer, figures: dict[str, list[dict[str, Any]]]) -> lis
     return drawn
 
 
+# The forms of the offer's page, each with what was typed and its errors (``FormState``).
+FORMS = ("linea", "serie", "interrupcion", "desierta", "pagos", "liquidacion")
+
+
 @route(router, "GET", "/oficina/ofertas/{codigo}", "pag.tablero")
-def dashboard(codigo: str, request: Request) -> Response:
+def dashboard(
+    codigo: str, request: Request, corregir: int | None = Query(None, ge=1, le=10_000)
+) -> Response:
+    """The offer's page; ``corregir``: the credit line whose values fill the form."""
+    forms: dict[str, FormState] = {}
+    if corregir is not None:
+        with request.app.state.engine.connect() as conn:
+            lines = offer_lines(conn, views.offer_or_404(conn, codigo))
+        if corregir <= len(lines):
+            typed = {**typed_line(lines[corregir - 1].line), "numero": str(corregir)}
+            forms["linea"] = FormState(typed)
+    return offer_page(request, codigo, forms)
+
+
+def offer_page(
+    request: Request, codigo: str, forms: Mapping[str, FormState], status: int = 200
+) -> Response:
+    """The offer's page with its forms as given (a refused one: as typed, with its errors)."""
     with request.app.state.engine.connect() as conn:
         stored = views.offer_or_404(conn, codigo)
         found = offer_figures(request.app.state, conn, stored)
@@ -139,6 +165,17 @@ def dashboard(codigo: str, request: Request) -> Response:
             .mappings()
             .first()
         )
+        settled = settlement_figures(conn, offer_ledger(conn, codigo))
+    if settled is not None:  # after the adjudication: what was awarded, paid, owed, resolved
+        top += [Figure(value, name) for value, name in shown_figures(settled)]
+    terms = credit.get("plazo_minimo"), credit.get("gracia_minima")
+    defaults = {
+        "linea": FormState(
+            {"plazo_meses": str(terms[0] or ""), "gracia_meses": str(terms[1] or "")}
+            | {"capitalizar_gracia": "si"}
+        ),
+    }
+    shown = {name: forms.get(name) or defaults.get(name) or FormState() for name in FORMS}
     context = {
         "oferta": catalog.offer_view(stored),
         "programa": stored.program,
@@ -150,6 +187,8 @@ def dashboard(codigo: str, request: Request) -> Response:
         "eventos": log,
         "cifras_calculadas": found.computed_at,
         "credito": credit,
+        "formularios": {name: state.context() for name, state in shown.items()},
         "registro": dict(record) if record else None,
+        "pagos": settled,
     }
-    return render(request, "tablero.html", context)
+    return render(request, "tablero.html", context, status)

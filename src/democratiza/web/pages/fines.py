@@ -1,4 +1,5 @@
-"""The fines page: the office and the auditors compute a fine's statement, or its PDF.
+"""The fines page: the office and the auditors compute a fine's statement, or its PDF; the
+statement opens with the balance due, and partial payments are typed in the form.
 
 The same computation as the API and the command line (``compliance.fine_case``); the
 amounts are typed as people write them (``money.parse_pesos``) and read exactly, as
@@ -8,19 +9,20 @@ centavos. A refused form is shown again as it was typed, each error under its fi
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from democratiza.compliance.fines.case import compute_fine
 from democratiza.compliance.fines.terms import FineError
-from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.series import MissingSeriesValue
 from democratiza.money import MoneyError, parse_pesos, parse_shares
 from democratiza.programs.schema import FineBaseKey
 from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.web.api import catalog
 from democratiza.web.errors import ErrorItem
+from democratiza.web.pages.fine_view import read_payments, statement_view
 from democratiza.web.pages.forms import FieldErrors, field_errors, form_fields
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import route
@@ -32,16 +34,22 @@ AMOUNTS: tuple[FineBaseKey, ...] = (
     "contraprestacion",
     "precio_segunda_etapa",
 )
-FIELDS = ("programa", *DAYS, "acciones", *AMOUNTS)
+FIELDS = ("programa", *DAYS, "acciones", *AMOUNTS, "pagos")
 
 
 def _page(
-    request: Request, form: dict[str, str], errors: FieldErrors, text: str | None, status: int
+    request: Request,
+    form: dict[str, str],
+    errors: FieldErrors,
+    shown: dict[str, Any] | None,
+    status: int,
 ) -> Response:
+    """The form as typed; once computed, the statement (``fine_view``) or why there is no
+    fine (``sin_multa``)."""
     context = {
         "programas": [(p.id, p.nombre) for p in catalog.all_programs()],
         "datos": form,
-        "estado": text,
+        "estado": shown,
         **errors.context(),
     }
     return render(request, "multas.html", context, status)
@@ -94,6 +102,8 @@ async def fine_compute(request: Request) -> Response:
     problems: list[ErrorItem] = []
     reference, breach, until = (_day(form, name, problems) for name in DAYS)
     shares = _shares(form, problems)
+    payments, unread = read_payments(form.get("pagos", ""))
+    problems += unread
     values: dict[FineBaseKey, int | None] = {k: _amount(form, k, problems) for k in AMOUNTS}
     program_id = form.get("programa", "")
     if program_id not in {p.id for p in catalog.all_programs()}:
@@ -102,11 +112,17 @@ async def fine_compute(request: Request) -> Response:
         return _page(request, form, field_errors(problems, FIELDS), None, 422)
     program = catalog.program_or_404(program_id)
     try:
-        done = compute_fine(program, reference, breach, shares, until, values)
-    except (FineError, MissingSeriesValue) as exc:
+        done = compute_fine(program, reference, breach, shares, until, values, payments)
+    except FineError as exc:  # a payment outside the statement's period, out of order…
+        errors = field_errors([ErrorItem(columna="pagos", mensaje=str(exc))], FIELDS)
+        if not payments:
+            errors = FieldErrors(general=[str(exc)])
+        return _page(request, form, errors, None, 422)
+    except MissingSeriesValue as exc:
         return _page(request, form, FieldErrors(general=[str(exc)]), None, 422)
     statement = done.statement
     if statement is not None and form.get("formato") == "pdf":
         return Response(fine_statement_pdf(statement, done.terms), media_type="application/pdf")
-    text = statement_text(statement) if statement is not None else done.band.reason
-    return _page(request, form, FieldErrors(), text, 200)
+    if statement is None:
+        return _page(request, form, FieldErrors(), {"sin_multa": done.band.reason}, 200)
+    return _page(request, form, FieldErrors(), statement_view(statement), 200)

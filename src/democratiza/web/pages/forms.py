@@ -70,3 +70,14 @@ def field_errors(items: Sequence[ErrorItem], fields: Iterable[str]) -> FieldErro
         else:
             found.general.append(item.mensaje)
     return found
+
+
+@dataclass(frozen=True)
+class FormState:
+    """One form of a page that has several: what was typed in it and its errors."""
+
+    typed: dict[str, str] = field(default_factory=dict)
+    errors: FieldErrors = field(default_factory=FieldErrors)
+
+    def context(self) -> dict[str, object]:
+        return {"datos": self.typed, **self.errors.context()}

@@ -19,17 +19,24 @@ from starlette.concurrency import run_in_threadpool
 
 from democratiza.filing import reevaluation
 from democratiza.offers.lifecycle import OfferError, OfferState, create_offer
-from democratiza.offers.prices import AdjustmentRequest
 from democratiza.web.api import catalog, views
 from democratiza.web.api.offers import change
-from democratiza.web.errors import Unprocessable
+from democratiza.web.errors import Conflict, ErrorItem, Unprocessable
+from democratiza.web.pages.dashboard import offer_page
 from democratiza.web.pages.forms import (
     Action,
     FieldErrors,
+    FormState,
     Reason,
     back,
     field_errors,
     form_fields,
+)
+from democratiza.web.pages.interruption_form import (
+    INTERRUPTION_FIELDS,
+    adjustment_problems,
+    form_problems,
+    requested,
 )
 from democratiza.web.pages.offer_form import FORM_FIELDS, OFFER_FIELDS, offer_problems
 from democratiza.web.pages.templating import render
@@ -143,21 +150,48 @@ async def interruption(codigo: str, request: Request) -> Response:
 
 
 def _interruption(request: Request, codigo: str, form: dict[str, str]) -> Response:
-    """An interruption and, if a price is typed, its adjustment (Ley 226 art. 11 num. 2)."""
-    why = form.get("motivo", "").strip()[:500]
-    adjustment = None
-    if form.get("precio_nuevo", "").strip():
-        adjustment = AdjustmentRequest(
-            form["precio_nuevo"].strip()[:40],
-            form.get("fundamento", "")[:500],
-            form.get("aceptaciones_anteriores", ""),
-            form.get("fundamento_anteriores", "")[:500],
-            _day(form.get("vigente_desde", ""), "Vigente desde"),
-        )
+    """An interruption and, if a price is typed, its adjustment (Ley 226 art. 11 num. 2);
+    refused, the page again as typed, every problem under its field."""
+    typed = {k: v[:500] for k, v in form.items() if k in INTERRUPTION_FIELDS}
+    problems = form_problems(typed)
+    adjustment = None if problems else requested(typed)
     try:
         with request.app.state.engine.begin() as conn:
             stored = views.offer_or_404(conn, codigo)
-            reevaluation.interrupt(conn, stored, current(request).who, why, adjustment)
+            if adjustment is not None:
+                problems += adjustment_problems(stored, adjustment)
+            if not problems:
+                why = typed["motivo"].strip()
+                reevaluation.interrupt(conn, stored, current(request).who, why, adjustment)
     except OfferError as exc:
-        raise Unprocessable(str(exc)) from None
+        problems.append(ErrorItem(columna=None, mensaje=str(exc)))
+    if problems:
+        errors = field_errors(problems, INTERRUPTION_FIELDS)
+        return offer_page(request, codigo, {"interrupcion": FormState(typed, errors)}, 422)
+    return back(f"/oficina/ofertas/{codigo}")
+
+
+@route(router, "POST", "/oficina/ofertas/{codigo}/desierta", "pag.oferta.desierta")
+async def void_stage(codigo: str, request: Request) -> Response:
+    form = await form_fields(request)
+    return await run_in_threadpool(_void_stage, request, codigo, form)
+
+
+def _void_stage(request: Request, codigo: str, form: dict[str, str]) -> Response:
+    """The Primera Etapa declared void: the cause and the ticked box, or the form again."""
+    typed = {k: form.get(k, "")[:500] for k in ("motivo", "confirmo")}
+    problems = []
+    if not typed["motivo"].strip():
+        problems.append(ErrorItem(columna="motivo", mensaje="escriba la causal"))
+    if typed["confirmo"] != "si":
+        problems.append(ErrorItem(columna="confirmo", mensaje="marque la casilla para confirmar"))
+    if not problems:
+        try:
+            who = current(request).who
+            change(request.app.state.engine, codigo, "desierta", who, typed["motivo"].strip())
+        except Conflict as exc:
+            problems.append(ErrorItem(columna=None, mensaje=exc.message))
+    if problems:
+        errors = field_errors(problems, ("motivo", "confirmo"))
+        return offer_page(request, codigo, {"desierta": FormState(typed, errors)}, 422)
     return back(f"/oficina/ofertas/{codigo}")

@@ -89,8 +89,8 @@ def stage_notice(etapa: str, request: Request) -> Response:
     context = {
         "etapa": view,
         "programa": program.name,
-        "origen": {k: group(int(view.origen[k])) for k in ORIGIN if k in view.origen},
-        "pasos": view.origen.get("precio_minimo_pasos", []),
+        "origen": {k: group(int(stage.origin[k])) for k in ORIGIN if k in stage.origin},
+        "pasos": stage.origin.get("precio_minimo_pasos", []),
         "inversionistas": later.investors.value,
         "cita_inversionistas": cite(program, later.investors.citation),
         "regla_precio_minimo": later.minimum_price.value,

@@ -42,12 +42,17 @@ import os
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import replace
 from pathlib import Path
 
 from sqlalchemy import Engine
 
 from democratiza.filing.batches import import_batch
+from democratiza.filing.reasons import resent_explanations
+from democratiza.offers.lifecycle import load_offer
+from democratiza.storage.audit import current_request
 from democratiza.storage.database import make_engine
+from democratiza.web.errors import MAX_ITEMS
 from democratiza.web.server import metrics
 from democratiza.web.server.filing_answers import (
     REFUSALS,
@@ -112,6 +117,11 @@ def file_batch_here(
         metrics.count_refusal()
         raise filing_refusal(exc, shown, str(path.parent)) from None
     metrics.count_filing(result)
+    if not result.created:  # sent again: its rows' reasons, as its first answer gave them
+        with engine.connect() as conn:
+            stored = load_offer(conn, code)
+            again = resent_explanations(conn, stored, result.decisions, MAX_ITEMS)
+        result = replace(result, explanations=again)
     return answer_json(batch_answer(result))
 
 
@@ -128,6 +138,26 @@ def _file(url: str, code: str, path: Path, shown: str, batch: str, broker: str, 
 
 
 Work = Callable[[str, str, Path, str, str, str, str], bytes]
+
+
+def _as_request(
+    request: str | None,
+    work: Work,
+    url: str,
+    code: str,
+    path: Path,
+    shown: str,
+    batch: str,
+    broker: str,
+    who: str,
+) -> bytes:
+    """``work`` in the lane's process as the request that sent the batch: the batch's audit
+    entry carries that request's id (``storage.audit.current_request``)."""
+    acting = current_request.set(request)
+    try:
+        return work(url, code, path, shown, batch, broker, who)
+    finally:
+        current_request.reset(acting)
 
 
 class BulkLane:
@@ -163,10 +193,21 @@ class BulkLane:
 
     def file(self, code: str, path: Path, shown: str, batch: str, broker: str, who: str) -> bytes:
         """The batch's answer as JSON, written in the lane (``file_batch_here``)."""
-        with self._turns:
+        with metrics.waited(metrics.LANE_TURN, self._turns):
             worker = self._take()
             try:
-                answer = worker.run(self.work, self.url, code, path, shown, batch, broker, who)
+                answer = worker.run(
+                    _as_request,
+                    current_request.get(),
+                    self.work,
+                    self.url,
+                    code,
+                    path,
+                    shown,
+                    batch,
+                    broker,
+                    who,
+                )
             except WorkerDied:
                 # Killed, out of memory: its transaction committed or died with it.
                 return after_worker_died(_engine(self.url), code, path, shown, batch, broker)

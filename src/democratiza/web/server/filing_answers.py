@@ -13,8 +13,10 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, with_config
+from typing_extensions import TypedDict
 
+from democratiza.filing.reasons import reason_text
 from democratiza.filing.store import BatchResult
 from democratiza.offers.lifecycle import OfferError
 from democratiza.rules.explain import Explanation, explainer_for
@@ -26,16 +28,28 @@ from democratiza.web.errors import MAX_ITEMS, WebError, refused, rejected_file
 REFUSALS = (InputRejected, OfferError, StorageError)
 
 
+@with_config(ConfigDict(extra="forbid"))
+class RowDecision(TypedDict):
+    """Una fila radicada: su radicado, la decisión al recibirla y, en las primeras no
+    aceptadas, por qué (el límite que la determinó con su cuenta, o las causas)."""
+
+    radicado: str
+    referencia: str
+    decision: str
+    cantidad_permitida: int
+    explicacion: str | None
+
+
 class BatchAnswer(BaseModel):
-    """A filing's answer: every row's decision and radicado, the first ones not accepted
-    explained."""
+    """La respuesta de una radicación: la decisión y el radicado de cada fila, las primeras
+    no aceptadas explicadas."""
 
     detalle: str
     creado: bool
     numero_lote: int  # the broker's own count of its batches in the offer
     filas: int
     por_decision: dict[str, int]
-    resultado: list[dict[str, Any]]
+    resultado: list[RowDecision]
 
 
 def answer_json(answer: dict[str, Any]) -> bytes:
@@ -66,9 +80,7 @@ def batch_answer(result: BatchResult) -> dict[str, Any]:
     shown = 0
     for i, explanation in enumerate(explanations):
         if explanation is not None and explanation.decision != "aceptada" and shown < MAX_ITEMS:
-            # The summary names the binding limit with its arithmetic; the limits' list
-            # would say it a second time. A rejection's summary counts its causes: each one.
-            explained[i] = " ".join([explanation.summary, *explanation.causes])
+            explained[i] = reason_text(explanation)
             shown += 1
     rows = decisions.to_dicts()
     for row, text in zip(rows, explained, strict=True):

@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
 
+from democratiza.storage.audit import current_request
 from democratiza.storage.schema import jobs
 from democratiza.web.errors import NotFound, WebError
 from democratiza.web.security.auth import BROKER, Principal
@@ -74,7 +75,19 @@ class JobRunner:
         return job_id
 
     def _run(self, job_id: str, kind: str, role: str, rid: str | None, work: Work) -> None:
-        """Run the work; count it while it runs and tell its end in one line (no result)."""
+        """Run the work; count it while it runs and tell its end in one line (no result).
+
+        The work runs as the request that started it: its audit entries carry that id.
+        """
+        acting = current_request.set(rid)
+        try:
+            self._run_as_request(job_id, kind, role, rid, work)
+        finally:
+            current_request.reset(acting)
+
+    def _run_as_request(
+        self, job_id: str, kind: str, role: str, rid: str | None, work: Work
+    ) -> None:
         self._finish(job_id, "en_curso", None, None)
         started = time.perf_counter()
         state, rows = "fallido", None

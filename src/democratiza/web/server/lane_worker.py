@@ -18,6 +18,8 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
+from democratiza.web.server import metrics
+
 # "spawn": forking a process that runs threads (uvicorn's, Polars') can hang.
 _CONTEXT = multiprocessing.get_context("spawn")
 STOP_WAIT = 30.0  # seconds a stopped process has to end its current batch before it is killed
@@ -79,6 +81,7 @@ class LaneWorker:
         """Reap a process that died (no zombie left) and close its pipe."""
         self._conn.close()
         self.process.join(timeout=STOP_WAIT)
+        metrics.forget_process(self.process.pid)
 
     def abandon(self) -> None:
         """End the process now, with whatever batch it holds (its transaction dies with it)."""
@@ -94,3 +97,4 @@ class LaneWorker:
             self.process.kill()
             self.process.join()
         self._conn.close()
+        metrics.forget_process(self.process.pid)

@@ -14,7 +14,11 @@ them up, so the page says the same whichever process answers it.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -25,7 +29,7 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
-from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 
 from democratiza.filing.store import BatchResult
 
@@ -66,6 +70,18 @@ JOBS_RUNNING = Gauge(
     ["tipo"],
     multiprocess_mode="livesum",
 )
+# Seconds: a batch whose turn is free waits microseconds; behind a broker's 375.905-row
+# batch, seconds; behind several large ones, minutes.
+WAIT_BUCKETS = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300)
+BATCH_WAIT = Histogram(
+    "democratiza_lote_espera_segundos",
+    "Tiempo que un lote esperó su turno antes de empezar a leerse y guardarse, en segundos: "
+    "comisionista (el lote anterior del mismo comisionista, en cualquier proceso) o carril "
+    "(un proceso de lotes libre de este proceso del servicio)",
+    ["turno"],
+    buckets=WAIT_BUCKETS,
+)
+BROKER_TURN, LANE_TURN = "comisionista", "carril"
 DATABASE_ERRORS = Counter(
     "democratiza_errores_base",
     "Solicitudes que la base de datos no pudo atender (caída, ocupada, disco lleno…)",
@@ -85,9 +101,34 @@ def count_filing(result: BatchResult) -> None:
             ROWS_REFUSED.inc(rows)
 
 
+@contextmanager
+def waited(turn: str, *locks: AbstractContextManager[object]) -> Iterator[None]:
+    """Take ``locks`` in order and hold them inside the block; the time it took to get them
+    is one observation of ``BATCH_WAIT`` under ``turn``."""
+    started = time.perf_counter()
+    with contextlib.ExitStack() as held:
+        for lock in locks:
+            held.enter_context(lock)
+        BATCH_WAIT.labels(turn).observe(time.perf_counter() - started)
+        yield
+
+
 def count_refusal() -> None:
     """A batch refused whole at intake (a bad file, a closed offer)."""
     BATCHES.labels("rechazado").inc()
+
+
+def forget_process(pid: int | None) -> None:
+    """A process of the service (or of its lane) has ended: its live figures leave the sum.
+
+    Why: each process writes its figures to a file of its own in the shared folder; a
+    counter of a process that ended still counts (what it answered was answered), but a
+    live gauge (``JOBS_RUNNING``) of a process killed in the middle of a job would say
+    forever that the job runs. The library removes that process's live files.
+    """
+    folder = os.environ.get(MULTIPROCESS_VARIABLE)
+    if folder and pid is not None:
+        mark_process_dead(pid, folder)  # type: ignore[no-untyped-call]
 
 
 def exposition() -> bytes:

@@ -8,24 +8,28 @@ template (``/api/ofertas/{codigo}/lotes``, never the path typed, nor the query),
 method, the role of who asked, the status, the duration in milliseconds and, for a filing,
 its rows: never a name, an identification number or an amount of a person. The id is the
 one the proxy sent in ``X-Request-Id`` when it is a plain token, else a new one; it is
-returned in the same header, and a job started by the request carries it in its own line
-(``request_id``).
+returned in the same header, a job started by the request carries it in its own line
+(``request_id``), and every audit entry the request causes stores it (``solicitud``; the
+context variable is the audit log's, ``storage.audit.current_request``).
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
+import logging.handlers
+import queue
 import re
 import secrets
 import time
-from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from democratiza.storage.audit import current_request
 from democratiza.web.server import metrics
 
 REQUEST_LOG = logging.getLogger("democratiza.solicitudes")
@@ -38,8 +42,6 @@ ROWS_FIELD = re.compile(rb'(?<!\\)"filas":(\d+)')
 GOOD_ID = re.compile(rb"[A-Za-z0-9._-]{8,64}")
 # Set by a filing route, read back here for the line (``note_rows``).
 ROWS_KEY = "filas"
-# Where a job started by this request finds the request's id (copied into worker threads).
-current_request: ContextVar[str | None] = ContextVar("current_request", default=None)
 
 
 def request_id() -> str | None:
@@ -135,11 +137,28 @@ class Observed:
 
 
 def configure_logs() -> None:
-    """The service's lines on standard error, one JSON object each (for journald, a file)."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(message)s"))
+    """The service's lines on standard error, one JSON object each (for journald, a file).
+
+    Written by a thread of their own (``QueueListener``): the request's line is put on a
+    queue where it is made, on the event loop, and the write to standard error happens
+    elsewhere. Why: a write is a system call, and when what reads standard error is slow
+    (journald busy, a full pipe) it blocks, and with it every request of the process.
+    """
+    global _LISTENER
+    if _LISTENER is None:
+        lines: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        _LISTENER = logging.handlers.QueueListener(lines, handler)
+        _LISTENER.start()
+        atexit.register(_LISTENER.stop)  # the lines still queued are written at exit
+        queued = logging.handlers.QueueHandler(lines)
+        for logger in (REQUEST_LOG, JOB_LOG):
+            if not logger.handlers:
+                logger.addHandler(queued)
     for logger in (REQUEST_LOG, JOB_LOG):
-        if not logger.handlers:
-            logger.addHandler(handler)
         logger.setLevel(logging.INFO)
         logger.propagate = False
+
+
+_LISTENER: logging.handlers.QueueListener | None = None

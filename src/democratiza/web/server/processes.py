@@ -21,6 +21,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any
@@ -90,17 +91,20 @@ def port_in_use(host: str, port: int) -> str | None:
     return None
 
 
-def serve(host: str, port: int, url: str, processes: int) -> int:
-    """Run ``processes`` service processes until a signal; the exit status for the shell."""
+def serve(
+    host: str, port: int, url: str, processes: int, target: Callable[..., None] = _serve_one
+) -> int:
+    """Run ``processes`` service processes until a signal; the exit status for the shell.
+
+    ``target`` runs in each process (``_serve_one``; a test may give one that dies).
+    """
     busy = port_in_use(host, port)
     if busy is not None:
         print(f"No se puede escuchar en {host}:{port}: {busy}.", file=sys.stderr)
         return 1
     context = multiprocessing.get_context("spawn")
     children: list[BaseProcess] = [
-        context.Process(
-            target=_serve_one, args=(host, port, url, os.getpid()), name=f"servicio-{n}"
-        )
+        context.Process(target=target, args=(host, port, url, os.getpid()), name=f"servicio-{n}")
         for n in range(processes)
     ]
     stopping = False
@@ -126,10 +130,15 @@ def serve(host: str, port: int, url: str, processes: int) -> int:
         for child in children:
             if child.is_alive() and child.pid is not None:
                 os.kill(child.pid, signal.SIGTERM)  # uvicorn finishes what it is answering
+        # Imported only now: the library must first see the folder this command set.
+        from democratiza.web.server import metrics
+
         for child in children:
             child.join(timeout=30)
             if child.is_alive():
                 child.kill()
+                child.join()
+            metrics.forget_process(child.pid)
         for s, handler in previous.items():
             signal.signal(s, handler)
     return 1 if failed else 0
