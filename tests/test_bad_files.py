@@ -296,3 +296,35 @@ def test_a_formula_with_its_computed_value_is_read_as_that_value(tmp_path: Path)
 def test_a_line_break_inside_a_quoted_name_is_still_one_row(tmp_path: Path) -> None:
     path = csv_file(tmp_path, spoiled("nombre", '"Ana\nPérez"'), ROW.replace("AC-0000001", "AC-2"))
     assert read_table(path).frame["nombre"].to_list() == ["Ana\nPérez", "Diana Salazar Rodríguez"]
+
+
+def test_a_reference_filed_twice_in_one_file_is_named_on_both_rows(tmp_path: Path) -> None:
+    # Rows 2 and 4 carry the same reference; row 3 another. The cheap look at the
+    # references' hashes finds the pair, and each row is told which reference repeats.
+    path = csv_file(tmp_path, ROW, spoiled("referencia", "OTRA-1"), ROW)
+    with pytest.raises(InputRejected) as refused:
+        parse(read_table(path))
+    reference = CELLS[NAMES.index("referencia")]
+    said = f"referencia repetida en el archivo: '{reference}'"
+    assert [(e.row, e.column, e.message) for e in refused.value.errors] == [
+        (2, "referencia", said),
+        (4, "referencia", said),
+    ]
+
+
+def test_yes_and_no_written_in_capitals_or_with_an_accent_are_read_as_si_and_no(
+    tmp_path: Path,
+) -> None:
+    # 'Sí', 'SI', 'No' and 'x' are read as the plain 'si' and 'no' are; only 'tal vez' fails.
+    column = next(n for n, c in zip(NAMES, CELLS, strict=True) if c in ("si", "no"))
+    words = ["si", "Sí", "SI", "No", "x", "no"]
+    rows = [spoiled(column, w).replace(ROW.split(",")[0], f"R-{i}", 1) for i, w in enumerate(words)]
+    typed = parse(read_table(csv_file(tmp_path, *rows)))
+    assert typed[column].to_list() == [True, True, True, False, True, False]
+    with pytest.raises(InputRejected) as refused:
+        parse(read_table(csv_file(tmp_path, *rows, spoiled(column, "tal vez"))))
+    assert [(e.row, e.column, e.message) for e in refused.value.errors][-1] == (
+        8,
+        column,
+        "se espera si o no: 'tal vez'",
+    )

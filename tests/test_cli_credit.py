@@ -121,3 +121,38 @@ def test_a_registered_line_is_told_by_its_lender_and_date_never_its_row(tmp_path
         "'central': $ 4.000.000.000 disponibles."
     ), result.output
     assert "Línea de crédito 1" not in result.output
+
+
+def test_a_line_whose_date_has_no_rate_names_how_to_load_the_series(tmp_path: Path) -> None:
+    """Granted on 2016-06-15, where the shipped IBC points have a gap: the opening names the
+    period and both ways to load the official series; loaded once with ``credito
+    serie-ibc``, the opening reads it (22,33 % is above the 20,54 % of 2016-T2)."""
+    db = f"sqlite:///{tmp_path / 'oferta.db'}"
+    offer = Path(__file__).parents[1] / "examples/primera-etapa/oferta.yaml"
+    created = runner.invoke(
+        app, ["oferta", "crear", "central", "-p", "central-seguros-vida", "--oferta", str(offer),
+              "--db", db],
+    )  # fmt: skip
+    assert created.exit_code == 0, created.output
+    in_a_gap = [*CENTRAL_CREDIT_LINE[:-1], "2016-06-15"]
+    registered = runner.invoke(app, ["credito", "registrar", "central", *in_a_gap, "--db", db])
+    assert registered.exit_code == 0, registered.output
+    wide = {"COLUMNS": "400"}
+    refused = runner.invoke(app, ["oferta", "abrir", "central", "--db", db], env=wide)
+    said = " ".join(refused.output.split())
+    assert refused.exit_code == 1
+    assert "Falta el interés bancario corriente del periodo 2016-T2" in said
+    assert "'democratiza credito serie-ibc ARCHIVO.csv'" in said and "'--serie-ibc" in said
+    series = tmp_path / "ibc.csv"
+    series.write_text(
+        "desde,hasta,tasa_ea,fuente\n"
+        "2016-04-01,2016-06-30,20.54,Superintendencia Financiera\n"
+        "2016-07-01,2016-09-30,21.34,Superintendencia Financiera\n",
+        encoding="utf-8",
+    )
+    loaded = runner.invoke(app, ["credito", "serie-ibc", str(series), "--db", db], env=wide)
+    assert loaded.exit_code == 0, loaded.output
+    assert "2 periodos, del 2016-04-01 al 2016-09-30" in loaded.output
+    lines = runner.invoke(app, ["credito", "lineas", "central", "--db", db], env=wide)
+    assert "Falta el interés" not in lines.output
+    assert "no cumple" in lines.output and "20,54 %" in lines.output

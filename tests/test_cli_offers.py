@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import re
 from pathlib import Path
 
 import polars as pl
@@ -120,6 +122,22 @@ def test_the_whole_flow_from_the_command_line(tmp_path: Path) -> None:
     assert (folder / "registro-adjudicatarios.csv").exists()
     assert (folder / "comisionistas" / "adjudicacion-casa-de-bolsa.xlsx").exists()
     assert (folder / "informe-adjudicacion.pdf").read_bytes().startswith(b"%PDF")
+    # For a Colombian Excel: ';' between fields and a comma decimal, the same header and cells.
+    run("oferta", "exportar", code, "--salida", str(tmp_path / "excel"), "--separador", ";", db=db)
+    name = "comisionistas/adjudicacion-casa-de-bolsa.csv"
+    with (folder / name).open(encoding="utf-8") as plain:
+        dotted = list(csv.reader(plain))
+    with (tmp_path / "excel" / code / name).open(encoding="utf-8") as excel:
+        semicolon = list(csv.reader(excel, delimiter=";"))
+    assert semicolon[0] == dotted[0] and "valor_a_pagar" in dotted[0]
+    to_pay = dotted[0].index("valor_a_pagar")
+    assert re.fullmatch(r"\d+,\d\d", semicolon[1][to_pay])
+    decimal = re.compile(r"\d+\.\d+")
+    assert semicolon[1:] == [
+        [c.replace(".", ",") if decimal.fullmatch(c) else c for c in row] for row in dotted[1:]
+    ]
+    refused = run("oferta", "exportar", code, "--separador", "|", db=db, ok=False)
+    assert "--separador: separador desconocido '|'" in refused
     out = run("oferta", "ver", code, db=db)
     for text in ("publicada", "suspensión ordenada", "cerrada → adjudicada"):
         assert text in out

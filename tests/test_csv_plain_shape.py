@@ -3,12 +3,14 @@ once: the same shape, row by row and error by error, as the careful line-by-line
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from democratiza.tables import cell_checks, csv_layout
 from democratiza.tables.cell_checks import no_controls
 from democratiza.tables.csv_layout import counted_shape, csv_shape, plain_shape
 from democratiza.tables.errors import InputRejected
@@ -130,3 +132,66 @@ def test_in_pieces_a_plain_file_reads_as_the_whole(tmp_path: Path) -> None:
     assert counted is not None and counted.exact and counted.shape.lines == 3
     pieces = [p.frame for p in read_csv_chunks(path, 1).pieces]
     assert [f.rows() for f in pieces] == [[(2, "1", "2")], [(3, "3", "4")]]
+
+
+CELL_PIECES = ["a", "é", "José", "1", " ", "\t", "\u00a0", "\u3000", "\u2009", "°"]
+
+
+@given(
+    st.lists(
+        st.tuples(*[st.lists(st.sampled_from(CELL_PIECES), max_size=4).map("".join)] * 2),
+        min_size=1,
+        max_size=12,
+    ),
+    st.sampled_from(["\n", "\r\n"]),
+    st.booleans(),
+    st.sampled_from([1, 2, 3, 7, 1 << 20]),
+)
+def test_cells_with_no_white_space_at_their_edges_are_not_stripped_others_are(
+    rows: list[tuple[str, str]], end: str, last_end: bool, scan: int
+) -> None:
+    # Whatever white space a cell has (space, tab, no-break, ideographic, thin) at its start
+    # or its end, and wherever the bytes are cut into blocks (``scan``), the cells read are
+    # those of stripping every cell: the bytes only spare the stripping of a clean file.
+    text = "x,y" + end + end.join(f"{a},{b}" for a, b in rows) + (end if last_end else "")
+    data = text.encode()
+    saved, cell_checks.SCAN = cell_checks.SCAN, scan
+    try:
+        facts = cell_checks.byte_facts(data, ",")
+    finally:
+        cell_checks.SCAN = saved
+    stripped = [(a.strip() or None, b.strip() or None) for a, b in rows]
+    unchanged = [(a or None, b or None) for a, b in rows]
+    # Python's strip and Polars's agree on these characters.
+    if not facts.padded:
+        assert stripped == unchanged
+    path = Path(tempfile.mkdtemp()) / "f.csv"
+    path.write_bytes(data)
+    frame = read_csv(path).frame
+    assert list(frame.select("x", "y").iter_rows()) == stripped
+
+
+def test_the_bytes_say_whether_a_cell_may_begin_or_end_with_white_space() -> None:
+    assert not cell_checks.byte_facts("x,y\n1,Peña José\n2,b".encode(), ",").padded
+    assert cell_checks.byte_facts(b"x,y\n1, b\n", ",").padded
+    assert cell_checks.byte_facts(b"x,y\n1 ,b\n", ",").padded
+    assert cell_checks.byte_facts(b"x,y\n1,b\t\r\n", ",").padded
+    assert cell_checks.byte_facts(b"x,y\n1,b ", ",").padded  # the last cell, no line end
+    assert cell_checks.byte_facts("x,y\n1,\u00a0b\n".encode(), ",").padded
+    assert not cell_checks.byte_facts(b"x;y\n1 ,b\n", ";").padded  # one cell: '1 ,b'
+    assert cell_checks.byte_facts(b"x,y\n1,b\n", None).padded  # no separator: not looked at
+
+
+@given(st.lists(st.sampled_from(["a", ",", ";", "\n", "\r", "\r\n", "é", " "]), max_size=60))
+def test_the_counts_part_by_part_are_those_of_the_whole_bytes(pieces: list[str]) -> None:
+    # Cut into parts of 1, 2, 3 or 5 bytes (a CRLF may fall across two), the returns, CRLF
+    # pairs, separators and line feeds add up to the counts over the whole bytes.
+    data = "".join(pieces).encode()
+    expected = (data.count(b"\r"), data.count(b"\r\n"), data.count(b","), data.count(b"\n"))
+    saved = csv_layout.COUNT_SCAN
+    try:
+        for size in (1, 2, 3, 5, 1 << 20):
+            csv_layout.COUNT_SCAN = size
+            assert csv_layout._counts(data, ord(",")) == expected
+    finally:
+        csv_layout.COUNT_SCAN = saved

@@ -31,6 +31,7 @@ from tests.test_web_support import BROKER_A, CODE, SAMPLE, add_people, bearer, o
 
 GENERATOR = Path(sys.prefix) / "generador" / "bin" / "openapi-python-client"
 PACKAGE = "cliente_democratiza"
+OPTIONS = ["--meta", "none", "--config", "config.yaml"]  # the package alone; no formatter
 STAGE_ROUTES = [  # the five a clash of two schema names once cost
     "api_etapa_abrir",
     "api_etapa_cerrar",
@@ -49,20 +50,9 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, d
     spec = create_app(make_engine("sqlite://")).openapi()
     validate(spec)  # raises on anything the OpenAPI specification does not allow
     (folder / "openapi.json").write_text(json.dumps(spec), encoding="utf-8")
-    (folder / "config.yaml").write_text("post_hooks: []\n", encoding="utf-8")  # no formatter
+    (folder / "config.yaml").write_text("post_hooks: []\n", encoding="utf-8")
     done = subprocess.run(
-        [
-            GENERATOR,
-            "generate",
-            "--path",
-            "openapi.json",
-            "--output-path",
-            PACKAGE,
-            "--meta",
-            "none",
-            "--config",
-            "config.yaml",
-        ],
+        [str(GENERATOR), "generate", "--path", "openapi.json", "--output-path", PACKAGE, *OPTIONS],
         cwd=folder,
         capture_output=True,
         text=True,

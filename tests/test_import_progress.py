@@ -47,7 +47,7 @@ def test_the_import_tells_each_step_with_its_rows(
     assert n > 200  # three pieces at least
     assert told[0] == ("Leyendo el archivo", 0, 0)
     evaluated = [done for step, done, total in told if step == "Evaluando" and total == n]
-    assert evaluated[:3] == [0, 100, 200] and evaluated[-1] == n
+    assert evaluated[:3] == [0, 100, 200] and evaluated[-1] == n and n not in evaluated[:-1]
     assert evaluated == sorted(evaluated)
     assert told[-2:] == [("Guardando", 0, n), ("Guardando", n, n)]
 
@@ -61,13 +61,16 @@ def test_a_batch_decided_in_pieces_is_decided_as_in_one(
     frame = read_broker_file(BATCH, ACCEPTANCES, "Casa de Bolsa", datetime.now())
     whole = compiled.evaluate(frame)
     monkeypatch.setattr(batches, "PIECE_ROWS", 37)  # pieces that do not divide the batch
-    pieces = evaluate_in_pieces(compiled, frame)
+    told: list[int] = []
+    pieces = evaluate_in_pieces(compiled, frame, lambda _step, done, _total: told.append(done))
     assert whole.height > 37 * 3 and pieces.equals(whole)
+    assert told[:3] == [0, 37, 74] and told[-1] == whole.height
 
 
 def test_on_a_terminal_the_rows_are_counted_in_spanish() -> None:
     screen = StringIO()
     with rows(Console(file=screen, force_terminal=True, width=100)) as tell:
+        assert tell is not None  # a terminal: the bar is drawn
         tell("Leyendo el archivo", 0, 0)
         tell("Evaluando", 40_000, 200_000)
     shown = screen.getvalue()
@@ -76,8 +79,8 @@ def test_on_a_terminal_the_rows_are_counted_in_spanish() -> None:
     assert rows_done(1, 1) == "1 de 1 fila"
 
 
-def test_into_a_pipe_nothing_is_drawn() -> None:
+def test_into_a_pipe_nothing_is_drawn_and_nothing_is_split() -> None:
     written = StringIO()
     with rows(Console(file=written, force_terminal=False)) as tell:
-        tell("Evaluando", 1, 2)
+        assert tell is None  # the import then evaluates the batch in one piece
     assert written.getvalue() == ""

@@ -24,8 +24,9 @@ from tests.identifiers import internal_words
 
 PACKAGE = Path(__file__).parents[1] / "src" / "democratiza"
 FILE_NAMES = {"fuente", "texto"}  # where a norm's words are: a file, not a text to read
-# The code whose strings reach the public, brokers and auditors (a program file's author
-# reads ``programs``' own messages, which name the sources file to write).
+# The code whose strings reach the public, brokers and auditors, and the command line they
+# read too (a program file's author reads ``programs``' own messages, which name the sources
+# file to write).
 READ_BY_PEOPLE = (
     "web",
     "reports",
@@ -37,6 +38,8 @@ READ_BY_PEOPLE = (
     "filing",
     "offers",
     "verification",
+    "design",
+    "cli",
     "tables",
     "labels.py",
     "words.py",

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -27,20 +28,25 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from democratiza.adjudication.record import adjudicate, publish, stored_adjudication
+from democratiza.compliance.credit.gate import register_line
+from democratiza.compliance.credit.lines import CreditLine
 from democratiza.compliance.holdings import settle
 from democratiza.filing.batches import import_batch
+from democratiza.offers.lifecycle import create_offer
 from democratiza.stages.allocate import allocate_stage, current_orders
 from democratiza.stages.lifecycle import advance_stage, create_stage, load_stage
 from democratiza.stages.orders import import_orders
 from democratiza.stages.terms import StageTerms
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
+from tests.browser.checks import SHRUNK, UNREACHABLE
 from tests.browser.conftest import CHROMIUM, SHOTS
-from tests.identifiers import leaks
+from tests.identifiers import internal_words, leaks
 from tests.test_web_support import (
     BROKER_A,
     BROKER_B,
     CODE,
+    PARAMS,
     PASSWORD,
     SAMPLE,
     add_people,
@@ -60,6 +66,17 @@ if not CHROMIUM.exists():
 from playwright.sync_api import Browser, Page
 
 OPEN = "oferta-abierta"
+DRAFT = "oferta-borrador"
+LINE_IN_A_GAP = CreditLine(
+    "Banco Ejemplo",
+    400_000_000_000,
+    60,
+    12,
+    Decimal("0.2233"),
+    date(2016, 6, 15),
+    True,
+    "precio_fijo",
+)
 STAGE = "segunda"
 SOLD = "oferta-con-etapa"  # an offer whose Segunda Fase is allocated and published
 SOLD_STAGE = "segunda-publicada"
@@ -87,7 +104,6 @@ class Visit:
 
 
 def _calculate(page: Page) -> None:
-    page.select_option("select[name=programa]", "geb-2017")
     page.fill("input[name=patrimonio_liquido]", "48.000.000")
     page.fill("input[name=ingresos_declaracion]", "60.000.000")
     page.click("#calculadora button")
@@ -111,6 +127,14 @@ def _fine(page: Page) -> None:
     ]:
         page.fill(f"input[name={name}]", value)
     page.click("#multa button[value=pagina]")
+
+
+def _fine_with_payment(page: Page) -> None:
+    """The statement after a partial payment: the balance first, then the account."""
+    _fine(page)
+    page.fill("textarea[name=pagos]", "2019-02-01 5.000.000")
+    page.click("#multa button[value=pagina]")
+    page.wait_for_selector("#saldo-multa")
 
 
 def _design(page: Page) -> None:
@@ -227,6 +251,10 @@ def _build(engine: Engine) -> tuple[str, str, str]:
         "ayv",
     )
     move(engine, "cerrada", "oferta-por-adjudicar")
+    # A draft whose credit line was granted where the shipped IBC points have no rate.
+    with engine.begin() as conn:
+        draft = create_offer(conn, DRAFT, "central-seguros-vida", PARAMS, "oficina", "aviso")
+        register_line(conn, draft, LINE_IN_A_GAP, "oficina")
     app = create_app(engine)
     broker, office = TestClient(app), TestClient(app)
     log_in(broker, "comisionista_a")
@@ -281,7 +309,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         Visit("inicio", "/"),
         Visit("aviso", f"/ofertas/{CODE}"),
         Visit("calculadora", "/calculadora"),
-        Visit("calculadora-resultado", "/calculadora", _calculate),
+        Visit("calculadora-resultado", "/calculadora?programa=geb-2017", _calculate),
+        Visit("calculadora-oferta", f"/calculadora?oferta={OPEN}", _calculate),
         Visit("calculadora-errores", "/calculadora", _miscalculate),
         Visit("resultado", "/resultados"),
         Visit("resultado-consultado", "/resultados", lookup),
@@ -304,6 +333,10 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         Visit("etapa", f"/oficina/etapas/{STAGE}"),
         Visit("multas", "/oficina/multas"),
         Visit("multa-calculada", "/oficina/multas", _fine),
+        Visit("multa-con-pagos", "/oficina/multas", _fine_with_payment),
+        Visit("oferta-linea-sin-tasa", f"/oficina/ofertas/{DRAFT}"),
+        Visit("oferta-linea-corregir", f"/oficina/ofertas/{DRAFT}?corregir=1"),
+        Visit("oferta-adjudicada-pagos", "/oficina/ofertas/oferta-por-adjudicar"),
         Visit("tokens", "/oficina/tokens"),
     ]
     pages = {
@@ -314,7 +347,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             Visit("lote-recibido-rechazadas", f"{filed}?decision=rechazada"),
             Visit("lote-rechazado", refused),
             Visit("mis-aceptaciones", f"/ofertas/{OPEN}/aceptaciones"),
+            Visit("mis-aceptaciones-lote", f"/ofertas/{OPEN}/aceptaciones?lote=L1"),
             Visit("etapa", f"/comisionista/etapas/{STAGE}"),
+            Visit("etapa-asignada", f"/comisionista/etapas/{SOLD_STAGE}"),
             *public,
         ],
         "oficina": [
@@ -359,6 +394,10 @@ def problems_of(page: Page, width: int) -> list[str]:
         const text = copy.innerText; copy.remove(); return text; }"""
     )
     found += leaks(shown)
+    found += internal_words(shown)
+    found += [f"región desplazable sin foco ni nombre: {r}" for r in page.evaluate(UNREACHABLE)]
+    for name, scale in page.evaluate(SHRUNK):
+        found.append(f"gráfica «{name}» dibujada al {scale:.0%} de su tamaño: letras ilegibles")
     for match in sorted({m.group(0) for m in ENGLISH.finditer(shown)}):
         found.append(f"inglés: {match!r}")
     return found

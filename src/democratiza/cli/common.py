@@ -18,6 +18,7 @@ from typer.core import TyperGroup
 from democratiza.compliance.series import RateSeries, SeriesFileError, load_official_rates
 from democratiza.money import MoneyError, parse_percent, parse_pesos, parse_shares
 from democratiza.storage.faults import database_fault
+from democratiza.tables.cells import csv_style
 from democratiza.tables.errors import InputRejected
 from democratiza.words import count
 
@@ -178,3 +179,21 @@ def day_option(text: str, option: str) -> date:
 def optional_day(text: str | None, option: str) -> date | None:
     """``day_option``, or None when the option was not given (the service takes today)."""
     return None if text is None else day_option(text, option)
+
+
+Separator = Annotated[
+    str,
+    typer.Option(
+        "--separador",
+        help="Separador de los CSV: ',' con punto decimal (por defecto) o ';' con coma "
+        "decimal, para abrirlos en Excel en español",
+    ),
+]
+
+
+def csv_separator(separator: str) -> dict[str, Any]:
+    """The CSV writer's options for ``--separador`` (``tables.cells.csv_style``)."""
+    try:
+        return csv_style(separator.strip())
+    except ValueError as exc:
+        raise refuse(f"--separador: {exc}.") from None

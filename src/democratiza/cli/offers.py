@@ -23,13 +23,24 @@ from democratiza.adjudication.record import (
     stored_adjudication,
 )
 from democratiza.cli.batch_files import write_batch_files
-from democratiza.cli.common import IbcFile, ibc_series, optional_day, refuse, refuse_file, table
+from democratiza.cli.common import (
+    IbcFile,
+    Separator,
+    csv_separator,
+    ibc_series,
+    optional_day,
+    refuse,
+    refuse_file,
+    table,
+)
 from democratiza.cli.offer_options import offer_file_values
 from democratiza.cli.progress import rows, steps
 from democratiza.compliance.credit.gate import open_offer
 from democratiza.compliance.holdings import paid_shares
 from democratiza.compliance.instalments import instalment_payers
-from democratiza.compliance.ledger import acceptance_terms
+from democratiza.compliance.ledger import acceptance_terms, offer_ledger
+from democratiza.compliance.settlement_figures import settlement_figures
+from democratiza.compliance.settlement_figures import shown_figures as settlement_shown
 from democratiza.filing.batches import import_batch, withdraw
 from democratiza.filing.resend import evaluated_again
 from democratiza.labels import label, rule_cited
@@ -235,9 +246,11 @@ def publish_command(
 def export_command(
     codigo: Code,
     salida: Annotated[Path, typer.Option("--salida", "-o", help="Carpeta")] = Path("salidas"),
+    separador: Separator = ",",
     db: Db = None,
 ) -> None:
     """Archivos por comisionista, registro para el depósito e informe HTML y PDF."""
+    style = csv_separator(separador)
     # Matplotlib is imported only by the command that draws.
     from democratiza.reports.adjudication_figures import build_figures, report_input
     from democratiza.reports.adjudication_report import render_html, render_pdf
@@ -254,13 +267,13 @@ def export_command(
         step("Archivos por comisionista")
         with engine.connect() as conn:  # each acceptance's referencia and price, for its broker
             terms = acceptance_terms(conn, stored)
-        paths = broker_files(done, out / "comisionistas", terms)
+        paths = broker_files(done, out / "comisionistas", terms, style)
         step("Registro para el depósito")
         with engine.connect() as conn:
             paid = paid_shares(conn, stored)
             prices = acceptance_prices(conn, stored)  # each its own, after an adjusted price
             gone = withdrawn(conn, stored)  # counted as withdrawn, not as rejected
-        paths.append(registry_file(done, out, paid))
+        paths.append(registry_file(done, out, paid, style))
         if stored.program.instalment_plan is not None:
             with engine.connect() as conn:
                 payers = instalment_payers(conn, stored)
@@ -289,6 +302,7 @@ def show_command(codigo: Code, db: Db = None) -> None:
             stored = load_offer(conn, codigo)
             filed = filing_figures(conn, stored)
             awarded = awarded_in_database(conn, stored)
+            settled = settlement_figures(conn, offer_ledger(conn, codigo))
             log = events(conn, stored)
             dates = business_dates(conn, stored.id, stored.offer.day("fecha_cierre"))
     except OfferError as exc:
@@ -336,6 +350,8 @@ def show_command(codigo: Code, db: Db = None) -> None:
         shown_figures += [("adjudicadas", awarded[0]), ("adjudicatarios", awarded[1])]
     for key, n in shown_figures:
         console.print(f"  {TITLES[key][:1].upper()}{TITLES[key][1:]}: {group(n)}", highlight=False)
+    for value, title in settlement_shown(settled) if settled else []:
+        console.print(f"  {title[:1].upper()}{title[1:]}: {value}", highlight=False)
     if filed.limites:
         console.print(f"  {TITLES['limites_al_radicar']}:", highlight=False)
         for rule, n in filed.limites:

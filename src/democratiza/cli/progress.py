@@ -41,13 +41,14 @@ def steps(total: int, console: Console | None = None) -> Iterator[Callable[[str]
 
 
 @contextmanager
-def rows(console: Console | None = None) -> Iterator[Callable[[str, int, int], None]]:
+def rows(console: Console | None = None) -> Iterator[Callable[[str, int, int], None] | None]:
     """Yield ``tell(step, done, total)``: the step under way ('Evaluando') and the rows it has
     done of its total, drawn as 'Evaluando: 40.000 de 200.000 filas' with a bar; a step with
-    no total yet (reading the file) shows the spinner alone. Gone at the end."""
+    no total yet (reading the file) shows the spinner alone. Gone at the end. None when
+    stderr is no terminal: nobody watches, and the import goes in one piece."""
     shown = console if console is not None else Console(stderr=True)
     if not shown.is_terminal:
-        yield lambda _step, _done, _total: None
+        yield None
         return
     columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn())
     with Progress(*columns, console=shown, transient=True) as progress:

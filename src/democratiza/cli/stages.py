@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from democratiza.cli.batch_files import not_written
-from democratiza.cli.common import centavos_option, refuse, refuse_file
+from democratiza.cli.common import Separator, centavos_option, csv_separator, refuse, refuse_file
 from democratiza.cli.offers import Db, Who, Why, engine_for
 from democratiza.compliance.ledger import stage_ledger, stage_paid_shares
 from democratiza.money import group, pesos
@@ -251,9 +251,11 @@ def export_command(
     salida: Annotated[Path, typer.Option("--salida", "-o", help="Carpeta de salida")] = Path(
         "salidas"
     ),
+    separador: Separator = ",",
     db: Db = None,
 ) -> None:
     """Escribe los archivos por comisionista, el registro y el informe de la etapa."""
+    style = csv_separator(separador)
     engine = engine_for(db)
     try:
         done = stored_allocation(engine, codigo)
@@ -268,8 +270,8 @@ def export_command(
     from democratiza.reports.stage_report import broker_files, registry_file, write_report
 
     paths = [
-        *broker_files(done, folder),
-        registry_file(done, folder, paid),
+        *broker_files(done, folder, style),
+        registry_file(done, folder, paid, style),
         *write_report(stage, done, folder),
     ]
     for path in paths:

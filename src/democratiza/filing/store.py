@@ -89,6 +89,10 @@ class Decided:
     request: str | None = field(default_factory=audit.request_now)
 
 
+# What a broker is answered for each row of a batch (its ``-radicados.csv``).
+ANSWER_COLUMNS = ["radicado", "referencia", "decision", "cantidad_permitida"]
+
+
 def store_batches(
     conn: Connection,
     stored: StoredOffer,
@@ -202,7 +206,7 @@ def store_batches(
         audit.append_many(conn, audit_entries)
     except BulkWriteRefused as exc:
         raise StorageError(refused_message(str(exc))) from None
-    answered = rows.select("radicado", "referencia", "decision", "cantidad_permitida")
+    answered = rows.select(ANSWER_COLUMNS)
     answers = []
     offset = 0
     for d, batch_id, (_, number), size in zip(decided, batch_ids, numbers, sizes, strict=True):

@@ -42,6 +42,8 @@ from democratiza.reports.render.pdf import (
     draw_table,
     key_value_table,
     metadata,
+    pages_of_rows,
+    row_height,
 )
 from democratiza.reports.render.text import long_date, wrap
 
@@ -132,13 +134,13 @@ _PAGE = """{% extends "informe.html" %}{% block cuerpo %}
 <p class="sub">{{ program }}</p>
 
 <h2>Cifras de la oferta</h2>
-<table class="kv">
+<table class="kv" tabindex="0" aria-label="Cifras de la oferta">
 {% for label, value in offer %}<tr><th scope="row">{{ label }}</th><td>
 {%- if loop.last %}<code>{{ value }}</code>{% else %}{{ value }}{% endif %}</td></tr>
 {% endfor %}</table>
 
 <h2>Resultados de la adjudicación</h2>
-<table class="kv">
+<table class="kv" tabindex="0" aria-label="Resultados de la adjudicación">
 {% for label, value in results %}<tr><th scope="row">{{ label }}</th><td>{{ value }}</td></tr>
 {% endfor %}</table>{% if caps %}
 <h2>Topes conjuntos</h2>
@@ -153,7 +155,7 @@ x<sub>n</sub>. El 1 % con más acciones son los adjudicatarios que más recibier
 
 <h2 id="reducidas-por-persona">Reducidas por las radicaciones anteriores de la misma persona</h2>
 <p>{{ reductions.caption }}.</p>
-<table>
+<table tabindex="0" aria-label="Reducidas por la misma persona">
 <thead><tr>{% for h in reductions.header %}<th scope="col">{{ h }}</th>{% endfor %}</tr></thead>
 <tbody>
 {% for row in reductions.rows %}<tr>{% for cell in row %}<td
@@ -163,7 +165,8 @@ x<sub>n</sub>. El 1 % con más acciones son los adjudicatarios que más recibier
 {%- endif %}
 
 <h2>Gráficos</h2>
-{% for chart in charts %}<figure id="grafico-{{ chart.key }}">
+{% for chart in charts %}<figure id="grafico-{{ chart.key }}" tabindex="0" role="region"
+  aria-label="{{ chart.title }}">
 <h3>{{ chart.title }}</h3>
 {{ chart.svg }}
 <figcaption>{{ chart.caption }}</figcaption>
@@ -171,7 +174,7 @@ x<sub>n</sub>. El 1 % con más acciones son los adjudicatarios que más recibier
 {% endfor %}
 <h2>Tablas de los gráficos</h2>
 {% for chart in charts %}<h3 id="tabla-{{ chart.key }}">{{ chart.table.caption }}</h3>
-<table>
+<table tabindex="0" aria-label="{{ chart.table.caption }}">
 <thead><tr>{% for h in chart.table.header %}<th scope="col"
 {%- if chart.table.numeric[loop.index0] %} class="n"{% endif %}>{{ h }}</th>
 {%- endfor %}</tr></thead>
@@ -274,15 +277,26 @@ def _chart_page(chart: AdjudicationChart, page: int) -> Figure:
     return fig
 
 
-def _table_page(table: ChartTable, page: int) -> Figure:
-    """A page with one table under its caption (the reductions across a person's filings)."""
-    fig = Figure(figsize=A4)
-    fig.text(MARGIN, 0.96, wrap(table.caption, 90), fontsize=11, fontweight="bold", va="top")
-    cells = [[wrap(h, 18) for h in table.header], *([*r[:4], wrap(r[4], 24)] for r in table.rows)]
-    ax = fig.add_axes((MARGIN, 0.05, 1 - 2 * MARGIN, 0.85))
-    draw_table(ax, cells, column_widths(cells), table.numeric, 7.5, A4[1] * 0.85, True, False)
-    fig.text(1 - MARGIN, 0.02, f"Página {page}", fontsize=8, ha="right", color="#777777")
-    return fig
+def reduction_pages(table: ChartTable, first: int) -> list[Figure]:
+    """The reductions across a person's filings under their caption, as many pages as the
+    rows need, the header on each: every radicado, rule and header whole in its cell."""
+    fontsize, height = 7.0, A4[1] * 0.84
+    header = [wrap(h, 16) for h in table.header]
+    rows = [[r[0], wrap(r[1], 38), r[2], r[3], wrap(r[4], 20)] for r in table.rows]
+    widths = column_widths([header, *rows])
+    runs = pages_of_rows(rows, fontsize, height, row_height(header, fontsize))
+    figures = []
+    for n, run in enumerate(runs):
+        fig = Figure(figsize=A4)
+        caption = table.caption + (" (continuación)" if n else "")
+        fig.text(MARGIN, 0.965, wrap(caption, 78), fontsize=11, fontweight="bold", va="top")
+        cells = [header, *run]
+        used = sum(row_height(c, fontsize) for c in cells)
+        ax = fig.add_axes((MARGIN, 0.9 - used / A4[1], 1 - 2 * MARGIN, used / A4[1]))
+        draw_table(ax, cells, widths, table.numeric, fontsize, used, True, False)
+        fig.text(1 - MARGIN, 0.02, f"Página {first + n}", fontsize=8, ha="right", color="#777777")
+        figures.append(fig)
+    return figures
 
 
 def _notes_page(title: str, notes: tuple[str, ...], page: int) -> Figure:
@@ -313,5 +327,6 @@ def render_pdf(inp: ReportInput, figures: ReportFigures, path: Path) -> None:
             page += 1
         reductions = person_reductions(inp)
         if reductions is not None:
-            pdf.savefig(_table_page(reductions, page))
+            for figure in reduction_pages(reductions, page):
+                pdf.savefig(figure)
     atomic_write(path, out.getvalue())

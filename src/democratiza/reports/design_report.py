@@ -37,7 +37,15 @@ from democratiza.reports.render.charts import (
 )
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.html import PAGES
-from democratiza.reports.render.pdf import A4_LANDSCAPE, MARGIN, column_widths, draw_table, metadata
+from democratiza.reports.render.pdf import (
+    A4_LANDSCAPE,
+    MARGIN,
+    column_widths,
+    draw_table,
+    metadata,
+    pages_of_rows,
+    row_height,
+)
 from democratiza.reports.render.text import wrap
 
 TITLE = "Comparación de diseños del programa"
@@ -108,13 +116,13 @@ def chart_svgs(designs: list[DesignFigures]) -> list[tuple[str, str]]:
 
 
 _PAGE = """{% extends "informe.html" %}{% block ancho %}72rem{% endblock %}
-{% block estilo %}.tabla { overflow-x: auto; }
+{% block estilo %}.tabla { overflow-x: auto; } .tabla > table { display: table; }
 td { text-align: right; font-variant-numeric: tabular-nums; }{% endblock %}
 {% block cuerpo %}
 <p class="nota">{{ program }}. Cada diseño se decide con las mismas reglas y se adjudica con
 el mismo método de adjudicación que una oferta real, sobre la misma población.</p>
 <h2>Cifras de cada diseño</h2>
-<div class="tabla"><table>
+<div class="tabla" tabindex="0" role="region" aria-label="Cifras de cada diseño"><table>
 <thead><tr><th scope="col">Cifra</th>{% for name in names %}<th scope="col">{{ name }}</th>
 {% endfor %}</tr></thead>
 <tbody>
@@ -122,7 +130,8 @@ el mismo método de adjudicación que una oferta real, sobre la misma población
 {%- for v in values %}<td>{{ v }}</td>{% endfor %}</tr>
 {% endfor %}</tbody></table></div>
 <h2>Gráficos</h2>
-{% for title, chart in charts %}<figure><h3>{{ title }}</h3>{{ chart }}</figure>
+{% for title, chart in charts %}<figure tabindex="0" role="region" aria-label="{{ title }}">
+<h3>{{ title }}</h3>{{ chart }}</figure>
 {% endfor %}
 {% endblock %}
 """
@@ -138,24 +147,33 @@ def render_html(designs: list[DesignFigures], program: str) -> str:
     )
 
 
-def _table_page(designs: list[DesignFigures], program: str) -> Figure:
-    fig = Figure(figsize=A4_LANDSCAPE)
-    height = A4_LANDSCAPE[1]
-    fig.text(MARGIN, 1 - 0.45 / height, TITLE, fontsize=15, fontweight="bold", va="top")
-    fig.text(MARGIN, 1 - 0.8 / height, wrap(program, 150), color="#555555", va="top", fontsize=9)
-    cells = [
-        ["Cifra", *(wrap(d.name, 22) for d in designs)],
-        *(
-            [wrap(label, 40), *(wrap(v, 22) for v in values)]
-            for label, values in comparison_rows(designs)
-        ),
+def _table_pages(designs: list[DesignFigures], program: str) -> list[Figure]:
+    """The comparison table on as many landscape pages as its rows need, the header on each:
+    rows are as tall as their lines, never squeezed into one page (their text would overlap)."""
+    fontsize, height = 6.5, A4_LANDSCAPE[1]
+    header = ["Cifra", *(wrap(d.name, 22) for d in designs)]
+    rows = [
+        [wrap(label, 40), *(wrap(v, 22) for v in values)]
+        for label, values in comparison_rows(designs)
     ]
+    widths = column_widths([header, *rows])
     numeric = (False, *(True for _ in designs))
-    ax = fig.add_axes((MARGIN, 0.05, 1 - 2 * MARGIN, 0.82))
-    draw_table(
-        ax, cells, column_widths(cells), numeric, 6.5, 0.82 * height, header=True, total=False
-    )
-    return fig
+    top = 1.0  # inches from the page's top to the table
+    runs = pages_of_rows(rows, fontsize, height - top - 0.4, row_height(header, fontsize))
+    pages = []
+    for n, run in enumerate(runs):
+        fig = Figure(figsize=A4_LANDSCAPE)
+        title = TITLE + (" (continuación)" if n else "")
+        fig.text(MARGIN, 1 - 0.45 / height, title, fontsize=15, fontweight="bold", va="top")
+        fig.text(
+            MARGIN, 1 - 0.8 / height, wrap(program, 150), color="#555555", va="top", fontsize=9
+        )
+        cells = [header, *run]
+        used = sum(row_height(c, fontsize) for c in cells)
+        ax = fig.add_axes((MARGIN, 1 - (top + used) / height, 1 - 2 * MARGIN, used / height))
+        draw_table(ax, cells, widths, numeric, fontsize, used, header=True, total=False)
+        pages.append(fig)
+    return pages
 
 
 def render_pdf(designs: list[DesignFigures], program: str, path: Path) -> None:
@@ -163,7 +181,8 @@ def render_pdf(designs: list[DesignFigures], program: str, path: Path) -> None:
     out = io.BytesIO()
     info = metadata(TITLE, program)
     with matplotlib.rc_context(chart_style()), PdfPages(out, metadata=info) as pdf:
-        pdf.savefig(_table_page(designs, program))
+        for page in _table_pages(designs, program):
+            pdf.savefig(page)
         for _, title, draw, _size in CHARTS:
             fig = Figure(figsize=A4_LANDSCAPE, layout="constrained")
             fig.suptitle(title, x=0.02, ha="left", fontsize=14, fontweight="bold")

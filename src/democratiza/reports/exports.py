@@ -8,8 +8,10 @@ the CSV keeps its machine header and the XLSX has it in words (``reports.columns
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -43,14 +45,16 @@ def per_broker_files(
     prefix: str,
     sheet: str,
     datetime_format: str = "%Y-%m-%dT%H:%M:%S",
+    style: Mapping[str, Any] | None = None,
 ) -> list[Path]:
-    """One CSV and one XLSX per broker (``comisionista``), its rows without that column."""
+    """One CSV and one XLSX per broker (``comisionista``), its rows without that column;
+    ``style``: the CSV's separator and decimal (``tables.cells.csv_style``)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for broker in sorted(frame["comisionista"].unique().to_list()):
         part = frame.filter(pl.col("comisionista") == broker).drop("comisionista")
         stem = out_dir / f"{prefix}-{slug(broker)}"
-        write_csv(part, stem.with_suffix(".csv"), datetime_format=datetime_format)
+        write_csv(part, stem.with_suffix(".csv"), datetime_format=datetime_format, **(style or {}))
         write_workbook(part, stem.with_suffix(".xlsx"), sheet, TITLES)
         paths += [stem.with_suffix(".csv"), stem.with_suffix(".xlsx")]
     return paths
@@ -109,10 +113,14 @@ def broker_frame(done: Adjudication, terms: pl.DataFrame | None = None) -> pl.Da
 
 
 def broker_files(
-    done: Adjudication, out_dir: Path, terms: pl.DataFrame | None = None
+    done: Adjudication,
+    out_dir: Path,
+    terms: pl.DataFrame | None = None,
+    style: Mapping[str, Any] | None = None,
 ) -> list[Path]:
     """Each broker's acceptants with their decision and award (``broker_frame``)."""
-    return per_broker_files(broker_frame(done, terms), out_dir, "adjudicacion", "Adjudicación")
+    frame = broker_frame(done, terms)
+    return per_broker_files(frame, out_dir, "adjudicacion", "Adjudicación", style=style)
 
 
 def paid_only(results: pl.DataFrame, column: str, paid: pl.DataFrame | None) -> pl.DataFrame:
@@ -126,7 +134,12 @@ def paid_only(results: pl.DataFrame, column: str, paid: pl.DataFrame | None) -> 
     )
 
 
-def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None = None) -> Path:
+def registry_file(
+    done: Adjudication,
+    out_dir: Path,
+    paid: pl.DataFrame | None = None,
+    style: Mapping[str, Any] | None = None,
+) -> Path:
     """For the depository: one line per awardee and broker, shares summed.
 
     Once the payment period is settled only paid shares are registered (``paid``: radicado →
@@ -142,5 +155,5 @@ def registry_file(done: Adjudication, out_dir: Path, paid: pl.DataFrame | None =
         .select(REGISTRY_COLUMNS)
     )
     path = out_dir / "registro-adjudicatarios.csv"
-    write_csv(registry, path)
+    write_csv(registry, path, **(style or {}))
     return path

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import io
 import textwrap
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import polars as pl
@@ -57,7 +59,7 @@ DEMAND_CAPTION = (
 )
 
 
-def _priced(done: StageAllocation) -> pl.DataFrame:
+def priced(done: StageAllocation) -> pl.DataFrame:
     price = done.header["precio"]
     assert price is None or isinstance(price, int)
     return done.results.with_columns(
@@ -70,7 +72,7 @@ def allocation_frame(done: StageAllocation) -> pl.DataFrame:
     """Every order with its broker, decision, shares, price and sum to pay, in pesos with two
     decimals (``render.amounts``): 'valor_a_pagar' 24750000.00 is never read a hundred times
     too large."""
-    return in_pesos(_priced(done).select("comisionista", *BROKER_COLUMNS), AMOUNT_COLUMNS)
+    return in_pesos(priced(done).select("comisionista", *BROKER_COLUMNS), AMOUNT_COLUMNS)
 
 
 def registry_frame(done: StageAllocation, paid: pl.DataFrame | None = None) -> pl.DataFrame:
@@ -85,25 +87,33 @@ def registry_frame(done: StageAllocation, paid: pl.DataFrame | None = None) -> p
     )
 
 
-def broker_files(done: StageAllocation, out_dir: Path) -> list[Path]:
+def broker_files(
+    done: StageAllocation, out_dir: Path, style: Mapping[str, Any] | None = None
+) -> list[Path]:
     """Each broker's orders, with the decision at intake, the shares and the sum to pay (in
-    pesos with two decimals)."""
+    pesos with two decimals); ``style``: the CSV's separator (``tables.cells.csv_style``)."""
     return per_broker_files(
         allocation_frame(done),
         out_dir,
         slug(done.stage_code),
         "Asignación",
         "%Y-%m-%dT%H:%M:%S%.f",
+        style,
     )
 
 
-def registry_file(done: StageAllocation, out_dir: Path, paid: pl.DataFrame | None = None) -> Path:
+def registry_file(
+    done: StageAllocation,
+    out_dir: Path,
+    paid: pl.DataFrame | None = None,
+    style: Mapping[str, Any] | None = None,
+) -> Path:
     """For the depository: one line per buyer and broker, shares summed (paid ones only once
     the payments are settled)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     registry = registry_frame(done, paid)
     path = out_dir / f"registro-{slug(done.stage_code)}.csv"
-    write_csv(registry, path)
+    write_csv(registry, path, **(style or {}))
     return path
 
 

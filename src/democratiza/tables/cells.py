@@ -66,6 +66,26 @@ def safe_frame(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.rename({c: safe_text(c) for c in frame.columns if safe_text(c) != c})
 
 
+# How an exported CSV separates its fields and writes its decimals: by default a comma and a
+# dot ('24750000.00'), for the programs that read it; with ``;``, a comma decimal
+# ('24750000,00'), the file a Colombian Excel opens as columns of numbers
+# (``--separador ;``, ``docs/formatos.md``). The header is the same either way.
+SEPARATORS: dict[str, dict[str, Any]] = {
+    ",": {},
+    ";": {"separator": ";", "decimal_comma": True},
+}
+
+
+def csv_style(separator: str) -> dict[str, Any]:
+    """The writer's options for ``separator`` (',' or ';'); another is refused."""
+    if separator not in SEPARATORS:
+        raise ValueError(
+            f"separador desconocido '{separator}': se admite ',' (punto decimal) o ';' "
+            "(coma decimal, para Excel en español)"
+        )
+    return SEPARATORS[separator]
+
+
 def write_csv(frame: pl.DataFrame, target: str | Path | IO[bytes], **options: Any) -> None:
     """The frame as an exported CSV (Polars' writer, its options), text cells made safe."""
     safe_frame(frame).write_csv(target, **options)

@@ -90,21 +90,31 @@ def _amount_value(col: pl.Expr) -> pl.Expr:
     )
 
 
-def _written_amounts(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame:
-    """Every amount the cast did not read (decimals, thousands dots), read by the grammar.
+def _read_the_rest(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame:
+    """Every cell the first, cheap reading left unread, read in full (``SECOND_READ``): an
+    amount with decimals or thousands dots by the grammar, a yes or no written otherwise
+    than 'si' or 'no'.
 
-    Only those cells are read, so a file of plain amounts pays for no regex at all.
+    Only those cells are read, so a file of plain amounts pays for no regex at all, and one
+    of 'si' and 'no' for no lower-casing.
     """
     for column in fmt.columns:
-        if column.kind not in MONEY_KINDS:
+        second = SECOND_READ.get(column.kind)
+        if second is None:
             continue
         written, value = typed[_written(column.name)], typed[column.name]
         unread = (written.is_not_null() & value.is_null()).arg_true()
         if unread.len():
-            cells = pl.DataFrame({"monto": written.gather(unread)})
-            read = cells.select(_amount_value(pl.col("monto"))).to_series()
+            cells = pl.DataFrame({"celda": written.gather(unread)})
+            read = cells.select(second(pl.col("celda"))).to_series()
             typed = typed.with_columns(value.clone().scatter(unread, read))
+            if column.kind == "cantidad" and FRACTION in typed.columns:
+                fraction = cells.select(_fraction(pl.col("celda"))).to_series()
+                typed = typed.with_columns(typed[FRACTION].clone().scatter(unread, fraction))
     return typed
+
+
+FRACTION = "cantidad_fraccionaria"  # beside a quantity: written with a decimal part
 
 
 def _quantity_whole(parts: pl.Expr) -> pl.Expr:
@@ -116,8 +126,29 @@ def _quantity_fraction(parts: pl.Expr) -> pl.Expr:
     return pl.coalesce(parts.struct.field("2"), parts.struct.field("4"))
 
 
-def _quantity(col: pl.Expr, parts: pl.Expr) -> Parsed:
-    value = _quantity_whole(parts).cast(pl.Int64, strict=False)
+def _quantity_value(col: pl.Expr) -> pl.Expr:
+    """The whole shares of a quantity as written (``QUANTITY``), null if it does not fit."""
+    return _quantity_whole(_quantity_groups(col)).cast(pl.Int64, strict=False)
+
+
+def _fraction(col: pl.Expr) -> pl.Expr:
+    """Whether a quantity is written with a decimal part other than zeros."""
+    decimals = _quantity_fraction(_quantity_groups(col))
+    return (decimals.str.strip_chars_end("0") != "").fill_null(False)
+
+
+QUANTITY_DIGITS = 18  # the digits an Int64 always holds
+
+
+def _quantity(col: pl.Expr) -> Parsed:
+    """Read first by a cast, as nearly every quantity is plain digits (no regex, no decimal
+    part); ``_read_the_rest`` reads any other cell by ``_quantity_value``, as the message
+    does, and says whether it has a decimal part (``FRACTION``)."""
+    signed = col.str.starts_with("-") | col.str.starts_with("+")  # the cast would take them
+    first = pl.when(~signed & (col.str.len_bytes() <= QUANTITY_DIGITS)).then(
+        col.cast(pl.Int64, strict=False)
+    )
+    value = _quantity_value(col)
     error = (
         pl.when(col.is_null())
         .then(pl.lit("falta la cantidad"))
@@ -128,7 +159,7 @@ def _quantity(col: pl.Expr, parts: pl.Expr) -> Parsed:
         .when(value > MAXIMA["cantidad"])
         .then(pl.lit("cantidad fuera de todo rango plausible: '{}'"))
     )
-    return value, error
+    return first, error
 
 
 def _integer(col: pl.Expr) -> Parsed:
@@ -141,10 +172,17 @@ def _integer(col: pl.Expr) -> Parsed:
 FLAG_WORDS = {**dict.fromkeys(TRUE, True), **dict.fromkeys(FALSE, False)}
 
 
+def _flag_value(col: pl.Expr) -> pl.Expr:
+    """One lookup per cell: any other word (and an empty cell) has no value."""
+    return col.str.to_lowercase().replace_strict(FLAG_WORDS, default=None, return_dtype=pl.Boolean)
+
+
 def _flag(col: pl.Expr) -> Parsed:
-    # One lookup per cell: any other word (and an empty cell) has no value.
-    value = col.str.to_lowercase().replace_strict(FLAG_WORDS, default=None, return_dtype=pl.Boolean)
-    return value, pl.when(col.is_not_null() & value.is_null()).then(
+    """Read first as the words nearly every file writes, 'si' and 'no' (two comparisons,
+    far cheaper than lower-casing each cell); ``_read_the_rest`` reads any other cell by
+    ``_flag_value``, as the message does."""
+    value = pl.when(col == "si").then(True).when(col == "no").then(False)
+    return value, pl.when(col.is_not_null() & _flag_value(col).is_null()).then(
         pl.lit("se espera si o no: '{}'")
     )
 
@@ -213,13 +251,19 @@ def _text(column: Column, codes: tuple[str, ...] | None) -> Parsed:
 PARSERS: dict[str, Callable[[pl.Expr, pl.Expr], Parsed]] = {
     "pesos": lambda c, _: _money(c, MAXIMA["pesos"], "pesos"),
     "dolares": lambda c, _: _money(c, MAXIMA["dolares"], "dólares"),
-    "cantidad": lambda c, parts: _quantity(c, parts),
+    "cantidad": lambda c, _: _quantity(c),
     "entero": lambda c, _: _integer(c),
     "si_no": lambda c, _: _flag(c),
     "fecha": lambda c, _: _date(c),
     "fecha_hora": _datetime,
 }
-MONEY_KINDS = ("pesos", "dolares")
+# What reads a cell the first reading left unread (``_read_the_rest``).
+SECOND_READ: dict[str, Callable[[pl.Expr], pl.Expr]] = {
+    "pesos": _amount_value,
+    "dolares": _amount_value,
+    "si_no": _flag_value,
+    "cantidad": _quantity_value,
+}
 
 
 def _quantity_groups(col: pl.Expr) -> pl.Expr:
@@ -227,9 +271,9 @@ def _quantity_groups(col: pl.Expr) -> pl.Expr:
 
 
 # What several expressions of a column read, computed once in a column of its own: the
-# quantities' regex groups, the date-times' first format.
+# date-times' first format. (A quantity's regex groups are read only for the cells the
+# cast leaves unread, ``_read_the_rest``, and for the rows that have an error.)
 PREPARED: dict[str, Callable[[pl.Expr], pl.Expr]] = {
-    "cantidad": _quantity_groups,
     "fecha_hora": _first_format,
 }
 
@@ -287,7 +331,8 @@ class _Plan:
     extra: list[pl.Expr]
     repeated: pl.Expr
     written: list[pl.Expr]  # each cell as written, beside its typed value
-    flags: list[pl.Expr]  # one boolean column per check: is something wrong there?
+    flags: list[pl.Expr]  # one boolean column per check: is something wrong there? (the
+    # cells' checks, then the repeated key's)
 
 
 _PLANS: dict[int, tuple[FileFormat, _Plan]] = {}
@@ -316,10 +361,9 @@ def _plan(fmt: FileFormat) -> _Plan:
         values.append(value.cast(schema[column.name]).alias(column.name))
         messages.append(error.alias(column.name))
     extra = []
-    if "cantidad_fraccionaria" in schema:
-        parts = pl.col(_prepared("cantidad"))
-        fraction = _quantity_fraction(parts).str.strip_chars_end("0") != ""
-        extra.append(fraction.fill_null(False).alias("cantidad_fraccionaria"))
+    if FRACTION in schema:
+        # Only a cell the cast did not read can have a decimal part (``_read_the_rest``).
+        extra.append(pl.lit(False).alias(FRACTION))
     repeated = pl.col(fmt.key).is_duplicated() if fmt.key else pl.lit(False)
     written = [pl.col(c.name).alias(_written(c.name)) for c in fmt.columns]
     flags = [_is_wrong(c).alias(f"_malo_{i}") for i, c in enumerate(fmt.columns)]
@@ -366,18 +410,31 @@ def parse_rows(
     # carries no message columns, and a few single acceptances do not pay for planning
     # them (typing those is mostly the planning of these expressions).
     typed = _typed(frame, plan, fmt)
-    is_bad = typed.select(pl.any_horizontal(plan.flags)).to_series()
+    key = fmt.key
+    repeats = key is not None and _may_repeat(typed[key])
+    flags = plan.flags if repeats else plan.flags[:-1]
+    is_bad = typed.select(pl.any_horizontal(flags)).to_series()
     bad = frame.filter(is_bad)
     if not bad.height:
         return typed.select(list(plan.schema)), []
-    duplicated = frame.filter(plan.repeated)[fmt.key] if fmt.key else pl.Series([], dtype=pl.String)
+    duplicated = pl.Series([], dtype=pl.String)
+    if key is not None and repeats:
+        duplicated = frame.filter(plan.repeated)[key]
     found = _collect(raw.source, bad, plan.messages, duplicated, fmt)
     return typed.filter(~is_bad).select(list(plan.schema)), found
 
 
+def _may_repeat(key: pl.Series) -> bool:
+    """Whether two cells of the key may be equal: only if two of their hashes are (equal
+    cells, two empty ones, or a collision), told by counting distinct 64-bit numbers,
+    several times cheaper than looking for repeated texts; ``plan.repeated`` then finds
+    them exactly."""
+    return key.hash().n_unique() < key.len()
+
+
 def _typed(frame: pl.DataFrame, plan: _Plan, fmt: FileFormat) -> pl.DataFrame:
     """Each column's typed value beside the cell as written (the frame as prepared)."""
-    return _written_amounts(frame.select("fila", *plan.values, *plan.extra, *plan.written), fmt)
+    return _read_the_rest(frame.select("fila", *plan.values, *plan.extra, *plan.written), fmt)
 
 
 def _collect(

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from democratiza.tables.cell_checks import cell_errors, no_controls
+from democratiza.tables.cell_checks import ByteFacts, byte_facts, cell_errors
 from democratiza.tables.csv_blocks import Readable, first_record_end, record_blocks
 from democratiza.tables.csv_layout import (
     CsvShape,
@@ -73,18 +73,29 @@ def _header_errors(source: str, names: list[str]) -> list[InputError]:
     return errors
 
 
-def _with_rows(source: str, frame: pl.DataFrame, first_row: int, controls: bool = True) -> RawTable:
+# Nothing known of the cells' bytes: every cell is stripped and looked at for controls.
+UNKNOWN = ByteFacts(controls=True, padded=True)
+
+
+def _with_rows(
+    source: str, frame: pl.DataFrame, first_row: int, facts: ByteFacts = UNKNOWN
+) -> RawTable:
     numbers = range(first_row, first_row + frame.height)
-    return _with_numbered_rows(source, frame, numbers, controls)
+    return _with_numbered_rows(source, frame, numbers, facts)
 
 
 def _with_numbered_rows(
-    source: str, frame: pl.DataFrame, numbers: Sequence[int], controls: bool = True
+    source: str, frame: pl.DataFrame, numbers: Sequence[int], facts: ByteFacts = UNKNOWN
 ) -> RawTable:
-    """The frame, its cells stripped and blank as missing, "fila" its rows' ``numbers``."""
-    # Blank cells are missing values: strip spaces, then treat "" as null.
-    # One expression for every column: built once here, not once per column per file.
-    frame = frame.select(pl.all().cast(pl.String).str.strip_chars().replace("", None))
+    """The frame, its cells stripped and blank as missing, "fila" its rows' ``numbers``.
+
+    ``facts``: what the bytes every cell came from tell (``byte_facts``); cells that begin
+    and end with no white space are not stripped (Polars reads an empty cell as missing).
+    """
+    if facts.padded:
+        # Blank cells are missing values: strip spaces, then treat "" as null.
+        # One expression for every column: built once here, not once per column per file.
+        frame = frame.select(pl.all().cast(pl.String).str.strip_chars().replace("", None))
     if isinstance(numbers, range):
         frame = frame.with_row_index("fila", offset=numbers.start)
     else:
@@ -92,7 +103,7 @@ def _with_numbered_rows(
             "fila", pl.exclude("fila")
         )
     frame = frame.with_columns(pl.col("fila").cast(pl.Int64))
-    errors = cell_errors(source, frame, controls)
+    errors = cell_errors(source, frame, facts.controls)
     if errors:
         raise InputRejected(errors)
     return RawTable(source, frame)
@@ -117,7 +128,7 @@ def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
             _checked_shape(source, [], counted.shape)  # the header's errors
             if not counted.exact:
                 _checked_shape(source, [], plain_shape(source, data))  # the rows that differ
-            return _whole(source, data, frame, limits)
+            return _whole(source, data, frame, limits, counted.shape.separator)
     try:
         text = data.decode("utf-8")  # Polars reads the bytes; the shape check, this text
     except UnicodeDecodeError as exc:
@@ -141,12 +152,16 @@ def _polars_csv(body: bytes, separator: str) -> pl.DataFrame | None:
         return None
 
 
-def _whole(source: str, data: bytes, frame: pl.DataFrame, limits: ReadLimits) -> RawTable:
+def _whole(
+    source: str, data: bytes, frame: pl.DataFrame, limits: ReadLimits, unquoted: str | None = None
+) -> RawTable:
+    """The frame read from ``data``; ``unquoted``: the separator of a file with no quote,
+    whose cells are exactly the bytes between separators and line ends (``byte_facts``)."""
     if frame.height == 0:
         raise InputRejected([InputError(source, None, None, NO_ROWS)])
     check_rows(source, frame.height, limits)
     # Every cell came from these bytes: none holds a control character if they hold none.
-    return _with_rows(source, frame, first_row=2, controls=not no_controls(data))
+    return _with_rows(source, frame, first_row=2, facts=byte_facts(data, unquoted))
 
 
 NOT_UTF8 = (
@@ -221,10 +236,13 @@ def read_csv_chunks(path: Path, rows: int) -> TableChunks:
                     if counted is not None and counted.exact:  # what the careful pass says
                         _checked_shape(source, _utf8_blocks(source, path))
                     raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)]) from None
-                controls = not no_controls(block)  # each cell of the piece is in the block
+                # Each cell of the piece is in the block; a file with no quote has its cells
+                # between separators and line ends (``counted``: it has none).
+                unquoted = shape.separator if counted is not None and counted.exact else None
+                facts = byte_facts(block, unquoted)
                 for offset in range(0, frame.height, rows):
                     piece = frame.slice(offset, rows)
-                    yield _with_rows(source, piece, first_row=first, controls=controls)
+                    yield _with_rows(source, piece, first_row=first, facts=facts)
                     first += piece.height
         if first == 2:
             raise InputRejected([InputError(source, None, None, NO_ROWS)])

@@ -40,6 +40,7 @@ from democratiza.web.pages import credit_lines as pages_credit
 from democratiza.web.pages import dashboard as pages_dashboard
 from democratiza.web.pages import designer as pages_designer
 from democratiza.web.pages import fines as pages_fines
+from democratiza.web.pages import offer_payments as pages_offer_payments
 from democratiza.web.pages import office as pages_office
 from democratiza.web.pages import public as pages_public
 from democratiza.web.pages import stage_page as pages_stage
@@ -146,6 +147,7 @@ def create_app(
         pages_office.router,
         pages_dashboard.router,
         pages_credit.router,
+        pages_offer_payments.router,
         pages_tokens.router,
         pages_audit.router,
         pages_stages.router,

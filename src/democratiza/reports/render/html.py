@@ -38,6 +38,16 @@ figure svg { max-width: 100%; height: auto; display: block; }
 figcaption { font-size: 0.92rem; color: #333; margin-top: 0.4rem; }
 .nota { font-size: 0.85rem; color: #444; }
 {% block estilo %}{% endblock %}
+@media (max-width: 40rem) {
+  body { margin: 1rem auto; padding: 0 0.6rem; }
+  table { display: block; overflow-x: auto; max-width: 100%; }
+  table.kv th { width: auto; }
+  td:first-child { position: sticky; left: 0; background: white; }
+  th:first-child { position: sticky; left: 0; }
+  /* A chart keeps the size of its letters on a phone and scrolls sideways in its figure. */
+  figure { overflow-x: auto; }
+  figure svg { max-width: none; width: 44rem; }
+}
 @media print { body { margin: 0; max-width: none; } h2 { page-break-after: avoid; } }
 </style>
 </head>

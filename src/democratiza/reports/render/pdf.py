@@ -8,6 +8,7 @@ a fraction of the page.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -42,6 +43,27 @@ def line_height(fontsize: float) -> float:
 def row_height(cells: Sequence[str], fontsize: float) -> float:
     """A table row's height: its tallest cell's lines plus padding."""
     return (max(c.count("\n") for c in cells) + 1.8) * line_height(fontsize)
+
+
+Row = TypeVar("Row", bound=Sequence[str])
+
+
+def pages_of_rows(
+    rows: Sequence[Row], fontsize: float, height_in: float, header_in: float
+) -> list[list[Row]]:
+    """The rows in runs that each fit ``height_in`` under a header ``header_in`` tall: a long
+    table goes on as many pages as it needs, never squeezed into one (its lines would
+    overlap)."""
+    pages: list[list[Row]] = [[]]
+    used = header_in
+    for row in rows:
+        tall = row_height(row, fontsize)
+        if pages[-1] and used + tall > height_in:
+            pages.append([])
+            used = header_in
+        pages[-1].append(row)
+        used += tall
+    return pages
 
 
 def column_widths(cells: Sequence[Sequence[str]]) -> list[float]:

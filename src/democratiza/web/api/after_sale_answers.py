@@ -17,6 +17,18 @@ class PaymentsAnswer(Answer):
     total: int = Field(description="Centavos")
 
 
+class SettlementFiguresAnswer(Answer):
+    """Después de adjudicar: lo adjudicado, lo pagado, lo que falta y lo resuelto."""
+
+    valor_adjudicado: int = Field(description="Centavos")
+    pagado: int = Field(description="Centavos recibidos")
+    por_pagar: int = Field(description="Centavos que faltan, adjudicación por adjudicación")
+    liquidada: bool = Field(description="Si el periodo de pago ya se liquidó")
+    acciones_pagadas: int = Field(description="Liquidado el periodo (0 antes)")
+    acciones_resueltas: int = Field(description="Liquidado el periodo (0 antes)")
+    valor_resuelto: int = Field(description="Centavos, liquidado el periodo")
+
+
 class Settlement(Answer):
     fecha_enajenacion: str
     acciones_pagadas: int
@@ -35,7 +47,7 @@ class HoldingEvent(Answer):
 
 
 class Holding(Answer):
-    """An award after the sale: what was sold, its events and whether it is ineffective."""
+    """Una adjudicación después de la venta: lo vendido, sus eventos y si es ineficaz."""
 
     radicado: str
     adjudicadas: int
@@ -62,7 +74,7 @@ class EventAnswer(Answer):
 
 
 class Condition(Answer):
-    """One condition of Ley 226 art. 11 or the program, checked, with its arithmetic."""
+    """Una condición de la Ley 226 art. 11 o del programa, verificada, con su cuenta."""
 
     regla: str
     cita: str
@@ -91,7 +103,7 @@ class CreditLineRow(Answer):
 
 
 class OfferCredit(Answer):
-    """An offer's credit lines and whether they let it open (Ley 226 art. 11 num. 3)."""
+    """Las líneas de crédito de la oferta y si permiten abrirla (Ley 226 art. 11 num. 3)."""
 
     oferta: str
     valor_acciones_ofrecidas: int = Field(description="Centavos")

@@ -4,7 +4,9 @@ Why: a client generated from ``/api/openapi.json`` (``openapi-python-client``, f
 a class with typed attributes for every answer, instead of a bag of untyped keys; and the
 service checks each answer against its model before it leaves. The JSON itself is the one
 the routes always wrote: every model lists its keys in the order they are written, and
-``InOrder`` keeps the order of records whose keys come as they were stored.
+``InOrder`` keeps the order of records whose keys come as they were stored. A model's
+docstring is its description in ``/api/openapi.json``, which brokers' developers read: in
+Spanish, like everything a person reads.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from pydantic import (
     ValidatorFunctionWrapHandler,
     model_serializer,
     model_validator,
+    with_config,
 )
+from typing_extensions import TypedDict
 
 from democratiza.web.errors import ErrorItem
 from democratiza.web.server.filing_answers import RowDecision
@@ -71,8 +75,9 @@ class BatchRow(Answer):
     huella: str
 
 
-class AcceptanceRow(Answer):
-    """An acceptance as its broker, the office and the auditors read it (amounts in
+@with_config(ConfigDict(extra="forbid"))
+class AcceptanceRow(TypedDict):
+    """Una aceptación como la leen su comisionista, la oficina y los auditores (montos en
     centavos)."""
 
     radicado: str
@@ -95,7 +100,9 @@ class AcceptanceRow(Answer):
     motivo: str | None
 
 
+@with_config(ConfigDict(extra="forbid"))
 class AcceptanceVersion(AcceptanceRow):
+
     vigente: bool
 
 
@@ -104,9 +111,10 @@ class AcceptanceVersions(Answer):
     versiones: list[AcceptanceVersion]
 
 
-class ResultRow(Answer):
-    """One acceptance in the adjudication (``consumido_por``: the person's other filings
-    that used the limit first; another broker's, masked)."""
+@with_config(ConfigDict(extra="forbid"))
+class ResultRow(TypedDict):
+    """Una aceptación en la adjudicación (``consumido_por``: las otras radicaciones de la
+    persona que usaron antes su límite; las de otro comisionista, sin su radicado)."""
 
     radicado: str
     comisionista: str
@@ -125,8 +133,8 @@ class ResultRow(Answer):
 
 
 class JobResult(InOrder):
-    """What a finished job left: a batch's answer, an adjudication's message, or why it
-    failed (with the rows' errors)."""
+    """Lo que dejó un trabajo terminado: la respuesta de un lote, el mensaje de una
+    adjudicación, o por qué falló (con los errores de las filas)."""
 
     detalle: str
     creado: bool | None = None

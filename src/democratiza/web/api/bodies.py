@@ -46,6 +46,8 @@ def described_as(model: type[BaseModel]) -> WithJsonSchema:
     knows its keys."""
     schema = model.model_json_schema(by_alias=True)
     defs = schema.pop("$defs", {})
+    for note in ("title", "description"):  # the code's own words; the field says its own
+        schema.pop(note, None)
 
     def inline(node: Any) -> Any:
         if isinstance(node, dict):

@@ -7,7 +7,10 @@ that has none.
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Annotated
+
+from pydantic import ConfigDict, Field, with_config
+from typing_extensions import TypedDict
 
 from democratiza.web.api.answers import Answer, InOrder
 
@@ -20,7 +23,7 @@ class FigureRow(Answer):
 
 
 class Dashboard(Answer):
-    """Intake figures of the current acceptances, by each of five keys."""
+    """Las cifras del ingreso de las aceptaciones vigentes, por cada una de cinco claves."""
 
     por_dia: list[FigureRow]
     por_categoria: list[FigureRow]
@@ -30,7 +33,7 @@ class Dashboard(Answer):
 
 
 class JointCap(InOrder):
-    """A cap shared by several categories (``topes_conjuntos`` of a program)."""
+    """Un tope que comparten varias categorías (``topes_conjuntos`` del programa)."""
 
     id: str
     categorias: list[str]
@@ -40,8 +43,8 @@ class JointCap(InOrder):
 
 
 class AdjudicationRecord(InOrder):
-    """The adjudication's record: method, parameters and the hashes of its inputs and
-    result, with who adjudicated and when."""
+    """El registro de la adjudicación: método, parámetros y huellas de sus entradas y de su
+    resultado, con quién adjudicó y cuándo."""
 
     acciones_ofrecidas: int
     adjudicadas: int
@@ -66,7 +69,7 @@ class AdjudicationRecord(InOrder):
 
 
 class TokenRow(Answer):
-    """A broker's API token as the office and the auditors list it (never the token)."""
+    """Un token de comisionista como lo listan la oficina y los auditores (nunca el token)."""
 
     id: int
     comisionista: str
@@ -76,19 +79,23 @@ class TokenRow(Answer):
     revocado_en: str | None
 
 
-class AuditEntry(Answer):
-    """One entry of the audit log, chained to the one before by its hash."""
+@with_config(ConfigDict(extra="forbid"))
+class AuditEntry(TypedDict):
+    """Una entrada del registro de auditoría, encadenada a la anterior por su huella."""
 
     id: int
     cuando: str
     quien: str
     accion: str
     entidad: str
-    antes: str | None = Field(description="JSON canónico")
-    despues: str | None = Field(description="JSON canónico")
+    antes: Annotated[str | None, Field(description="JSON canónico")]
+    despues: Annotated[str | None, Field(description="JSON canónico")]
     huella_anterior: str
     huella: str
-    solicitud: str | None = Field(
-        description="El identificador (X-Request-Id) de la solicitud web que causó la entrada; "
-        "ninguno si no la causó una"
-    )
+    solicitud: Annotated[
+        str | None,
+        Field(
+            description="El identificador (X-Request-Id) de la solicitud web que causó la "
+            "entrada; ninguno si no la causó una"
+        ),
+    ]

@@ -8,6 +8,7 @@ stage's (``/etapas/…``) run the same code over their ledger.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import date
 from typing import Annotated
 
@@ -16,13 +17,18 @@ from fastapi import APIRouter, Request, UploadFile
 from democratiza.compliance.holdings import settle
 from democratiza.compliance.ledger import offer_ledger, stage_ledger
 from democratiza.compliance.payment_batches import LedgerOf, import_payments
+from democratiza.compliance.settlement_figures import settlement_figures
 from democratiza.offers.lifecycle import OfferError
-from democratiza.web.api.after_sale_answers import PaymentsAnswer, Settlement
+from democratiza.web.api.after_sale_answers import (
+    PaymentsAnswer,
+    Settlement,
+    SettlementFiguresAnswer,
+)
 from democratiza.web.api.bodies import Body, Day
 from democratiza.web.api.stages import check_stage
 from democratiza.web.api.uploads import BatchId, file_field, uploaded
-from democratiza.web.api.views import check_offer
-from democratiza.web.errors import ERROR_RESPONSES, refused
+from democratiza.web.api.views import check_offer, offer_or_404
+from democratiza.web.errors import ERROR_RESPONSES, Conflict, refused
 from democratiza.web.security.access import current, route
 
 router = APIRouter(prefix="/api", tags=["después de la venta"], responses=ERROR_RESPONSES)
@@ -66,6 +72,18 @@ def upload_stage_payments(
     el programa admite para ellas)."""
     check_stage(request.app.state.engine, etapa)
     return _upload(request, etapa, archivo, lote, stage_ledger)
+
+
+@route(router, "GET", "/ofertas/{codigo}/pagos", "api.pagos.cifras")
+def payment_figures(codigo: str, request: Request) -> SettlementFiguresAnswer:
+    """Después de adjudicar: valor adjudicado, pagado, por pagar y, liquidado el periodo,
+    lo resuelto por falta de pago (centavos)."""
+    with request.app.state.engine.connect() as conn:
+        offer_or_404(conn, codigo)
+        found = settlement_figures(conn, offer_ledger(conn, codigo))
+    if found is None:
+        raise Conflict(f"La oferta '{codigo}' no se ha adjudicado: aún no recibe pagos.")
+    return SettlementFiguresAnswer(**asdict(found))
 
 
 class SettlementData(Body):

@@ -62,7 +62,7 @@ class ResultAnswer(BaseModel):
 
 
 class OrderResultAnswer(BaseModel):
-    """A later stage's order: what it asked, its decision and what it was allocated."""
+    """Una orden de una etapa siguiente: lo que pidió, su decisión y lo que se le asignó."""
 
     etapa: str
     etapa_nombre: str

@@ -6,14 +6,17 @@ and with their keys sorted once stored: ``InOrder`` keeps either order.
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Annotated
+
+from pydantic import ConfigDict, Field, with_config
+from typing_extensions import TypedDict
 
 from democratiza.web.api.answers import Answer, InOrder
 
 
 class StageOrigin(InOrder):
-    """Where a stage's shares come from: the Primera Etapa's or the previous stage's
-    leftovers, and how its minimum price was reached."""
+    """De dónde salen las acciones de la etapa (lo que dejó la Primera Etapa o la etapa
+    anterior) y cómo se llegó a su precio mínimo."""
 
     de: str
     ofrecidas_primera_etapa: int | None = None
@@ -34,7 +37,7 @@ class CpiRecord(InOrder):
 
 
 class StageTermsRecord(InOrder):
-    """The stage's terms as the allocation recorded them (percentages as text)."""
+    """Los términos de la etapa como los guardó la adjudicación (porcentajes en texto)."""
 
     mecanismo: str
     fecha_aviso: str
@@ -49,8 +52,8 @@ class StageTermsRecord(InOrder):
 
 
 class StageAllocationRecord(InOrder):
-    """The allocation's record: the single price, the shares assigned and the hashes of
-    the book and the result (prices in centavos per share)."""
+    """El registro de la adjudicación de la etapa: el precio único, las acciones asignadas y
+    las huellas del libro y del resultado (precios en centavos por acción)."""
 
     etapa: str
     numero: int
@@ -81,7 +84,9 @@ class BookLevel(Answer):
     acciones_a_ese_precio_o_mas: int
 
 
-class OrderDecision(Answer):
+@with_config(ConfigDict(extra="forbid"))
+class OrderDecision(TypedDict):
+
     radicado: str
     referencia: str
     decision: str
@@ -89,7 +94,7 @@ class OrderDecision(Answer):
 
 
 class OrdersAnswer(Answer):
-    """An order batch's answer: every order's decision, and why it was refused."""
+    """La respuesta de un lote de órdenes: la decisión de cada orden y por qué se rechazó."""
 
     detalle: str
     creado: bool
@@ -98,8 +103,9 @@ class OrdersAnswer(Answer):
     resultado: list[OrderDecision]
 
 
-class OrderRow(Answer):
-    """A current order as its broker, the office and the auditors read it."""
+@with_config(ConfigDict(extra="forbid"))
+class OrderRow(TypedDict):
+    """Una orden vigente como la leen su comisionista, la oficina y los auditores."""
 
     radicado: str
     comisionista: str
@@ -110,7 +116,7 @@ class OrderRow(Answer):
     tipo_persona: str
     nacionalidad: str
     fecha_ingreso: str
-    precio: int = Field(description="Centavos por acción")
+    precio: Annotated[int, Field(description="Centavos por acción")]
     cantidad: int
     decision: str
     motivo: str | None

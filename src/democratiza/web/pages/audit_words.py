@@ -161,7 +161,7 @@ class Names:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self._offers: dict[str, str] = {}
-        self._people = {
+        self._people: dict[str, str] = {
             r.login: r.nombre for r in conn.execute(select(users.c.login, users.c.nombre))
         }
 

@@ -14,35 +14,37 @@ from markupsafe import Markup
 
 from democratiza.words import count
 
-WIDTH = 720
-LABEL = 300
-SHORT = 46  # characters of a bar's name that fit before the bar; the whole name is its tooltip
-ROW = 22
+WIDTH = 320  # drawn for a phone: at 375 px it is shown at about its own size, labels ~12 px
+FIGURE = 130  # room after the longest bar for its figure ('12.345.678 acciones')
+SHORT = 44  # characters of a bar's name that fit on its line; the whole name is its tooltip
+ROW = 38  # a row: the bar's name on its own line, the bar and its figure under it
 BAR_COLOR = "#3690c0"
 
 
 def bar_chart(title: str, rows: Sequence[tuple[str, int]], one: str, many: str) -> Markup:
     """Horizontal bars, one per row, longest = full width, each with its figure and its noun
-    in agreement ('1 aceptación', '12 aceptaciones'); an empty chart says so."""
+    in agreement ('1 aceptación', '12 aceptaciones'); an empty chart says so. Each bar's name
+    is written above it, not beside it, so that the chart is narrow enough for a phone
+    without shrinking its letters."""
     if not rows:
         return Markup(f'<p class="vacio">{escape(title)}: aún no hay datos.</p>')
     top = max(value for _, value in rows) or 1
-    height = ROW * len(rows) + 30
-    span = WIDTH - LABEL - 150  # room for the figure after the longest bar
+    height = ROW * len(rows) + 24
+    span = WIDTH - FIGURE
     parts = [
         f'<svg class="grafica" role="img" viewBox="0 0 {WIDTH} {height}" '
         f'width="{WIDTH}" height="{height}" aria-label="{escape(title)}">',
         f'<text x="0" y="14" class="titulo">{escape(title)}</text>',
     ]
     for i, (label, value) in enumerate(rows):
-        y = 24 + i * ROW
+        y = 22 + i * ROW
         length = value * span // top
         text = count(value, one, many)
         parts.append(
-            f'<text x="{LABEL - 6}" y="{y + 14}" text-anchor="end">{escape(_short(label))}</text>'
-            f'<rect x="{LABEL}" y="{y + 3}" width="{max(length, 1)}" height="{ROW - 6}" '
+            f'<text x="0" y="{y + 12}">{escape(_short(label))}</text>'
+            f'<rect x="0" y="{y + 17}" width="{max(length, 1)}" height="{ROW - 22}" '
             f'fill="{BAR_COLOR}"><title>{escape(label)}: {text}</title></rect>'
-            f'<text x="{LABEL + length + 6}" y="{y + 14}">{text}</text>'
+            f'<text x="{length + 5}" y="{y + 29}">{text}</text>'
         )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -21,6 +21,8 @@ from sqlalchemy import select
 
 from democratiza.adjudication.figures import TITLES, FilingFigures
 from democratiza.compliance.credit.gate import offer_lines
+from democratiza.compliance.ledger import offer_ledger
+from democratiza.compliance.settlement_figures import settlement_figures, shown_figures
 from democratiza.labels import label, rule_cited
 from democratiza.money import fixed, group, pesos, share_percent
 from democratiza.offers.lifecycle import StoredOffer, events
@@ -163,6 +165,9 @@ def offer_page(
             .mappings()
             .first()
         )
+        settled = settlement_figures(conn, offer_ledger(conn, codigo))
+    if settled is not None:  # after the adjudication: what was awarded, paid, owed, resolved
+        top += [Figure(value, name) for value, name in shown_figures(settled)]
     terms = credit.get("plazo_minimo"), credit.get("gracia_minima")
     defaults = {
         "linea": FormState(
@@ -184,5 +189,6 @@ def offer_page(
         "credito": credit,
         "formularios": {name: state.context() for name, state in shown.items()},
         "registro": dict(record) if record else None,
+        "pagos": settled,
     }
     return render(request, "tablero.html", context, status)

@@ -30,8 +30,9 @@ from democratiza.web.pages.forms import (
     field_errors,
     form_fields,
 )
+from democratiza.web.pages.stage_allocation_view import ALLOCATED, broker_allocation
 from democratiza.web.pages.templating import render
-from democratiza.web.security.access import route
+from democratiza.web.security.access import current, route
 
 router = APIRouter(include_in_schema=False)
 TERM_FIELDS = (
@@ -124,14 +125,20 @@ async def new_stage(request: Request) -> Response:
 
 @route(router, "GET", "/comisionista/etapas/{etapa}", "pag.etapa.comisionista")
 def broker_stage(etapa: str, request: Request) -> Response:
-    """A broker's view of a stage: the notice, the upload form and its own orders."""
-    with request.app.state.engine.connect() as conn:
+    """A broker's view of a stage: the notice, the upload form and its own orders; once
+    allocated, the cut price and each order's assigned shares and sum to pay."""
+    engine = request.app.state.engine
+    with engine.connect() as conn:
         stage = api_stages.stage_or_404(conn, etapa)
     orders = api_stages.list_orders(etapa, request)
+    broker = current(request).broker
+    allocated = None
+    if stage.state in ALLOCATED and broker is not None:  # assigned shares and what to pay
+        allocated = broker_allocation(engine, etapa, broker)
     return render(
         request,
         "etapa_comisionista.html",
-        {"etapa": api_stages.stage_view(stage), "ordenes": orders},
+        {"etapa": api_stages.stage_view(stage), "ordenes": orders, "asignacion": allocated},
     )
 
 

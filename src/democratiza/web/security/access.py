@@ -113,6 +113,7 @@ ACCESS: dict[str, frozenset[str]] = {
     "api.etapa.asignacion": STAFF,
     # After the sale: the office records; the office and auditors read and compute.
     "api.pagos.subir": ONLY_OFFICE,
+    "api.pagos.cifras": OVERSIGHT,
     "api.pagos.liquidar": ONLY_OFFICE,
     "api.etapa.pagos.subir": ONLY_OFFICE,
     "api.etapa.pagos.liquidar": ONLY_OFFICE,
@@ -155,6 +156,8 @@ ACCESS: dict[str, frozenset[str]] = {
     "pag.credito.retirar": ONLY_OFFICE,
     "pag.credito.serie": ONLY_OFFICE,
     "pag.oferta.desierta": ONLY_OFFICE,
+    "pag.pagos.subir": ONLY_OFFICE,
+    "pag.pagos.liquidar": ONLY_OFFICE,
     "pag.oferta.interrumpir": ONLY_OFFICE,
     "pag.tokens": OVERSIGHT,
     "pag.token.crear": ONLY_OFFICE,

@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, with_config
+from typing_extensions import TypedDict
 
 from democratiza.filing.reasons import reason_text
 from democratiza.filing.store import BatchResult
@@ -27,9 +28,10 @@ from democratiza.web.errors import MAX_ITEMS, WebError, refused, rejected_file
 REFUSALS = (InputRejected, OfferError, StorageError)
 
 
-class RowDecision(BaseModel):
-    """One filed row: its radicado, the decision at intake and, for the first rows not
-    accepted, why (the binding limit with its arithmetic, or the causes)."""
+@with_config(ConfigDict(extra="forbid"))
+class RowDecision(TypedDict):
+    """Una fila radicada: su radicado, la decisión al recibirla y, en las primeras no
+    aceptadas, por qué (el límite que la determinó con su cuenta, o las causas)."""
 
     radicado: str
     referencia: str
@@ -39,8 +41,8 @@ class RowDecision(BaseModel):
 
 
 class BatchAnswer(BaseModel):
-    """A filing's answer: every row's decision and radicado, the first ones not accepted
-    explained."""
+    """La respuesta de una radicación: la decisión y el radicado de cada fila, las primeras
+    no aceptadas explicadas."""
 
     detalle: str
     creado: bool

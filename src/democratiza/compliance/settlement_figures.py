@@ -1,0 +1,95 @@
+"""After the adjudication, the figures the office acts on: value adjudicated, paid, unpaid and
+resolved, each defined once, for the offer's page, the API and ``oferta ver``.
+
+Why beside ``adjudication.figures`` and not in it: they read the payments and the sale
+(``compliance.ledger``), a layer above the adjudication. The definitions:
+
+- **valor adjudicado**: every award's shares × the price it pays (its own after an
+  interruption, Ley 226 art. 11 num. 2), in centavos;
+- **pagado**: every payment received for those awards;
+- **por pagar**: what each award still owes (its value less what was paid for it, never
+  below zero), summed: an award paid in excess does not pay another's;
+- **resueltas**: once the payment period is settled, the shares not paid for, whose award
+  was resolved (GEB art. 5) and which go back for a later stage, and their value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+from sqlalchemy import Connection
+
+from democratiza.compliance.ledger import Ledger
+from democratiza.money import group, pesos
+
+TITLES: dict[str, str] = {
+    "valor_adjudicado": "valor adjudicado",
+    "pagado": "pagado",
+    "por_pagar": "por pagar",
+    "acciones_resueltas": "acciones resueltas por falta de pago",
+    "valor_resuelto": "valor resuelto por falta de pago",
+}
+
+
+@dataclass(frozen=True)
+class SettlementFigures:
+    valor_adjudicado: int  # centavos
+    pagado: int  # centavos received
+    por_pagar: int  # centavos still owed, award by award
+    liquidada: bool  # the payment period was settled
+    acciones_pagadas: int  # once settled (0 before)
+    acciones_resueltas: int  # once settled (0 before)
+    valor_resuelto: int  # centavos, once settled
+
+
+def settlement_figures(conn: Connection, ledger: Ledger) -> SettlementFigures | None:
+    """The figures of the ledger's awards; None while it takes no payments (not adjudicated)."""
+    if ledger.waiting is not None:
+        return None
+    key = ledger.key
+    awarded = ledger.awarded(conn)
+    joined = awarded.join(ledger.paid(conn), on=key, how="left").with_columns(
+        pl.col("pagado").fill_null(0),
+        (pl.col("adjudicada") * pl.col("precio")).alias("valor"),
+    )
+    owed = (pl.col("valor") - pl.col("pagado")).clip(lower_bound=0)
+    sold = ledger.sold(conn)
+    resolved = (
+        joined.join(sold, on="radicado", how="inner")
+        .select(
+            pl.col("acciones_pagadas").sum().alias("pagadas"),
+            (pl.col("adjudicada") - pl.col("acciones_pagadas")).sum().alias("resueltas"),
+            ((pl.col("adjudicada") - pl.col("acciones_pagadas")) * pl.col("precio"))
+            .sum()
+            .alias("valor_resuelto"),
+        )
+        .row(0, named=True)
+    )
+    totals = joined.select(
+        pl.col("valor").sum(), pl.col("pagado").sum(), owed.sum().alias("por_pagar")
+    ).row(0, named=True)
+    return SettlementFigures(
+        valor_adjudicado=int(totals["valor"] or 0),
+        pagado=int(totals["pagado"] or 0),
+        por_pagar=int(totals["por_pagar"] or 0),
+        liquidada=not sold.is_empty(),
+        acciones_pagadas=int(resolved["pagadas"] or 0),
+        acciones_resueltas=int(resolved["resueltas"] or 0),
+        valor_resuelto=int(resolved["valor_resuelto"] or 0),
+    )
+
+
+def shown_figures(found: SettlementFigures) -> list[tuple[str, str]]:
+    """(value as read, its title), in the one order every place shows them."""
+    figures = [
+        (pesos(found.valor_adjudicado), TITLES["valor_adjudicado"]),
+        (pesos(found.pagado), TITLES["pagado"]),
+        (pesos(found.por_pagar), TITLES["por_pagar"]),
+    ]
+    if found.liquidada:
+        figures += [
+            (group(found.acciones_resueltas), TITLES["acciones_resueltas"]),
+            (pesos(found.valor_resuelto), TITLES["valor_resuelto"]),
+        ]
+    return figures

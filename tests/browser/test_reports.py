@@ -1,0 +1,70 @@
+"""The HTML reports a person opens from a folder or an e-mail, on a phone and on a desk: no
+wider than the screen, charts at the size they were drawn (their letters legible), and
+every region that scrolls sideways reachable with the keyboard.
+
+The adjudication report of the worked example in ``tests.test_adjudication_report``, and
+the comparison of Central's three designs on Casa de Bolsa's batch.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from democratiza.cli.main import app
+from democratiza.reports.adjudication_figures import build_figures
+from democratiza.reports.adjudication_report import render_html
+from tests.browser.checks import SHRUNK, UNREACHABLE
+from tests.browser.conftest import CHROMIUM
+from tests.test_adjudication_report import report_input
+
+if not CHROMIUM.exists():
+    pytest.skip("no está /usr/bin/chromium", allow_module_level=True)
+
+from playwright.sync_api import Browser
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    folder = tmp_path_factory.mktemp("informes")
+    inp = report_input()
+    adjudication = folder / "informe-adjudicacion.html"
+    adjudication.write_text(render_html(inp, build_figures(inp)), encoding="utf-8")
+    designs = [
+        "simular",
+        str(EXAMPLES / "simulacion" / "disenos-central.yaml"),
+        "--aceptaciones",
+        str(EXAMPLES / "primera-etapa" / "lote-1-casa-de-bolsa.csv"),
+        "--salida",
+        str(folder),
+    ]
+    result = CliRunner().invoke(app, designs)
+    assert result.exit_code == 0, result.output
+    return [adjudication, folder / "comparacion-disenos.html"]
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_a_report_fits_the_screen_with_legible_charts(
+    browser: Browser, reports: list[Path], width: int
+) -> None:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    problems = []
+    try:
+        for report in reports:
+            page.goto(report.as_uri())
+            wide = page.evaluate(
+                "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+            )
+            if wide > width:
+                problems.append(f"{report.name}: {wide} px de ancho en {width} px")
+            charts = page.evaluate("document.querySelectorAll('svg[role=img]').length")
+            assert charts >= 2, report.name  # there are charts to look at
+            problems += [f"{report.name}: {n} al {k:.0%}" for n, k in page.evaluate(SHRUNK)]
+            problems += [f"{report.name}: sin foco {r}" for r in page.evaluate(UNREACHABLE)]
+    finally:
+        page.close()
+    assert not problems, "\n".join(problems)
