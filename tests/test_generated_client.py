@@ -4,9 +4,10 @@ The description is first checked against the OpenAPI specification
 (``openapi-spec-validator``); then ``openapi-python-client`` generates a Python client from
 it, with no network, into a temporary folder, and that client, imported as a broker's
 system would import it, files a batch, files a single acceptance, lists its acceptances and
-withdraws one, against the service on the loopback (on SQLite and on PostgreSQL). Every operation of the description must
-be in the client (a generator drops a route whose schemas it cannot tell apart), and every
-answer arrives as the generator's typed class, not as a dictionary.
+withdraws one, against the service on the loopback (on SQLite and on PostgreSQL). Every
+operation of the description must be in the client (a generator drops a route whose schemas
+it cannot tell apart), and every answer arrives as the generator's typed class, not as a
+dictionary.
 
 The generator lives in its own environment (``make setup`` makes it beside the project's,
 ``.venv/generador``): it pins a version of typer the command line cannot use.
