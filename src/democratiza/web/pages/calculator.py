@@ -8,28 +8,21 @@ not.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import ValidationError
-from sqlalchemy import Connection
 from starlette.concurrency import run_in_threadpool
 
 from democratiza.labels import label
-from democratiza.money import MoneyError, parse_shares, price_text
-from democratiza.offers.lifecycle import load_offer
-from democratiza.programs.loader import bundled_program_ids, load_program
-from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
-from democratiza.programs.schema import Program
+from democratiza.money import MoneyError, parse_shares
 from democratiza.rules.calculator import LEGAL_MONEY_FIELDS, MONEY_FIELDS, NATURAL_MONEY_FIELDS
 from democratiza.vocabulary import PAYMENT_METHODS
-from democratiza.web.api import catalog
 from democratiza.web.api.calculator import CalculatorInput, amount_errors, calculate
 from democratiza.web.api.public import resolve_offer
 from democratiza.web.errors import ErrorItem, WebError, validation_items
+from democratiza.web.pages.calculator_choice import choose
 from democratiza.web.pages.forms import FieldErrors, field_errors, form_fields
 from democratiza.web.pages.templating import render
 from democratiza.web.security.access import route
@@ -60,63 +53,6 @@ def field_labels() -> dict[str, str]:
         "fecha": "Día en que radicaría la aceptación",
     }
     return {name: own.get(name) or label("campo", name) for name in FIELDS}
-
-
-@dataclass(frozen=True)
-class Choice:
-    """What the calculator answers with: an open offer (at its price in force), or a program
-    whose every parameter has its value; and the lists a person chooses them from."""
-
-    offer: str | None
-    program: Program
-    price: str
-    day: date  # the filing day the form proposes: today, within the offer's window
-    offers: list[tuple[str, str]]
-    programs: list[tuple[str, str]]
-
-
-def _answering_programs() -> list[Program]:
-    """The bundled programs that answer without an offer: those whose decree fixes the price
-    and every figure a limit needs (the others wait for an offer's parameters)."""
-    found = []
-    for program_id in bundled_program_ids():
-        program = load_program(program_id)
-        try:
-            make_offer(program, {})
-        except OfferParameterError:
-            continue
-        found.append(program)
-    return found
-
-
-def choose(conn: Connection, offer: str | None, program: str | None) -> Choice:
-    """The offer or program asked for, where it can answer; else the first open offer, else
-    the first program that answers: the first form a person sends always gets an answer."""
-    opened = [o for o in catalog.offers(conn) if o.estado == "abierta"]
-    programs = _answering_programs()
-    names = {p.id: p.name for p in (load_program(i) for i in bundled_program_ids())}
-    offers = [(o.codigo, f"{o.codigo} ({names.get(o.programa, o.programa)})") for o in opened]
-    listed = [(p.id, p.name) for p in programs]
-    picked = offer if offer in {o.codigo for o in opened} else None
-    if picked is None and program not in {p.id for p in programs} and opened:
-        picked = opened[0].codigo
-    if picked is not None:
-        stored = load_offer(conn, picked)
-        price, day = price_text(stored.price_in_force), _within(stored.offer)
-        return Choice(picked, stored.program, price, day, offers, listed)
-    chosen = next((p for p in programs if p.id == program), programs[0])
-    offered = make_offer(chosen, {})
-    return Choice(None, chosen, price_text(offered.price), _within(offered), offers, listed)
-
-
-def _within(offer: Offer) -> date:
-    """Today, or the nearest day of the offer's window where today is outside it: the
-    calculator answers what the limits permit, and says which day it assumed."""
-    today = date.today()
-    announced, closing = offer.day("fecha_aviso"), offer.day("fecha_cierre")
-    if announced is None or closing is None:
-        return today
-    return min(max(today, offer.program.window.first_day(announced)), closing)
 
 
 def _page(
