@@ -156,3 +156,46 @@ def test_a_line_whose_date_has_no_rate_names_how_to_load_the_series(tmp_path: Pa
     lines = runner.invoke(app, ["credito", "lineas", "central", "--db", db], env=wide)
     assert "Falta el interés" not in lines.output
     assert "no cumple" in lines.output and "20,54 %" in lines.output
+
+
+def test_a_line_is_listed_corrected_and_removed_by_its_number(tmp_path: Path) -> None:
+    """The line granted in a gap is listed (numbered 1) even though it cannot be checked,
+    corrected to a date with a certified rate, then removed with its reason."""
+    db = f"sqlite:///{tmp_path / 'oferta.db'}"
+    offer = Path(__file__).parents[1] / "examples/primera-etapa/oferta.yaml"
+    created = runner.invoke(
+        app, ["oferta", "crear", "central", "-p", "central-seguros-vida", "--oferta", str(offer),
+              "--db", db],
+    )  # fmt: skip
+    assert created.exit_code == 0, created.output
+    in_a_gap = [*CENTRAL_CREDIT_LINE[:-1], "2016-06-15"]
+    assert (
+        runner.invoke(app, ["credito", "registrar", "central", *in_a_gap, "--db", db]).exit_code
+        == 0
+    )
+    wide = {"COLUMNS": "400"}
+    listed = runner.invoke(app, ["credito", "lineas", "central", "--db", db], env=wide)
+    assert listed.exit_code == 1
+    row = next(line for line in listed.output.splitlines() if "Banco Ejemplo" in line)
+    assert row.split()[1] == "1" and "2016-06-15" in row
+    assert "Falta el interés bancario corriente del periodo 2016-T2" in " ".join(
+        listed.output.split()
+    )
+    corrected = runner.invoke(
+        app, ["credito", "corregir", "central", "1", *CENTRAL_CREDIT_LINE, "--db", db], env=wide
+    )
+    assert corrected.exit_code == 0, corrected.output
+    assert "otorgada el 2017-06-15" in corrected.output
+    again = runner.invoke(app, ["credito", "lineas", "central", "--db", db], env=wide)
+    assert (
+        again.exit_code == 0 and "Las líneas de crédito permiten abrir la oferta." in again.output
+    )
+    removed = runner.invoke(
+        app, ["credito", "retirar", "central", "1", "--motivo", "duplicada", "--db", db]
+    )
+    assert removed.exit_code == 0, removed.output
+    missing = runner.invoke(
+        app, ["credito", "retirar", "central", "1", "--motivo", "otra", "--db", db], env=wide
+    )
+    assert missing.exit_code == 1
+    assert "no tiene una línea de crédito 1" in missing.output

@@ -268,3 +268,16 @@ def test_the_void_stage_asks_for_its_cause_and_its_confirmation(
     assert done.status_code == 303
     with engine.connect() as conn:
         assert load_offer(conn, "geb").state == "desierta"
+
+
+def test_the_api_lists_a_line_it_cannot_check_with_what_to_do(
+    office: tuple[Engine, TestClient],
+) -> None:
+    _, client = office
+    assert post(client, f"{PAGE}/lineas-credito", IN_A_GAP) == 303
+    answer = client.get(f"/api/ofertas/{CODE}/lineas-credito")
+    assert answer.status_code == 200, answer.text
+    found = answer.json()
+    assert [line["fecha_otorgamiento"] for line in found["lineas"]] == ["2016-06-15"]
+    assert found["permite_abrir"] is False and found["condiciones"] == []
+    assert "democratiza credito serie-ibc ARCHIVO.csv" in found["motivo"]

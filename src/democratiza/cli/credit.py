@@ -24,7 +24,13 @@ from democratiza.cli.offer_options import ParamOpt, parameter_overrides
 from democratiza.cli.offers import Code, Db, Who, engine_for
 from democratiza.compliance.credit.checks import Finding, check_offer_credit_line
 from democratiza.compliance.credit.collateral import collateral_coverage
-from democratiza.compliance.credit.gate import credit_verdict, refusal, register_line
+from democratiza.compliance.credit.gate import (
+    credit_verdict,
+    offer_lines,
+    refusal,
+    register_line,
+)
+from democratiza.compliance.credit.line_changes import correct_line, remove_line
 from democratiza.compliance.credit.lines import CreditError, CreditLine, ShareCollateral
 from democratiza.compliance.credit.schedule import amortization_schedule
 from democratiza.compliance.official_series import IBC, save_official_rates
@@ -175,18 +181,85 @@ def register_command(
     )
 
 
+Number = Annotated[
+    int, typer.Argument(help="Número de la línea en la oferta (1, 2, … como las lista 'lineas')")
+]
+
+
+@credit_app.command("corregir")
+def correct_command(
+    codigo: Code,
+    numero: Number,
+    entidad: Lender,
+    monto_disponible: Available,
+    plazo_meses: Term,
+    gracia_meses: Grace,
+    tasa_ea: Rate,
+    fecha_otorgamiento: Granted,
+    garantia: Collateral = "precio_fijo",
+    capitalizar_gracia: Capitalise = True,
+    quien: Who = "oficina del programa",
+    db: Db = None,
+) -> None:
+    """Corrige una línea de crédito de la oferta (en borrador o abierta); la auditoría guarda
+    lo que era antes."""
+    line = _line(
+        entidad,
+        monto_disponible,
+        plazo_meses,
+        gracia_meses,
+        tasa_ea,
+        fecha_otorgamiento,
+        garantia,
+        capitalizar_gracia,
+    )
+    try:
+        with engine_for(db).begin() as conn:
+            correct_line(conn, load_offer(conn, codigo), numero, line, quien)
+    except (OfferError, CreditError) as exc:
+        raise refuse(str(exc)) from None
+    console.print(
+        f"Línea de crédito {numero} de la oferta '{codigo}' corregida: {line.lender}, "
+        f"otorgada el {line.granted:%Y-%m-%d}, {pesos(line.available_centavos)} disponibles.",
+        highlight=False,
+    )
+
+
+@credit_app.command("retirar")
+def remove_command(
+    codigo: Code,
+    numero: Number,
+    motivo: Annotated[str, typer.Option(help="Por qué se retira (queda en la auditoría)")],
+    quien: Who = "oficina del programa",
+    db: Db = None,
+) -> None:
+    """Retira una línea de crédito de la oferta (en borrador o abierta), con su motivo."""
+    try:
+        with engine_for(db).begin() as conn:
+            remove_line(conn, load_offer(conn, codigo), numero, quien, motivo)
+    except OfferError as exc:
+        raise refuse(str(exc)) from None
+    console.print(f"Línea de crédito {numero} de la oferta '{codigo}' retirada.", highlight=False)
+
+
 @credit_app.command("lineas")
 def lines_command(codigo: Code, serie_ibc: IbcFile = None, db: Db = None) -> None:
     """Las líneas de crédito de la oferta y si permiten abrirla (Ley 226 art. 11 num. 3)."""
     ibc = ibc_series(serie_ibc)
+    problem, verdict = None, None
     try:
         with engine_for(db).connect() as conn:
             stored = load_offer(conn, codigo)
-            verdict = credit_verdict(conn, stored, ibc)
+            try:
+                verdict = credit_verdict(conn, stored, ibc)
+                lines = verdict.lines
+            except OfferError as exc:  # listed all the same, to be corrected or removed
+                problem, lines = str(exc), offer_lines(conn, stored)
     except OfferError as exc:
         raise refuse(str(exc)) from None
     rows = [
         [
+            str(number),  # its place among the offer's lines: what corregir and retirar take
             r.line.lender,
             pesos(r.line.available_centavos),
             f"{r.line.term_months} meses",
@@ -194,11 +267,13 @@ def lines_command(codigo: Code, serie_ibc: IbcFile = None, db: Db = None) -> Non
             f"{decimal_percent(r.line.rate_ea.scaleb(2))} EA",
             f"{r.line.granted:%Y-%m-%d}",
         ]
-        for r in verdict.lines
+        for number, r in enumerate(lines, start=1)
     ]
-    headers = ("Entidad", "Disponible", "Plazo", "Gracia", "Tasa", "Otorgado")
+    headers = ("N.º", "Entidad", "Disponible", "Plazo", "Gracia", "Tasa", "Otorgado")
     title = f"Líneas de crédito de la oferta '{codigo}'"
-    console.print(table(title, headers, rows, keys=(5,), right=(1,)))
+    console.print(table(title, headers, rows, keys=(0, 6), right=(2,)))
+    if verdict is None:
+        raise refuse(str(problem))
     _print(verdict.findings)
     if verdict.ok:
         console.print("Las líneas de crédito permiten abrir la oferta.", highlight=False)

@@ -20,7 +20,13 @@ from sqlalchemy import Connection
 
 from democratiza.compliance.credit.checks import Finding, check_offer_credit_line
 from democratiza.compliance.credit.collateral import collateral_coverage
-from democratiza.compliance.credit.gate import credit_verdict, refusal, register_line
+from democratiza.compliance.credit.gate import (
+    credit_verdict,
+    offer_value,
+    refusal,
+    register_line,
+)
+from democratiza.compliance.credit.gate import offer_lines as registered_lines
 from democratiza.compliance.credit.lines import CreditError, CreditLine
 from democratiza.compliance.credit.schedule import amortization_schedule
 from democratiza.compliance.series import MissingSeriesValue
@@ -116,16 +122,24 @@ def check_line(data: CreditLineData, request: Request) -> CreditCheck:
 
 
 def offer_credit(conn: Connection, stored: StoredOffer) -> OfferCredit:
-    """The offer's registered lines and whether they let it open (Ley 226 art. 11 num. 3)."""
+    """The offer's registered lines and whether they let it open (Ley 226 art. 11 num. 3).
+
+    Lines that cannot be checked (a grant date without a certified rate) are listed all the
+    same, with the reason and what to do in ``motivo`` and no conditions: they can still be
+    read, and corrected or removed from the offer's page."""
     try:
         verdict = credit_verdict(conn, stored)
+        lines, findings, ok = verdict.lines, verdict.findings, verdict.ok
+        reason = None if ok else refusal(stored, verdict)
+        value = verdict.offer_value
     except OfferError as exc:
-        raise Unprocessable(str(exc)) from None
+        lines, findings, ok, reason = registered_lines(conn, stored), (), False, str(exc)
+        value = offer_value(stored)
     return OfferCredit(
         oferta=stored.code,
-        valor_acciones_ofrecidas=verdict.offer_value,
-        permite_abrir=verdict.ok,
-        motivo=None if verdict.ok else refusal(stored, verdict),
+        valor_acciones_ofrecidas=value,
+        permite_abrir=ok,
+        motivo=reason,
         lineas=[
             CreditLineRow(
                 id=r.id,
@@ -140,9 +154,9 @@ def offer_credit(conn: Connection, stored: StoredOffer) -> OfferCredit:
                 quien=r.who,
                 registrada_en=r.registered.isoformat(),
             )
-            for r in verdict.lines
+            for r in lines
         ],
-        condiciones=conditions(verdict.findings),
+        condiciones=conditions(findings),
     )
 
 
