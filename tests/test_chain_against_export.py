@@ -30,9 +30,10 @@ def _run(*args: str, ok: bool = True) -> str:
     return " ".join(done.output.split())
 
 
-def _chain(engine: Engine) -> None:
+def _chain(engine: Engine, upto: int = ENTRIES) -> None:
     with engine.begin() as conn:
-        for n in range(1, ENTRIES + 1):
+        start = audit.anchor(conn).entries + 1
+        for n in range(start, upto + 1):
             audit.append(conn, f"persona {n % 4}", "cosa.cambiar", f"cosas/{n}", None, {"n": n})
 
 
@@ -127,3 +128,27 @@ def test_an_entry_edited_without_rehashing_is_named_by_the_walk_or_the_export(
     bad = tmp_path / "no-esta.jsonl"
     said = _run("auditoria", "verificar", "--cadena", str(bad), "--db", db_url, ok=False)
     assert f"No se puede leer el registro exportado: el archivo {bad} no existe" in said
+
+
+def test_several_anchors_bound_where_the_rewrite_began(
+    engine: Engine, db_url: str, tmp_path: Path
+) -> None:
+    anchors = []
+    for upto in (5, 20, ENTRIES):  # the heads of three packages published along the way
+        _chain(engine, upto)
+        with engine.connect() as conn:
+            anchors += ["--ancla", audit.anchor(conn).text()]
+    assert "Llega a las entradas ancladas 5, 20 y 45 con sus huellas." in _run(
+        "auditoria", "verificar", *anchors, "--db", db_url
+    )
+    _rehash_from(engine, FROM)
+    said = _run("auditoria", "verificar", *anchors, "--db", db_url, ok=False)
+    assert (
+        "La cadena de auditoría está rota en la entrada 20: no es la entrada que se ancló: su "
+        "huella no es la del ancla, y la entrada anclada 5 coincide: la cadena fue reescrita "
+        "desde una entrada entre la 6 y la 20"
+    ) in said
+    with engine.begin() as conn:
+        conn.execute(delete(audit_log).where(audit_log.c.id >= 3))
+    cut = _run("auditoria", "verificar", *anchors, "--db", db_url, ok=False)
+    assert "faltan las entradas 3 a 5" in cut  # the first anchor the chain no longer reaches

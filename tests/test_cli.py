@@ -76,6 +76,22 @@ def test_evaluar_is_deterministic(tmp_path: Path) -> None:
     assert outputs[0] == outputs[1]
 
 
+def test_evaluar_with_a_semicolon_writes_the_same_decisions_for_excel(tmp_path: Path) -> None:
+    base = ["evaluar", "-p", "geb-2017", str(SAMPLE), "--oferta", str(OFFER)]
+    for folder, more in (("coma", []), ("excel", ["--separador", ";"])):
+        result = runner.invoke(app, [*base, "-o", str(tmp_path / folder), *more])
+        assert result.exit_code == 0, result.output
+    name = "decisiones-aceptaciones-geb-2017.csv"
+    plain = pl.read_csv(tmp_path / "coma" / name, infer_schema=False)
+    excel = pl.read_csv(tmp_path / "excel" / name, separator=";", infer_schema=False)
+    assert excel.equals(plain)  # the same header and cells, only the separator differs
+    assert (tmp_path / "excel" / name).read_text("utf-8").startswith("fila;referencia;")
+    wrong = runner.invoke(app, [*base, "-o", str(tmp_path / "x"), "--separador", "tab"])
+    assert wrong.exit_code == 1
+    assert "--separador: separador desconocido 'tab'" in wrong.output
+    assert not (tmp_path / "x").exists()
+
+
 def test_a_file_with_bad_rows_writes_nothing(tmp_path: Path) -> None:
     bad = tmp_path / "malo.csv"
     lines = SAMPLE.read_text(encoding="utf-8").splitlines()

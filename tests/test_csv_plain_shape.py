@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from democratiza.tables import cell_checks
+from democratiza.tables import cell_checks, csv_layout
 from democratiza.tables.cell_checks import no_controls
 from democratiza.tables.csv_layout import counted_shape, csv_shape, plain_shape
 from democratiza.tables.errors import InputRejected
@@ -180,3 +180,18 @@ def test_the_bytes_say_whether_a_cell_may_begin_or_end_with_white_space() -> Non
     assert cell_checks.byte_facts("x,y\n1,\u00a0b\n".encode(), ",").padded
     assert not cell_checks.byte_facts(b"x;y\n1 ,b\n", ";").padded  # one cell: '1 ,b'
     assert cell_checks.byte_facts(b"x,y\n1,b\n", None).padded  # no separator: not looked at
+
+
+@given(st.lists(st.sampled_from(["a", ",", ";", "\n", "\r", "\r\n", "é", " "]), max_size=60))
+def test_the_counts_part_by_part_are_those_of_the_whole_bytes(pieces: list[str]) -> None:
+    # Cut into parts of 1, 2, 3 or 5 bytes (a CRLF may fall across two), the returns, CRLF
+    # pairs, separators and line feeds add up to the counts over the whole bytes.
+    data = "".join(pieces).encode()
+    expected = (data.count(b"\r"), data.count(b"\r\n"), data.count(b","), data.count(b"\n"))
+    saved = csv_layout.COUNT_SCAN
+    try:
+        for size in (1, 2, 3, 5, 1 << 20):
+            csv_layout.COUNT_SCAN = size
+            assert csv_layout._counts(data, ord(",")) == expected
+    finally:
+        csv_layout.COUNT_SCAN = saved

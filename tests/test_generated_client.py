@@ -4,9 +4,10 @@ The description is first checked against the OpenAPI specification
 (``openapi-spec-validator``); then ``openapi-python-client`` generates a Python client from
 it, with no network, into a temporary folder, and that client, imported as a broker's
 system would import it, files a batch, files a single acceptance, lists its acceptances and
-withdraws one, against the service on the loopback. Every operation of the description must
-be in the client (a generator drops a route whose schemas it cannot tell apart), and every
-answer arrives as the generator's typed class, not as a dictionary.
+withdraws one, against the service on the loopback (on SQLite and on PostgreSQL). Every
+operation of the description must be in the client (a generator drops a route whose schemas
+it cannot tell apart), and every answer arrives as the generator's typed class, not as a
+dictionary.
 
 The generator lives in its own environment (``make setup`` makes it beside the project's,
 ``.venv/generador``): it pins a version of typer the command line cannot use.
@@ -24,8 +25,9 @@ from typing import Any
 
 import pytest
 from openapi_spec_validator import validate
+from sqlalchemy import Engine
 
-from democratiza.storage.database import make_engine, migrate
+from democratiza.storage.database import make_engine
 from democratiza.web.app import create_app
 from tests.test_web_support import BROKER_A, CODE, SAMPLE, add_people, bearer, open_offer, serving
 
@@ -89,13 +91,11 @@ def test_every_operation_of_the_description_is_in_the_client(
 
 
 def test_a_broker_files_lists_and_withdraws_through_the_generated_client(
-    generated: tuple[Any, dict[str, Any]], tmp_path: Path
+    generated: tuple[Any, dict[str, Any]], engine: Engine
 ) -> None:
     package, _ = generated
     models = importlib.import_module(f"{PACKAGE}.models")
     types = importlib.import_module(f"{PACKAGE}.types")
-    engine = make_engine(f"sqlite:///{tmp_path / 'democratiza.db'}")
-    migrate(engine)
     add_people(engine)
     open_offer(engine)
     token = bearer(engine, BROKER_A)["Authorization"].removeprefix("Bearer ")
@@ -154,4 +154,3 @@ def test_a_broker_files_lists_and_withdraws_through_the_generated_client(
             (1, "radicada"),
         ]
         assert history.versiones[0].vigente and not history.versiones[1].vigente
-    engine.dispose()

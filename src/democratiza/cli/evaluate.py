@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from democratiza.cli.common import fail
+from democratiza.cli.common import Separator, csv_separator, fail
 from democratiza.cli.offer_options import OfferFileOpt, ParamOpt, ProgramOpt, offer_from
 from democratiza.labels import label
 from democratiza.money import group
@@ -47,6 +47,7 @@ def evaluate_command(
     parquet: Annotated[
         bool, typer.Option("--parquet", help="Escribe también un Parquet con todas las columnas")
     ] = False,
+    separador: Separator = ",",
 ) -> None:
     """Evalúa un archivo de aceptaciones y escribe las decisiones en un CSV (y, si se pide,
     con el detalle de cada límite, en JSON o en Parquet).
@@ -54,8 +55,9 @@ def evaluate_command(
     Cada fila se evalúa sola: las filas de una misma persona no se suman aquí (la
     adjudicación sí las suma).
     """
+    csv_separator(separador)  # refused in Spanish before anything is read
     offer = offer_from(programa, parametro, oferta)
-    outputs = Outputs(detail=detalle, json=en_json, parquet=parquet)
+    outputs = Outputs(detail=detalle, json=en_json, parquet=parquet, separator=separador.strip())
     compiled = CompiledProgram(offer)
     columns = [
         TextColumn("{task.description}"),

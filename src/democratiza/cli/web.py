@@ -163,8 +163,12 @@ def revoke_token_command(
 def verify_command(
     db: Db = None,
     ancla: Annotated[
-        str | None,
-        typer.Option("--ancla", help="Ancla guardada antes (número:huella, de `auditoria anclar`)"),
+        list[str] | None,
+        typer.Option(
+            "--ancla",
+            help="Ancla guardada antes (número:huella, de `auditoria anclar` o la cabeza de "
+            "un paquete); repetible: varias acotan desde dónde se reescribió la cadena",
+        ),
     ] = None,
     cadena: Annotated[
         Path | None,
@@ -177,23 +181,33 @@ def verify_command(
 ) -> None:
     """Recorre la cadena de huellas y dice si está íntegra o dónde se rompe; con --cadena,
     nombra además la primera entrada que no es la del registro exportado antes."""
+    from democratiza.storage.audit_compare import against_anchors
+
     try:
-        anchored = audit.Anchor.parse(ancla) if ancla is not None else None
+        anchors = [audit.Anchor.parse(text) for text in ancla or []]
     except ValueError as exc:
         raise refuse(str(exc)) from None
     engine = engine_for(db, reading=True)
     refuse_damaged(engine, full=True)  # a chain in a damaged file is not "íntegra"
     with engine.connect() as conn:
         kept = None if cadena is None else _against_export(conn, cadena)
-        settled = kept is not None and (not kept.ok or anchored is None)
-        report = kept if kept is not None and settled else audit.verify(conn, anchored)
+        if kept is not None and (not kept.ok or not anchors):
+            report = kept
+        elif len(anchors) > 1:
+            report = against_anchors(audit.stored_chunks(conn), anchors)
+        else:
+            report = audit.verify(conn, anchors[0] if anchors else None)
     if not report.ok:
         raise refuse(report.message())
     console.print(report.message(), highlight=False)
     if kept is not None:
         console.print(f"Contiene, sin cambios, cada entrada del registro exportado {cadena}.")
-    if anchored is not None and anchored.entries:
-        console.print(f"Llega a la entrada anclada {anchored.entries} con su huella.")
+    reached = sorted({a.entries for a in anchors if a.entries})
+    if len(reached) == 1:
+        console.print(f"Llega a la entrada anclada {reached[0]} con su huella.")
+    elif reached:
+        named = ", ".join(map(str, reached[:-1])) + f" y {reached[-1]}"
+        console.print(f"Llega a las entradas ancladas {named} con sus huellas.")
 
 
 def _against_export(conn: Connection, cadena: Path) -> audit.ChainReport:

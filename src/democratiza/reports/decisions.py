@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 
 from democratiza.rules.engine import DECISIONS, IDENTITY_COLUMNS, CompiledProgram, limit_column
 from democratiza.rules.explain import Explainer
-from democratiza.tables.cells import write_csv
+from democratiza.tables.cells import csv_style, write_csv
 
 CHUNK = 100_000
 
@@ -119,11 +119,13 @@ def short_columns(compiled: CompiledProgram) -> list[str]:
 class Outputs:
     """Which decision files an evaluation writes: the CSV always (with each limit's sentence
     if ``detail``), the JSON if ``json``, a Parquet file (every column, for machines) if
-    ``parquet``. The default is every file a broker's batch gets: the detailed CSV and JSON."""
+    ``parquet``. The default is every file a broker's batch gets: the detailed CSV and JSON.
+    ``separator``: the CSV's, ',' or ';' (``tables.cells.csv_style``)."""
 
     detail: bool = True
     json: bool = True
     parquet: bool = False
+    separator: str = ","
 
 
 class DecisionFiles:
@@ -197,7 +199,8 @@ class DecisionFiles:
     def _write(self, part: pl.DataFrame) -> None:
         """One explained piece into every file asked for."""
         first = self._written == 0
-        write_csv(part.select(self._csv_columns), self._files[0], include_header=first)
+        style = csv_style(self.outputs.separator)
+        write_csv(part.select(self._csv_columns), self._files[0], include_header=first, **style)
         if self.outputs.json:
             self._files[1].write((b"" if first else b",") + _json_records(part))
         if self.outputs.parquet:

@@ -518,3 +518,14 @@ upload_holds = Table(  # the bytes anonymous uploads hold, per machine (``server
     Column("vence", BigInteger, nullable=False),  # microseconds of the database's clock
     Index("ix_reservas_de_subida_maquina", "maquina"),
 )
+
+# The figures of each offer as last counted, and what they were counted for, for every
+# process on one PostgreSQL (``web.api.shared_figures``); SQLite keeps them in memory. A
+# cache: no foreign key, a row is only ever read for an offer that exists.
+offer_figures_cache = Table(
+    "cifras_ofertas",
+    metadata,
+    Column("oferta_id", Integer, primary_key=True, autoincrement=False),
+    Column("clave", Text, nullable=False),  # JSON: the code's and the offer's key
+    Column("cifras", Text, nullable=False),  # JSON: ``OfferFigures``
+)

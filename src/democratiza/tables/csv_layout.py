@@ -265,10 +265,11 @@ def counted_blocks_shape(blocks: Iterable[bytes], whole: bool = False) -> Counte
             if found is None:
                 return None
             header, separator = found[0], found[1].encode()
-        returns += block.count(b"\r")
-        pairs += block.count(b"\r\n") + (last == b"\r" and block.startswith(b"\n"))
-        separators += block.count(separator)
-        lines += block.count(b"\n")
+        counts = _counts(block, separator[0])
+        returns += counts[0]
+        pairs += counts[1] + (last == b"\r" and block.startswith(b"\n"))
+        separators += counts[2]
+        lines += counts[3]
         last = block[-1:]
     if header is None:
         return None
@@ -278,6 +279,32 @@ def counted_blocks_shape(blocks: Iterable[bytes], whole: bool = False) -> Counte
     exact = separators == lines * (len(header) - 1)
     shape = CsvShape(separator.decode(), header, lines, False, None, [])
     return CountedShape(shape, exact)
+
+
+COUNT_SCAN = 1 << 20  # bytes counted at a time: a part and its masks stay in the cache
+
+
+def _counts(block: bytes, separator: int) -> tuple[int, int, int, int]:
+    """The block's carriage returns, CRLF pairs, separators and line feeds.
+
+    Why not ``bytes.count``: four counts over a large file took a third of the time Polars
+    takes to read it; counted part by part with NumPy, each part in the cache, they take a
+    fraction. The bytes below a space are few, so the returns and line feeds are found
+    among them.
+    """
+    everything = np.frombuffer(block, dtype=np.uint8)
+    returns = pairs = separators = lines = 0
+    for start in range(0, everything.size, COUNT_SCAN):
+        part = everything[start : start + COUNT_SCAN + 1]  # a byte more: a CRLF across parts
+        own = part[:COUNT_SCAN]
+        separators += int(np.count_nonzero(own == separator))
+        low = np.flatnonzero(own < 0x20)
+        kinds = own[low]
+        lines += int(np.count_nonzero(kinds == LF))
+        at = low[kinds == CR]
+        returns += at.size
+        pairs += int(np.count_nonzero(part[at[at + 1 < part.size] + 1] == LF))
+    return returns, pairs, separators, lines
 
 
 def _counted_header(block: bytes, whole: bool) -> tuple[list[str], str] | None:

@@ -108,7 +108,13 @@ def _read_the_rest(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame:
             cells = pl.DataFrame({"celda": written.gather(unread)})
             read = cells.select(second(pl.col("celda"))).to_series()
             typed = typed.with_columns(value.clone().scatter(unread, read))
+            if column.kind == "cantidad" and FRACTION in typed.columns:
+                fraction = cells.select(_fraction(pl.col("celda"))).to_series()
+                typed = typed.with_columns(typed[FRACTION].clone().scatter(unread, fraction))
     return typed
+
+
+FRACTION = "cantidad_fraccionaria"  # beside a quantity: written with a decimal part
 
 
 def _quantity_whole(parts: pl.Expr) -> pl.Expr:
@@ -120,8 +126,29 @@ def _quantity_fraction(parts: pl.Expr) -> pl.Expr:
     return pl.coalesce(parts.struct.field("2"), parts.struct.field("4"))
 
 
-def _quantity(col: pl.Expr, parts: pl.Expr) -> Parsed:
-    value = _quantity_whole(parts).cast(pl.Int64, strict=False)
+def _quantity_value(col: pl.Expr) -> pl.Expr:
+    """The whole shares of a quantity as written (``QUANTITY``), null if it does not fit."""
+    return _quantity_whole(_quantity_groups(col)).cast(pl.Int64, strict=False)
+
+
+def _fraction(col: pl.Expr) -> pl.Expr:
+    """Whether a quantity is written with a decimal part other than zeros."""
+    decimals = _quantity_fraction(_quantity_groups(col))
+    return (decimals.str.strip_chars_end("0") != "").fill_null(False)
+
+
+QUANTITY_DIGITS = 18  # the digits an Int64 always holds
+
+
+def _quantity(col: pl.Expr) -> Parsed:
+    """Read first by a cast, as nearly every quantity is plain digits (no regex, no decimal
+    part); ``_read_the_rest`` reads any other cell by ``_quantity_value``, as the message
+    does, and says whether it has a decimal part (``FRACTION``)."""
+    signed = col.str.starts_with("-") | col.str.starts_with("+")  # the cast would take them
+    first = pl.when(~signed & (col.str.len_bytes() <= QUANTITY_DIGITS)).then(
+        col.cast(pl.Int64, strict=False)
+    )
+    value = _quantity_value(col)
     error = (
         pl.when(col.is_null())
         .then(pl.lit("falta la cantidad"))
@@ -132,7 +159,7 @@ def _quantity(col: pl.Expr, parts: pl.Expr) -> Parsed:
         .when(value > MAXIMA["cantidad"])
         .then(pl.lit("cantidad fuera de todo rango plausible: '{}'"))
     )
-    return value, error
+    return first, error
 
 
 def _integer(col: pl.Expr) -> Parsed:
@@ -224,7 +251,7 @@ def _text(column: Column, codes: tuple[str, ...] | None) -> Parsed:
 PARSERS: dict[str, Callable[[pl.Expr, pl.Expr], Parsed]] = {
     "pesos": lambda c, _: _money(c, MAXIMA["pesos"], "pesos"),
     "dolares": lambda c, _: _money(c, MAXIMA["dolares"], "dólares"),
-    "cantidad": lambda c, parts: _quantity(c, parts),
+    "cantidad": lambda c, _: _quantity(c),
     "entero": lambda c, _: _integer(c),
     "si_no": lambda c, _: _flag(c),
     "fecha": lambda c, _: _date(c),
@@ -235,6 +262,7 @@ SECOND_READ: dict[str, Callable[[pl.Expr], pl.Expr]] = {
     "pesos": _amount_value,
     "dolares": _amount_value,
     "si_no": _flag_value,
+    "cantidad": _quantity_value,
 }
 
 
@@ -243,9 +271,9 @@ def _quantity_groups(col: pl.Expr) -> pl.Expr:
 
 
 # What several expressions of a column read, computed once in a column of its own: the
-# quantities' regex groups, the date-times' first format.
+# date-times' first format. (A quantity's regex groups are read only for the cells the
+# cast leaves unread, ``_read_the_rest``, and for the rows that have an error.)
 PREPARED: dict[str, Callable[[pl.Expr], pl.Expr]] = {
-    "cantidad": _quantity_groups,
     "fecha_hora": _first_format,
 }
 
@@ -333,10 +361,9 @@ def _plan(fmt: FileFormat) -> _Plan:
         values.append(value.cast(schema[column.name]).alias(column.name))
         messages.append(error.alias(column.name))
     extra = []
-    if "cantidad_fraccionaria" in schema:
-        parts = pl.col(_prepared("cantidad"))
-        fraction = _quantity_fraction(parts).str.strip_chars_end("0") != ""
-        extra.append(fraction.fill_null(False).alias("cantidad_fraccionaria"))
+    if FRACTION in schema:
+        # Only a cell the cast did not read can have a decimal part (``_read_the_rest``).
+        extra.append(pl.lit(False).alias(FRACTION))
     repeated = pl.col(fmt.key).is_duplicated() if fmt.key else pl.lit(False)
     written = [pl.col(c.name).alias(_written(c.name)) for c in fmt.columns]
     flags = [_is_wrong(c).alias(f"_malo_{i}") for i, c in enumerate(fmt.columns)]

@@ -92,56 +92,68 @@ def write_workbook(
     frame: pl.DataFrame, path: Path, sheet_title: str, titles: Mapping[str, str]
 ) -> None:
     """``frame`` as one sheet of ``path``: the header in words (``titles``: column → title),
-    bold and frozen, typed cells with their formats, and a filter on the header."""
+    bold and frozen, typed cells with their formats, and a filter on the header.
+
+    Why a write-only workbook with one cell per column, reused row after row: each row is
+    written out as it is appended, so a broker's file of a hundred thousand rows neither
+    holds a cell object per value nor looks its style up again for each.
+    """
     from openpyxl import Workbook
-    from openpyxl.cell.cell import Cell
+    from openpyxl.cell.cell import Cell, WriteOnlyCell
     from openpyxl.styles import Alignment, Font
     from openpyxl.utils import get_column_letter
-    from openpyxl.worksheet.worksheet import Worksheet
 
     missing = [c for c in frame.columns if c not in titles]
     if missing:
         raise MissingTitle(f"columnas sin título: {', '.join(missing)}")
     header = [titles[c] for c in frame.columns]
-    book = Workbook()
-    sheet = book.active
-    assert isinstance(sheet, Worksheet)
-    sheet.title = sheet_title[:31]
-    bold, wrap = Font(bold=True), Alignment(wrap_text=True, vertical="top")
-    formats = [number_format(k) for k in frame.schema.values()]
-
-    def text(value: str) -> Cell:
-        cell = Cell(sheet, value=safe_text(value))
-        cell.data_type = "s"  # never a formula, whatever openpyxl would guess
-        return cell
-
-    def typed(value: object, shown: str | None) -> object:
-        if value is None:
-            return None
-        if isinstance(value, bool):
-            return text(YES if value else NO)
-        if isinstance(value, str):
-            return text(value)
-        if isinstance(value, Decimal) and not _exact_number(value):
-            return text(f"{value:f}")
-        cell = Cell(sheet, value=value)
-        if shown is not None:
-            cell.number_format = shown
-        return cell
-
-    titled = []
-    for title in header:
-        cell = text(title)
-        cell.font, cell.alignment = bold, wrap
-        titled.append(cell)
-    sheet.append(titled)
-    for row in frame.iter_rows():
-        sheet.append([typed(v, f) for v, f in zip(row, formats, strict=True)])
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet(sheet_title[:31])
     for i, width in enumerate(widths(frame, header), start=1):
         sheet.column_dimensions[get_column_letter(i)].width = width
     sheet.freeze_panes = "A2"
     if frame.width:
         sheet.auto_filter.ref = f"A1:{get_column_letter(frame.width)}{frame.height + 1}"
+
+    def text_cell(value: str) -> Cell:
+        cell = WriteOnlyCell(sheet, safe_text(value))
+        cell.data_type = "s"  # never a formula, whatever openpyxl would guess
+        return cell
+
+    bold, wrap = Font(bold=True), Alignment(wrap_text=True, vertical="top")
+    titled = []
+    for title in header:
+        cell = text_cell(title)
+        cell.font, cell.alignment = bold, wrap
+        titled.append(cell)
+    sheet.append(titled)
+    numbers, texts = [], []
+    for kind in frame.schema.values():
+        number = WriteOnlyCell(sheet)
+        shown = number_format(kind)
+        if shown is not None:
+            number.number_format = shown
+        numbers.append(number)
+        texts.append(WriteOnlyCell(sheet))
+
+    def typed(value: object, column: int) -> object:
+        if value is None:
+            return None
+        if isinstance(value, bool):
+            value = YES if value else NO
+        elif isinstance(value, Decimal) and not _exact_number(value):
+            value = f"{value:f}"
+        if isinstance(value, str):
+            cell = texts[column]
+            cell.value = safe_text(value)
+            cell.data_type = "s"
+            return cell
+        cell = numbers[column]
+        cell.value = value
+        return cell
+
+    for row in frame.iter_rows():
+        sheet.append([typed(v, i) for i, v in enumerate(row)])
     _save_fixed(book, path)
 
 

@@ -11,19 +11,29 @@ were expensive are served as they were, with the time they were computed, while 
 background thread computes them again: during the window of a large offer, a clerk's page
 answers at once with figures a few seconds old (the page says when they were computed),
 never a page that takes ten seconds. A closed offer's figures never change: computed once.
-Only the first request for a large offer after the service starts waits for them. On
-PostgreSQL one background recount of an offer runs at a time among every process on the
-database (an advisory lock, ``storage.advisory``): a process that finds another one
-recounting serves its figures as they were and tries again at its next request, so three
-processes never count a million acceptances three times at once.
+Only the first request for a large offer after the service starts waits for them.
+
+On PostgreSQL every process serves the same figures: the last count of any process is kept
+in the database with its key (``shared_figures``), and a process whose figures in memory
+are not for the offer's key now reads that row before counting anything; so a process
+just started does not count a large offer again either. One background recount of an
+offer runs at a time among every process on the database (an advisory lock,
+``storage.advisory``): a process that finds another one recounting serves the figures as
+they were, and at its next request reads the other's count, so three processes never count
+a million acceptances three times at once.
 """
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import json
+import sys
 import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, case, func, select
@@ -37,10 +47,18 @@ from democratiza.adjudication.figures import (
 from democratiza.offers.lifecycle import StoredOffer, load_offer
 from democratiza.storage import advisory
 from democratiza.storage.schema import acceptances, adjudications, offer_events
+from democratiza.web.api import shared_figures
 
 CHEAP = 0.1  # seconds: figures that took less are recomputed at once on every change
 
 Key = tuple[object, ...]
+# The code that counts the figures (its text): part of the key the figures are kept under.
+CODE = hashlib.sha256(
+    b"".join(
+        Path(inspect.getfile(module)).read_bytes()
+        for module in (sys.modules[__name__], sys.modules[filing_figures.__module__])
+    )
+).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -140,49 +158,96 @@ def key(conn: Connection, stored: StoredOffer) -> Key:
 
 @dataclass
 class _Entry:
-    key: Key
+    key: str  # ``key_text``
     figures: OfferFigures
     refreshing: bool = False
 
 
+def key_text(now: Key) -> str:
+    """The key as kept beside the figures: the code that counts them, then the offer's key.
+
+    Why the code: figures kept in the database by another version of the service (during an
+    upgrade, or after one) may have been counted otherwise; they are then counted again.
+    """
+    return json.dumps([CODE, *now], default=str, separators=(",", ":"))
+
+
+def only_filings_moved(kept: str, now: str) -> bool:
+    """Whether only new filings separate two keys (the highest acceptance id, last)."""
+    return bool(json.loads(kept)[:-1] == json.loads(now)[:-1])
+
+
 class FiguresCache:
-    """The figures of each offer, kept as ``offer_figures`` says (one per process)."""
+    """The figures of each offer, kept as ``offer_figures`` says: in this process's memory,
+    and on PostgreSQL also in the database for every process (``shared_figures``)."""
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        self._shared = advisory.shared(engine)
         self._lock = threading.Lock()
         self._entries: dict[int, _Entry] = {}
 
     def figures(self, conn: Connection, stored: StoredOffer) -> OfferFigures:
-        now_key = key(conn, stored)
+        now_key = key_text(key(conn, stored))
         with self._lock:
             entry = self._entries.get(stored.id)
+        if entry is not None and entry.key == now_key:
+            return entry.figures
+        if self._shared:  # the last count of any process, if it is not the one kept here
+            entry = self._adopt(conn, stored.id, entry) or entry
             if entry is not None and entry.key == now_key:
                 return entry.figures
+        with self._lock:
+            entry = self._entries.get(stored.id)
             # Only new filings may be shown late: a state, an event or an award, at once.
-            only_filings = entry is not None and entry.key[:-1] == now_key[:-1]
-            if entry is not None and only_filings and entry.figures.seconds >= CHEAP:
+            if (
+                entry is not None
+                and only_filings_moved(entry.key, now_key)
+                and entry.figures.seconds >= CHEAP
+            ):
                 if not entry.refreshing:
                     entry.refreshing = True
                     threading.Thread(target=self._refresh, args=(stored.code,), daemon=True).start()
                 return entry.figures
         fresh = compute(conn, stored)
-        with self._lock:
-            self._entries[stored.id] = _Entry(now_key, fresh)
+        self._keep(stored.id, now_key, fresh)
         return fresh
+
+    def _adopt(self, conn: Connection, offer_id: int, entry: _Entry | None) -> _Entry | None:
+        """The figures another process kept in the database, now also kept here."""
+        found = shared_figures.read(conn, offer_id)
+        if found is None or (entry is not None and found[0] == entry.key):
+            return None
+        fields = shared_figures.decode(found[1])
+        if fields is None:
+            return None
+        with self._lock:
+            previous = self._entries.get(offer_id)
+            adopted = _Entry(
+                found[0], OfferFigures(**fields), bool(previous and previous.refreshing)
+            )
+            self._entries[offer_id] = adopted
+        return adopted
+
+    def _keep(self, offer_id: int, now_key: str, fresh: OfferFigures) -> None:
+        """Kept for every process first, then here: what this process serves, any other
+        process asked after it finds too."""
+        if self._shared:
+            shared_figures.write(self._engine, offer_id, now_key, shared_figures.encode(fresh))
+        with self._lock:
+            self._entries[offer_id] = _Entry(now_key, fresh)
 
     def _refresh(self, code: str) -> None:
         try:
             with advisory.turn_if_free(self._engine, f"cifras:{code}") as taken:
-                if not taken:  # another process is recounting: the next request retries
+                if not taken:  # another process is recounting: the next request reads its count
                     self._stop_refreshing()
                     return
                 with self._engine.connect() as conn:
                     stored = load_offer(conn, code)
-                    now_key = key(conn, stored)
+                    now_key = key_text(key(conn, stored))
                     fresh = compute(conn, stored)
-            with self._lock:
-                self._entries[stored.id] = _Entry(now_key, fresh)
+                self._keep(stored.id, now_key, fresh)
         except Exception:  # a failed refresh leaves the last figures; the next request retries
             self._stop_refreshing()
 

@@ -40,6 +40,8 @@ UPLOAD_ROUTES = frozenset(
         "pag.lote.subir",
         "pag.etapa.lote.subir",
         "pag.etapa.pagos.subir",
+        "pag.pagos.subir",
+        "pag.credito.serie",
     }
 )
 # The name a broker or the office gives a file it uploads (what makes a resend recognised).

@@ -1,7 +1,7 @@
 """reservas_de_subida: los bytes que las subidas anónimas de una máquina tienen a la vez
 
 Revision ID: 0022
-Revises: 0020
+Revises: 0021
 
 Why: the bytes anonymous uploads (the public verifier) may hold at once were counted in each
 process's memory, so a machine running several service processes held that many times the
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0022"
-down_revision = "0020"
+down_revision = "0021"
 
 
 def upgrade() -> None:
