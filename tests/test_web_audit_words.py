@@ -10,42 +10,29 @@ abierta"; a broker's batch reads "Lote L1 de Casa de Bolsa (oferta central-prime
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from democratiza.filing.batches import import_batch
-from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
 from democratiza.web.pages.audit_words import changes, value_words
 from tests.test_web_pages import text
 from tests.test_web_support import BROKER_A, SAMPLE, add_people, log_in, open_offer
 
 
-@pytest.fixture
-def sqlite(tmp_path: Path) -> Iterator[Engine]:
-    """The presentation does not depend on the database: these tests run on SQLite."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'democratiza.db'}")
-    migrate(engine)
+def test_the_audit_page_says_what_changed_in_words(engine: Engine) -> None:
     add_people(engine)
-    yield engine
-    engine.dispose()
-
-
-def test_the_audit_page_says_what_changed_in_words(sqlite: Engine) -> None:
-    open_offer(sqlite)
+    open_offer(engine)
     import_batch(
-        sqlite,
+        engine,
         "central-primera-fase",
         SAMPLE / "lote-1-casa-de-bolsa.csv",
         BROKER_A,
         "L1",
         "comisionista_a",
     )
-    with TestClient(create_app(sqlite)) as auditor:
+    with TestClient(create_app(engine)) as auditor:
         log_in(auditor, "auditor")
         page = auditor.get("/auditoria").text
     shown = text(re.sub(r"<details>.*?</details>", " ", page, flags=re.S))

@@ -10,16 +10,13 @@ income may buy 5 × $ 60.000.000 / $ 1.000 = 300.000 shares (A.2(ii)), under the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from html import unescape
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from democratiza.offers.lifecycle import create_offer
-from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
 from tests.test_web_pages import field_error, text
 from tests.test_web_support import CODE, PARAMS, add_people, csrf_of, move, open_offer
@@ -28,13 +25,10 @@ HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 
 
 @pytest.fixture
-def sqlite(tmp_path: Path) -> Iterator[Engine]:
-    """The presentation does not depend on the database: these tests run on SQLite."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'democratiza.db'}")
-    migrate(engine)
+def db(engine: Engine) -> Engine:
+    """Each database (``engine``: SQLite and PostgreSQL) with the office's people."""
     add_people(engine)
-    yield engine
-    engine.dispose()
+    return engine
 
 
 def form_of(page: str) -> dict[str, str]:
@@ -51,13 +45,13 @@ def options(page: str, name: str) -> list[str]:
     return re.findall(r'<option value="([^"]*)"', select.group(1))
 
 
-def test_the_calculator_starts_on_the_open_offer_and_its_own_categories(sqlite: Engine) -> None:
-    open_offer(sqlite)
-    open_offer(sqlite, "cerrada-ya")
-    move(sqlite, "cerrada", "cerrada-ya")
-    with sqlite.begin() as conn:
+def test_the_calculator_starts_on_the_open_offer_and_its_own_categories(db: Engine) -> None:
+    open_offer(db)
+    open_offer(db, "cerrada-ya")
+    move(db, "cerrada", "cerrada-ya")
+    with db.begin() as conn:
         create_offer(conn, "en-borrador", "central-seguros-vida", PARAMS, "oficina", "aviso")
-    client = TestClient(create_app(sqlite))
+    client = TestClient(create_app(db))
     page = client.get("/calculadora").text
     assert options(page, "oferta") == ["", CODE]  # neither the closed one nor the draft
     # Central has no cajas de compensación: the list is the program's, not the family's.
@@ -81,8 +75,8 @@ def test_the_calculator_starts_on_the_open_offer_and_its_own_categories(sqlite: 
     assert "A $ 1.000 por acción, 300.000 acciones cuestan $ 300.000.000 ." in shown
 
 
-def test_without_an_open_offer_the_first_submit_answers_with_a_program(sqlite: Engine) -> None:
-    client = TestClient(create_app(sqlite))
+def test_without_an_open_offer_the_first_submit_answers_with_a_program(db: Engine) -> None:
+    client = TestClient(create_app(db))
     page = client.get("/calculadora").text
     assert 'id="campo-oferta"' not in page  # no open offer to choose
     # Only the programs whose decree fixes the price and every figure a limit needs.
@@ -96,17 +90,17 @@ def test_without_an_open_offer_the_first_submit_answers_with_a_program(sqlite: E
     assert "Falta el parámetro" not in answer.text
 
 
-def test_choosing_a_program_lists_its_categories_and_its_price(sqlite: Engine) -> None:
-    client = TestClient(create_app(sqlite))
+def test_choosing_a_program_lists_its_categories_and_its_price(db: Engine) -> None:
+    client = TestClient(create_app(db))
     page = client.get("/calculadora", params={"programa": "geb-2017"}).text
     assert form_of(page)["programa"] == "geb-2017"
     assert "caja_compensacion" in options(page, "categoria")  # GEB's art. 3 lists them
     assert "cada acción cuesta $ 2.018 ." in text(page)
 
 
-def test_a_category_of_another_program_is_refused_under_its_field(sqlite: Engine) -> None:
-    open_offer(sqlite)
-    client = TestClient(create_app(sqlite))
+def test_a_category_of_another_program_is_refused_under_its_field(db: Engine) -> None:
+    open_offer(db)
+    client = TestClient(create_app(db))
     data = {
         "oferta": CODE,
         "categoria": "caja_compensacion",
