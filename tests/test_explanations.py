@@ -19,7 +19,7 @@ import polars as pl
 import pytest
 import yaml
 
-from democratiza.programs.loader import load_program
+from democratiza.programs.loader import load_program, load_program_file
 from democratiza.programs.parameters import make_offer
 from democratiza.reports.decisions import explain_chunk
 from democratiza.rules.engine import CompiledProgram, limit_column
@@ -27,6 +27,7 @@ from democratiza.rules.explain import FEW_ROWS, SEPARATOR, Explainer, explainer_
 from democratiza.rules.explain_rows import Explanation, RowExplainer
 from democratiza.tables.parse import parse
 from democratiza.tables.readers import RawTable, read_table
+from tests import test_program_folder as folder
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 GENERATOR = Path(__file__).parents[1] / "benchmarks" / "generate.py"
@@ -166,3 +167,19 @@ def test_groups_of_single_acceptances_are_explained_as_a_whole_file_is(program_i
     found = results["causas"].cast(pl.Int64).to_list()
     kinds = {c.kind for i, c in enumerate(compiled.checks) if any(n >> i & 1 for n in found)}
     assert {"compromiso", "documento", "falta_valor", "justa_causa", "permitida_cero"} <= kinds
+
+
+def test_the_office_folders_test_program_is_explained_alike_row_by_row() -> None:
+    """The test decree (a price of six decimals, a cap in % of the issuer's outstanding
+    shares, counts above 10¹³) says the same row by row as in columns: the calculator and a
+    group of single acceptances explain it row by row."""
+    program = load_program_file(folder.FOLDER / "programa.yaml")
+    compiled = CompiledProgram(make_offer(program, yaml.safe_load(folder.OFFER)))
+    csv = "\n".join([folder.HEADER, *folder.ROWS]) + "\n"
+    frame = parse(RawTable("lote.csv", _raw(csv.encode())))
+    results = compiled.evaluate(frame)
+    columnar = Explainer(compiled).columns(results, frame)
+    expected = row_by_row_columns(compiled, frame)
+    for name in expected.columns:
+        assert columnar[name].to_list() == expected[name].to_list(), name
+    assert any("acciones en circulación" in line for line in expected["limites_detalle"])

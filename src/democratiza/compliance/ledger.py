@@ -26,7 +26,7 @@ import polars as pl
 from sqlalchemy import ColumnElement, Connection, Select, Table, func, literal, select
 
 from democratiza.labels import later_stage_payments
-from democratiza.money import EXACT_CENTAVOS, exact_centavos
+from democratiza.money import EXACT_CENTAVOS, exact_centavos, price_text
 from democratiza.offers.dates import sale_day_problems
 from democratiza.offers.lifecycle import ADJUDICATED, OfferError, StoredOffer, load_offer
 from democratiza.rules.explain import cite
@@ -142,7 +142,22 @@ def acceptance_price(stored: StoredOffer) -> ColumnElement[int]:
     """The price an acceptance was evaluated at and pays, as ``precio``: its own (the
     adjusted one after an interruption), or the offer's initial price for one filed before
     acceptances recorded theirs."""
-    return func.coalesce(acceptances.c.precio, stored.offer.price_centavos).label("precio")
+    price = stored.offer.price
+    initial = int(price) if price.denominator == 1 else None  # finer than a centavo: none
+    return func.coalesce(acceptances.c.precio, initial).label("precio")
+
+
+def finer_than_centavo(stored: StoredOffer) -> str | None:
+    """Why an offer priced finer than a centavo takes no payments here, or None: payments
+    are recorded per award in whole centavos per share, which such a price has not."""
+    price = stored.offer.price
+    if price.denominator == 1:
+        return None
+    return (
+        f"el precio de {price_text(price)} por acción tiene fracciones de centavo y los pagos "
+        "se registran a un precio en centavos enteros: esta versión no registra los pagos de "
+        "esa oferta"
+    )
 
 
 def acceptance_terms(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
@@ -199,7 +214,9 @@ def offer_ledger(conn: Connection, code: str) -> Ledger:
         ),
         "forma de pago no prevista en el programa",
         ("pago.registrar", "pagos.lote", "oferta.liquidar"),
-        None if stored.state in ADJUDICATED else f"{title} está {stored.state}",
+        (None if stored.state in ADJUDICATED else f"{title} está {stored.state}")
+        if finer_than_centavo(stored) is None
+        else f"{title}: {finer_than_centavo(stored)}",
         lambda c, day: sale_day_problems(c, stored, day, date.today()),
     )
 

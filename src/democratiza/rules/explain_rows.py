@@ -17,11 +17,11 @@ from dataclasses import dataclass
 import polars as pl
 
 from democratiza.money import group
-from democratiza.rules.cause_texts import PERSON
+from democratiza.rules.cause_texts import PERSON, fixed_sentence
 from democratiza.rules.checks import Check
 from democratiza.rules.engine import CompiledProgram, limit_column
 from democratiza.rules.row_limits import Row, RowLimits, in_shares
-from democratiza.words import count, word
+from democratiza.words import count
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,8 @@ class RowExplainer:
         self.limits = RowLimits(compiled)
 
     def cause_text(self, check: Check, row: Row, base: Row) -> str:
+        """A cause's sentence for one row: those that quote the row are written here, the
+        others are ``cause_texts.fixed_sentence``, the one the columns write."""
         program, where = self.program, self.limits.cite(check.citation)
         kind = check.kind
         if kind == "categoria":
@@ -55,20 +57,6 @@ class RowExplainer:
                 f"El certificado laboral acredita '{row['estado_certificado']}' y la categoría "
                 f"exige '{check.subject}' ({where})."
             )
-        if kind == "justa_causa":
-            return f"Ex trabajador retirado por justa causa alegada por el empleador ({where})."
-        if kind in ("documento", "vigencia_documento"):
-            doc = program.documents[int(check.subject)]
-            if kind == "documento":
-                return f"Falta el documento: {doc.name} ({where})."
-            return (
-                f"{doc.name}: sin fecha o expedido fuera de los {doc.max_age_months} mes(es) "
-                f"anteriores a la radicación ({where})."
-            )
-        if kind == "compromiso":
-            rules = [*program.undertakings, program.sworn_statement]
-            text = next(u.text for u in rules if u is not None and u.id == check.subject)
-            return f"Falta la manifestación escrita: {text} ({where})."
         if kind == "forma_pago" and check.subject:
             return (
                 f"La forma de pago '{row['forma_pago']}' solo se admite para "
@@ -82,33 +70,12 @@ class RowExplainer:
             return (
                 f"Forma de pago '{row['forma_pago']}' no admitida; se admite: {allowed} ({where})."
             )
-        if kind == "cantidad":
-            return f"La cantidad debe ser un número entero de acciones mayor que cero ({where})."
-        if kind == "cantidad_minima":
-            return (
-                f"La cantidad es inferior al mínimo de {in_shares(int(check.subject))} por "
-                f"aceptación ({where})."
-            )
-        if kind == "lote":
-            lot = in_shares(int(check.subject))
-            return f"La cantidad no es un múltiplo del lote de {lot} ({where})."
         if kind == "fuera_de_plazo":
             filed = row["fecha_radicacion"]
             return f"Radicada el {filed:%Y-%m-%d}, fuera del plazo de la oferta ({where})."
-        if kind == "directivo_nuevo":
-            return (
-                f"Directivo nuevo no vinculado el día hábil anterior al cierre "
-                f"({check.subject}) ({where})."
-            )
-        if kind == "falta_valor":
-            rule = program.limit(check.subject)
-            assert rule.base is not None
-            needed = " o ".join(word("monto", s) for s in rule.base.sources)
-            return (
-                f"No se puede calcular el límite «{rule.name}»: falta {needed}; "
-                f"no se calcula sobre cero ({where})."
-            )
-        return f"La cantidad permitida es cero: {self.limits.binding_text(row, base)}."
+        if kind == "permitida_cero":
+            return f"La cantidad permitida es cero: {self.limits.binding_text(row, base)}."
+        return fixed_sentence(check, program, where)
 
     def explain(self, row: Row, base: Row) -> Explanation:
         causes = tuple(

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from democratiza.money import decimal_percent, dollars, group, pesos
+from democratiza.money import decimal_percent, dollars, group, pesos, price_text
 from democratiza.programs.schema import Citation, LimitRule
+from democratiza.rules.caps import OUTSTANDING
 from democratiza.rules.engine import CompiledProgram, limit_column, source_column
 from democratiza.words import count, word
 
@@ -27,8 +28,9 @@ def in_shares(n: int) -> str:
 
 def _where_cap(rule: LimitRule, where: str) -> str:
     """After a cap's shares: how a percentage was rounded, then the article."""
-    if rule.cap_offered is not None:
-        return f", {word('redondeo', rule.cap_offered.rounding)} ({where})"
+    share = rule.cap_offered or rule.cap_outstanding
+    if share is not None:
+        return f", {word('redondeo', share.rounding)} ({where})"
     return f" ({where})"
 
 
@@ -40,7 +42,7 @@ class RowLimits:
         self.offer = compiled.offer
         self.program = compiled.offer.program
         # Per rule, the parts of its sentence that do not change from row to row.
-        self._price = pesos(self.offer.price_centavos)
+        self._price = price_text(self.offer.price)
         self._cites = {r.id: self.cite(r.citation) for r in self.program.limits}
         self._multiples = {r.id: _multiple(r) for r in self.program.limits if r.base}
         self._denominators = {
@@ -98,6 +100,12 @@ class RowLimits:
             assert offered is not None
             share = decimal_percent(rule.cap_offered.percent)
             return f"{share} de {group(offered)} acciones ofrecidas"
+        if rule.cap_outstanding is not None:
+            outstanding = self.offer.money(OUTSTANDING)
+            assert outstanding is not None
+            param = self.cite(self.program.parameters[OUTSTANDING].citation)
+            share = decimal_percent(rule.cap_outstanding.percent)
+            return f"{share} de {group(outstanding)} acciones en circulación ({param})"
         plan = self.program.instalment_plan
         assert plan is not None and plan.max_financed is not None
         financed = decimal_percent(100 - plan.down_payment.value)
