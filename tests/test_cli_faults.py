@@ -95,7 +95,8 @@ def test_every_command_on_a_damaged_sqlite_file_answers_in_spanish(
         ("simular",),
         ("etapa", "crear"),  # its terms file
         ("oferta", "crear"),  # its offer file, read strictly since the YAML reader is one
-        ("credito", "registrar"),
+        ("credito", "registrar"),  # its amounts and dates, as a form checks them
+        ("credito", "corregir"),  # the same fields as registrar
         ("respaldo", "crear"),  # its destination, which must not exist yet
         ("verificar",),  # its package, before the chain its --db holds
     }
