@@ -77,7 +77,8 @@ def scratch_folder() -> Path:
     return Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether a process of this machine still runs (a number not ours to signal counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -92,7 +93,7 @@ def remove_leftovers(where: Path | None = None) -> list[Path]:
     removed = []
     for folder in sorted(Path(where or tempfile.gettempdir()).glob(f"{PREFIX}*-*")):
         owner = folder.name.removeprefix(PREFIX).split("-", 1)[0]
-        if not _ours(folder) or not owner.isdigit() or _alive(int(owner)):
+        if not _ours(folder) or not owner.isdigit() or process_alive(int(owner)):
             continue  # a link, someone else's folder, or a running process's
         shutil.rmtree(folder, ignore_errors=True)
         removed.append(folder)

@@ -21,22 +21,13 @@ import socket
 
 from sqlalchemy import Engine, delete, insert, select
 
+from democratiza.storage.advisory import shared
 from democratiza.storage.schema import upload_holds
 from democratiza.web.security.shared_limits import MICRO, database_clock, lock_pair
+from democratiza.web.server.scratch import process_alive
 from democratiza.web.server.upload_budget import ANONYMOUS_BYTES, ByteBudget, Hold, UploadBudget
 
 HOLD_SECONDS = 3600  # longer than any upload the verifier reads and checks
-
-
-def _alive(process: int) -> bool:
-    """Whether a process of this machine still runs (a number not ours to signal counts)."""
-    try:
-        os.kill(process, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class SharedByteBudget:
@@ -61,7 +52,7 @@ class SharedByteBudget:
             rows = conn.execute(
                 select(t.id, t.proceso, t.bytes).where(t.maquina == self.machine)
             ).all()
-            gone = [row.id for row in rows if not _alive(row.proceso)]
+            gone = [row.id for row in rows if not process_alive(row.proceso)]
             if gone:
                 conn.execute(delete(upload_holds).where(t.id.in_(gone)))
             held = sum(int(row.bytes) for row in rows if row.id not in gone)
@@ -96,6 +87,6 @@ class SharedByteBudget:
 
 def budget_for(engine: Engine) -> UploadBudget:
     """The anonymous upload budget for the service on this database."""
-    if engine.dialect.name == "postgresql":
+    if shared(engine):
         return SharedByteBudget(engine)
     return ByteBudget()
