@@ -161,6 +161,7 @@ class Names:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self._offers: dict[str, str] = {}
+        self._said: dict[tuple[str, str], str] = {}
         self._people: dict[str, str] = {
             r.login: r.nombre for r in conn.execute(select(users.c.login, users.c.nombre))
         }
@@ -176,7 +177,16 @@ class Names:
             self._offers[offer_id] = str(found) if found else offer_id
         return f"oferta {self._offers[offer_id]}"
 
+    def _once(self, key: tuple[str, str], words: Callable[[], str]) -> str:
+        """What ``words`` says of a batch, an award or a line, asked once per page."""
+        if key not in self._said:
+            self._said[key] = words()
+        return self._said[key]
+
     def batch(self, batch_id: str) -> str:
+        return self._once(("lote", batch_id), lambda: self._batch(batch_id))
+
+    def _batch(self, batch_id: str) -> str:
         row = self.conn.execute(
             select(batches.c.lote, batches.c.comisionista, batches.c.oferta_id).where(
                 batches.c.id == _int(batch_id)
@@ -187,12 +197,18 @@ class Names:
         return f"Lote {row.lote} de {row.comisionista} ({self.offer(str(row.oferta_id))})"
 
     def offer_of_award(self, award_id: str) -> str:
+        return self._once(("adjudicacion", award_id), lambda: self._offer_of_award(award_id))
+
+    def _offer_of_award(self, award_id: str) -> str:
         offer_id = self.conn.execute(
             select(adjudications.c.oferta_id).where(adjudications.c.id == _int(award_id))
         ).scalar()
         return self.offer(str(offer_id)) if offer_id is not None else "oferta"
 
     def credit_line(self, offer_id: str, line_id: str) -> str:
+        return self._once(("linea", line_id), lambda: self._credit_line(offer_id, line_id))
+
+    def _credit_line(self, offer_id: str, line_id: str) -> str:
         lender = self.conn.execute(
             select(credit_lines.c.entidad).where(credit_lines.c.id == _int(line_id))
         ).scalar()

@@ -29,7 +29,7 @@ from democratiza.compliance.credit.lines import (
     rate_problems,
 )
 from democratiza.compliance.official_series import IBC, official_rates
-from democratiza.compliance.series import SeriesFileError
+from democratiza.compliance.series import SeriesFileError, shipped_rates
 from democratiza.money import MoneyError, decimal_percent, parse_percent, parse_pesos, pesos
 from democratiza.offers.lifecycle import OfferError, StoredOffer
 from democratiza.rules.explain import cite
@@ -61,16 +61,16 @@ def credit_context(conn: Connection, stored: StoredOffer) -> dict[str, Any]:
     """The lines registered (always), every condition checked where they can be, and the
     reason they cannot be with what to do."""
     problem = None
+    try:  # read and parsed once: the checks and the note on the series both use it
+        loaded = official_rates(conn, IBC)
+    except SeriesFileError:
+        loaded = None
     try:
-        verdict = credit_verdict(conn, stored)
+        verdict = credit_verdict(conn, stored, loaded or shipped_rates(IBC))
         lines, findings, ok = verdict.lines, verdict.findings, verdict.ok
     except OfferError as exc:
         problem = str(exc)
         lines, findings, ok = offer_lines(conn, stored), (), False
-    try:
-        loaded = official_rates(conn, IBC)
-    except SeriesFileError:
-        loaded = None
     return {
         "lineas": [_row(n, r) for n, r in enumerate(lines, start=1)],
         "condiciones": [(f.ok, str(f)) for f in findings] if lines else [],
