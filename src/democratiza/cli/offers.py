@@ -38,7 +38,7 @@ from democratiza.cli.progress import rows, steps
 from democratiza.compliance.credit.gate import open_offer
 from democratiza.compliance.holdings import paid_shares
 from democratiza.compliance.instalments import instalment_payers
-from democratiza.compliance.ledger import acceptance_terms, offer_ledger
+from democratiza.compliance.ledger import acceptance_terms, ledger_of
 from democratiza.compliance.settlement_figures import settlement_figures
 from democratiza.compliance.settlement_figures import shown_figures as settlement_shown
 from democratiza.filing.batches import import_batch, withdraw
@@ -302,7 +302,7 @@ def show_command(codigo: Code, db: Db = None) -> None:
             stored = load_offer(conn, codigo)
             filed = filing_figures(conn, stored)
             awarded = awarded_in_database(conn, stored)
-            settled = settlement_figures(conn, offer_ledger(conn, codigo))
+            settled = settlement_figures(conn, ledger_of(stored))
             log = events(conn, stored)
             dates = business_dates(conn, stored.id, stored.offer.day("fecha_cierre"))
     except OfferError as exc:

@@ -179,7 +179,12 @@ def acceptance_terms(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
 
 def offer_ledger(conn: Connection, code: str) -> Ledger:
     """The Primera Etapa's awards: the offer's adjudicated acceptances, each at its price."""
-    stored = load_offer(conn, code)
+    return ledger_of(load_offer(conn, code))
+
+
+def ledger_of(stored: StoredOffer) -> Ledger:
+    """``offer_ledger`` of an offer already loaded (a page that holds it reads it once)."""
+    code = stored.code
     program = stored.program
     statement = (
         select(

@@ -15,7 +15,7 @@ from typing import Annotated
 from fastapi import APIRouter, Request, UploadFile
 
 from democratiza.compliance.holdings import settle
-from democratiza.compliance.ledger import offer_ledger, stage_ledger
+from democratiza.compliance.ledger import ledger_of, offer_ledger, stage_ledger
 from democratiza.compliance.payment_batches import LedgerOf, import_payments
 from democratiza.compliance.settlement_figures import settlement_figures
 from democratiza.offers.lifecycle import OfferError
@@ -79,8 +79,7 @@ def payment_figures(codigo: str, request: Request) -> SettlementFiguresAnswer:
     """Después de adjudicar: valor adjudicado, pagado, por pagar y, liquidado el periodo,
     lo resuelto por falta de pago (centavos)."""
     with request.app.state.engine.connect() as conn:
-        offer_or_404(conn, codigo)
-        found = settlement_figures(conn, offer_ledger(conn, codigo))
+        found = settlement_figures(conn, ledger_of(offer_or_404(conn, codigo)))
     if found is None:
         raise Conflict(f"La oferta '{codigo}' no se ha adjudicado: aún no recibe pagos.")
     return SettlementFiguresAnswer(**asdict(found))

@@ -21,7 +21,7 @@ from sqlalchemy import select
 
 from democratiza.adjudication.figures import TITLES, FilingFigures
 from democratiza.compliance.credit.gate import offer_lines
-from democratiza.compliance.ledger import offer_ledger
+from democratiza.compliance.ledger import ledger_of
 from democratiza.compliance.settlement_figures import settlement_figures, shown_figures
 from democratiza.labels import label, rule_cited
 from democratiza.money import fixed, group, pesos, share_percent
@@ -165,7 +165,7 @@ def offer_page(
             .mappings()
             .first()
         )
-        settled = settlement_figures(conn, offer_ledger(conn, codigo))
+        settled = settlement_figures(conn, ledger_of(stored))
     if settled is not None:  # after the adjudication: what was awarded, paid, owed, resolved
         top += [Figure(value, name) for value, name in shown_figures(settled)]
     terms = credit.get("plazo_minimo"), credit.get("gracia_minima")
