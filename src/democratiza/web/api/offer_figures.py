@@ -193,7 +193,9 @@ class FiguresCache:
             entry = self._entries.get(stored.id)
         if entry is not None and entry.key == now_key:
             return entry.figures
-        if self._shared:  # the last count of any process, if it is not the one kept here
+        # The last count of any process, if it is not the one kept here; not while this
+        # process recounts (its own count comes next, and each request would read the row).
+        if self._shared and not (entry is not None and entry.refreshing):
             entry = self._adopt(conn, stored.id, entry) or entry
             if entry is not None and entry.key == now_key:
                 return entry.figures
@@ -215,8 +217,8 @@ class FiguresCache:
 
     def _adopt(self, conn: Connection, offer_id: int, entry: _Entry | None) -> _Entry | None:
         """The figures another process kept in the database, now also kept here."""
-        found = shared_figures.read(conn, offer_id)
-        if found is None or (entry is not None and found[0] == entry.key):
+        found = shared_figures.read(conn, offer_id, None if entry is None else entry.key)
+        if found is None:
             return None
         fields = shared_figures.decode(found[1])
         if fields is None:

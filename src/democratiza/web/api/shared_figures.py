@@ -65,11 +65,13 @@ def decode(text: str) -> dict[str, Any] | None:
         return None
 
 
-def read(conn: Connection, offer_id: int) -> tuple[str, str] | None:
-    """The stored key and figures (both JSON) of an offer, if any process counted them."""
-    row = conn.execute(
-        select(cache.c.clave, cache.c.cifras).where(cache.c.oferta_id == offer_id)
-    ).first()
+def read(conn: Connection, offer_id: int, known: str | None = None) -> tuple[str, str] | None:
+    """The stored key and figures (both JSON) of an offer, if any process counted them and
+    their key is not ``known`` (the one the asking process keeps: its figures are those)."""
+    where = cache.c.oferta_id == offer_id
+    if known is not None:
+        where = where & (cache.c.clave != known)
+    row = conn.execute(select(cache.c.clave, cache.c.cifras).where(where)).first()
     return None if row is None else (str(row.clave), str(row.cifras))
 
 
