@@ -20,12 +20,12 @@ from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
 
-from democratiza.storage.audit import current_request
+from democratiza.storage.audit import current_request, request_now
 from democratiza.storage.schema import jobs
 from democratiza.web.errors import NotFound, WebError
 from democratiza.web.security.auth import BROKER, Principal
 from democratiza.web.server import metrics
-from democratiza.web.server.observability import JOB_LOG, log_line, request_id
+from democratiza.web.server.observability import JOB_LOG, log_line
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class JobRunner:
                     actualizado_en=now,
                 )
             )
-        self.pool.submit(self._run, job_id, kind, who.role, request_id(), work)
+        self.pool.submit(self._run, job_id, kind, who.role, request_now(), work)
         return job_id
 
     def _run(self, job_id: str, kind: str, role: str, rid: str | None, work: Work) -> None:

@@ -9,8 +9,8 @@ method, the role of who asked, the status, the duration in milliseconds and, for
 its rows: never a name, an identification number or an amount of a person. The id is the
 one the proxy sent in ``X-Request-Id`` when it is a plain token, else a new one; it is
 returned in the same header, a job started by the request carries it in its own line
-(``request_id``), and every audit entry the request causes stores it (``solicitud``; the
-context variable is the audit log's, ``storage.audit.current_request``).
+(``storage.audit.request_now``), and every audit entry the request causes stores it
+(``solicitud``; the context variable is the audit log's, ``storage.audit.current_request``).
 """
 
 from __future__ import annotations
@@ -42,11 +42,6 @@ ROWS_FIELD = re.compile(rb'(?<!\\)"filas":(\d+)')
 GOOD_ID = re.compile(rb"[A-Za-z0-9._-]{8,64}")
 # Set by a filing route, read back here for the line (``note_rows``).
 ROWS_KEY = "filas"
-
-
-def request_id() -> str | None:
-    """The id of the request being answered in this context, if any."""
-    return current_request.get()
 
 
 def rows_of(answer: bytes) -> int | None:
