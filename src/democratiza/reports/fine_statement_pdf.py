@@ -31,6 +31,7 @@ from democratiza.reports.render.pdf import (
     column_widths,
     draw_table,
     metadata,
+    pages_of_rows,
     row_height,
 )
 from democratiza.reports.render.text import wrap
@@ -96,21 +97,6 @@ def _account_cells(statement: Statement, terms: FineTerms) -> list[list[str]]:
             ]
         )
     return cells
-
-
-def _account_pages(cells: list[list[str]], room: float) -> list[list[int]]:
-    """Which account rows go on each page: as many as fit under the header, in order."""
-    header = row_height(ACCOUNT_HEADER, ACCOUNT_FONT)
-    pages: list[list[int]] = [[]]
-    used = header
-    for index, row in enumerate(cells):
-        height = row_height(row, ACCOUNT_FONT)
-        if pages[-1] and used + height > room:
-            pages.append([])
-            used = header
-        pages[-1].append(index)
-        used += height
-    return pages
 
 
 def _text_block(
@@ -249,7 +235,8 @@ def fine_statement_pdf(statement: Statement, terms: FineTerms) -> bytes:
     widths = column_widths([list(ACCOUNT_HEADER), *everything])  # the same on every page
     content_top = 1.5  # inches: below the title, the program line and the section title
     room = A4_LANDSCAPE[1] - content_top - 0.55  # down to the page number
-    pages = _account_pages(everything, room)
+    header = row_height(ACCOUNT_HEADER, ACCOUNT_FONT)
+    pages = pages_of_rows(everything, ACCOUNT_FONT, room, header)
     total = len(pages) + 1
     out = io.BytesIO()
     info = metadata(TITLE, f"Multa: {statement.program_name}")
@@ -257,14 +244,14 @@ def fine_statement_pdf(statement: Statement, terms: FineTerms) -> bytes:
         fig = Figure(figsize=A4_LANDSCAPE)
         _summary(fig, _page_frame(fig, statement, 1, total), statement, terms)
         pdf.savefig(fig)
-        for number, indexes in enumerate(pages, start=2):
+        for number, rows in enumerate(pages, start=2):
             fig = Figure(figsize=A4_LANDSCAPE)
             top = _page_frame(fig, statement, number, total)
             top = _text_block(fig, top, "3. Cuenta paso a paso", size=11, bold=True)
             _table_at(
                 fig,
                 top + 0.05,
-                [list(ACCOUNT_HEADER), *(everything[i] for i in indexes)],
+                [list(ACCOUNT_HEADER), *rows],
                 ACCOUNT_NUMERIC,
                 ACCOUNT_FONT,
                 total=number == total,
