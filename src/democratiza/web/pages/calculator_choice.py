@@ -9,6 +9,7 @@ from the choice.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import date
 
@@ -35,9 +36,11 @@ class Choice:
     programs: list[tuple[str, str]]
 
 
-def _answering_programs() -> list[Program]:
+@functools.cache
+def _answering_programs() -> tuple[Program, ...]:
     """The bundled programs that answer without an offer: those whose decree fixes the price
-    and every figure a limit needs (the others wait for an offer's parameters)."""
+    and every figure a limit needs (the others wait for an offer's parameters). Found once:
+    the installed package's programs do not change while the service runs."""
     found = []
     for program_id in bundled_program_ids():
         program = load_program(program_id)
@@ -46,7 +49,7 @@ def _answering_programs() -> list[Program]:
         except OfferParameterError:
             continue
         found.append(program)
-    return found
+    return tuple(found)
 
 
 def choose(conn: Connection, offer: str | None, program: str | None) -> Choice:
