@@ -111,11 +111,8 @@ def test_single_acceptances_stored_in_one_group_keep_each_their_request_id(
     open_offer(engine)
     filings = []
     for n, row in enumerate(sample_rows(3)):
-        token = audit.current_request.set(f"grupo-000{n}")
-        try:
+        with audit.acting_as(f"grupo-000{n}"):
             filings.append(single_filing(CODE, row, BROKER_A, f"G{n}", "token:1:Casa de Bolsa"))
-        finally:
-            audit.current_request.reset(token)
     outcomes = process_group(engine, filings)
     assert all(not isinstance(o, Exception) and o.created for o in outcomes)
     assert requests_of(engine, "lote.recibir") == ["grupo-0000", "grupo-0001", "grupo-0002"]
@@ -177,11 +174,9 @@ def test_an_entry_without_an_id_hashes_as_before_and_the_id_is_inside_the_hash(
     assert audit.entry_hash(*args, "abc-0001") != audit.entry_hash(*args)
     with engine.begin() as conn:
         audit.append(conn, "oficina", "oferta.abrir", "ofertas/1", None, None)
-        token = audit.current_request.set("abc-0001")
-        try:
+        with audit.acting_as("abc-0001"):
             audit.append(conn, "oficina", "oferta.cerrar", "ofertas/1", None, None)
-        finally:
-            audit.current_request.reset(token)
+        assert audit.request_now() is None  # reset after
     with engine.connect() as conn:
         first = conn.execute(select(audit_log).where(audit_log.c.id == 1)).one()
         assert first.solicitud is None

@@ -135,18 +135,17 @@ def test_filing_is_counted_logged_and_names_no_one(
 def test_a_job_tells_its_end_in_one_line_with_the_request_that_started_it(
     engine: Engine, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from democratiza.storage.audit import current_request
+    from democratiza.storage.audit import acting_as
     from democratiza.web.security.auth import BROKER, Principal
 
     app = create_app(engine)
     who = Principal(BROKER, BROKER_A, "pruebas", BROKER_A)
-    token = current_request.set("solicitud-del-trabajo")
-    try:
-        with caplog.at_level(logging.INFO, logger="democratiza.trabajos"):
-            app.state.jobs.submit("lote", who, 1, "En cola.", lambda _: {"detalle": "", "filas": 3})
-            app.state.jobs.shutdown()
-    finally:
-        current_request.reset(token)
+    with (
+        acting_as("solicitud-del-trabajo"),
+        caplog.at_level(logging.INFO, logger="democratiza.trabajos"),
+    ):
+        app.state.jobs.submit("lote", who, 1, "En cola.", lambda _: {"detalle": "", "filas": 3})
+        app.state.jobs.shutdown()
     (line,) = [json.loads(r.getMessage()) for r in caplog.records]
     assert line["tipo"] == "lote" and line["estado"] == "terminado" and line["filas"] == 3
     assert line["request_id"] == "solicitud-del-trabajo" and line["rol"] == "comisionista"

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -96,6 +97,20 @@ def entry_hash(
 def request_now() -> str | None:
     """The id of the request being answered here (``None`` outside one: the command line)."""
     return current_request.get()
+
+
+@contextmanager
+def acting_as(request: str | None) -> Iterator[None]:
+    """Inside, the request being answered is ``request`` (``request_now``); after, the one before.
+
+    The one place that sets and resets it: the service for each request, a background job and
+    the bulk lane for the request that started them.
+    """
+    token = current_request.set(request)
+    try:
+        yield
+    finally:
+        current_request.reset(token)
 
 
 @dataclass(frozen=True)

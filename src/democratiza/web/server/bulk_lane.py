@@ -50,7 +50,7 @@ from sqlalchemy import Engine
 from democratiza.filing.batches import import_batch
 from democratiza.filing.reasons import resent_explanations
 from democratiza.offers.lifecycle import load_offer
-from democratiza.storage.audit import current_request
+from democratiza.storage.audit import acting_as, request_now
 from democratiza.storage.database import make_engine
 from democratiza.web.errors import MAX_ITEMS
 from democratiza.web.server import metrics
@@ -152,12 +152,9 @@ def _as_request(
     who: str,
 ) -> bytes:
     """``work`` in the lane's process as the request that sent the batch: the batch's audit
-    entry carries that request's id (``storage.audit.current_request``)."""
-    acting = current_request.set(request)
-    try:
+    entry carries that request's id (``storage.audit.acting_as``)."""
+    with acting_as(request):
         return work(url, code, path, shown, batch, broker, who)
-    finally:
-        current_request.reset(acting)
 
 
 class BulkLane:
@@ -198,7 +195,7 @@ class BulkLane:
             try:
                 answer = worker.run(
                     _as_request,
-                    current_request.get(),
+                    request_now(),
                     self.work,
                     self.url,
                     code,

@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
 
-from democratiza.storage.audit import current_request, request_now
+from democratiza.storage.audit import acting_as, request_now
 from democratiza.storage.schema import jobs
 from democratiza.web.errors import NotFound, WebError
 from democratiza.web.security.auth import BROKER, Principal
@@ -79,11 +79,8 @@ class JobRunner:
 
         The work runs as the request that started it: its audit entries carry that id.
         """
-        acting = current_request.set(rid)
-        try:
+        with acting_as(rid):
             self._run_as_request(job_id, kind, role, rid, work)
-        finally:
-            current_request.reset(acting)
 
     def _run_as_request(
         self, job_id: str, kind: str, role: str, rid: str | None, work: Work

@@ -10,7 +10,7 @@ its rows: never a name, an identification number or an amount of a person. The i
 one the proxy sent in ``X-Request-Id`` when it is a plain token, else a new one; it is
 returned in the same header, a job started by the request carries it in its own line
 (``storage.audit.request_now``), and every audit entry the request causes stores it
-(``solicitud``; the context variable is the audit log's, ``storage.audit.current_request``).
+(``solicitud``; the context variable is the audit log's, ``storage.audit.acting_as``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 from sqlalchemy.exc import DBAPIError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from democratiza.storage.audit import current_request
+from democratiza.storage.audit import acting_as
 from democratiza.web.server import metrics
 
 REQUEST_LOG = logging.getLogger("democratiza.solicitudes")
@@ -86,7 +86,6 @@ class Observed:
             return
         sent = next((v for k, v in scope["headers"] if k == HEADER), b"")
         rid = sent.decode() if GOOD_ID.fullmatch(sent) else secrets.token_hex(8)
-        token = current_request.set(rid)
         started = time.perf_counter()
         status = 500
 
@@ -101,12 +100,12 @@ class Observed:
             await send(message)
 
         try:
-            await self.app(scope, receive, with_id)
+            with acting_as(rid):
+                await self.app(scope, receive, with_id)
         except DBAPIError:
             metrics.DATABASE_ERRORS.inc()
             raise
         finally:
-            current_request.reset(token)
             self._record(scope, rid, status, time.perf_counter() - started)
 
     @staticmethod
