@@ -314,7 +314,7 @@ def declare_void(conn: Connection, stored: StoredOffer, who: str, why: str) -> S
     rule = stored.program.void_first_stage
     if rule is None:
         raise OfferError(
-            f"El programa {stored.program.id} no trae, en el texto disponible del decreto, "
+            f"{stored.program.called} no trae, en el texto disponible del decreto, "
             "la regla para declarar desierta la Primera Etapa."
         )
     if stored.state not in ("abierta", "cerrada"):

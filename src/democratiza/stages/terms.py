@@ -88,8 +88,8 @@ def rules(program: Program) -> LaterStages:
     """The program file's rules for later stages, or a refusal naming what is missing."""
     if program.later_stages is None:
         raise StageError(
-            f"El programa {program.id} no trae la sección etapas_siguientes: sin las reglas "
-            "del decreto para la Segunda Etapa no se puede crear una."
+            f"{program.called} no trae las reglas de las etapas siguientes: sin las "
+            "reglas del decreto para la Segunda Etapa no se puede crear una."
         )
     return program.later_stages
 
@@ -103,7 +103,7 @@ def minimum_price(
     cpi_rule = rules(program).cpi_adjustment
     if terms.cpi_adjustment is not None and cpi_rule is None:
         raise StageError(
-            f"El programa {program.id} no prevé el ajuste del precio mínimo por IPC "
+            f"{program.called} no prevé el ajuste del precio mínimo por IPC "
             "(etapas_siguientes.ajuste_ipc): los términos de la etapa no pueden pedirlo."
         )
     steps = [f"Precio fijo de la Primera Etapa: {pesos(first_price)}."]
