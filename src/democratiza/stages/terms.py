@@ -29,10 +29,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from democratiza.calendar import add_months
-from democratiza.money import pesos, to_centavos
+from democratiza.money import MoneyError, parse_shares, pesos, to_centavos
 from democratiza.programs.schema import LaterStages, Program
 from democratiza.vocabulary import Mechanism
 
@@ -64,6 +64,18 @@ class StageTerms(BaseModel):
     lot: int = Field(default=1, alias="lote", ge=1)
     tranche_cap_percent: Decimal | None = Field(default=None, alias="tope_porcentaje", gt=0, le=100)
     source: str = Field(alias="fuente", min_length=1)  # the reglamento / aviso it comes from
+
+    @field_validator("minimum_order", "lot", mode="before")
+    @classmethod
+    def _shares_as_typed(cls, value: object) -> object:
+        """Share counts typed in the form or the terms file with or without thousands dots
+        ("40.000"), as every other share count (``money.parse_shares``)."""
+        if isinstance(value, str):
+            try:
+                return parse_shares(value)
+            except MoneyError as exc:
+                raise ValueError(str(exc)) from None
+        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> StageTerms:
