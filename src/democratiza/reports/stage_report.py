@@ -99,6 +99,7 @@ def broker_files(
         "Asignación",
         "%Y-%m-%dT%H:%M:%S%.f",
         style,
+        words={"decision": "decision_orden"},
     )
 
 

@@ -56,11 +56,13 @@ def broker_csv(
     style = style or {}
     done = adjudication(engine, code)
     with engine.connect() as conn:
-        terms = acceptance_terms(conn, load_offer(conn, code))
+        stored = load_offer(conn, code)
+        terms = acceptance_terms(conn, stored)
     folder = scratch_folder()
     if who.role == BROKER:
         mine = own_rows(done.results, who.broker)
-        broker_files(Adjudication(done.offer_code, done.header, mine), folder, terms, style)
+        own = Adjudication(done.offer_code, done.header, mine)
+        broker_files(own, folder, terms, style, stored.program)
         name = f"adjudicacion-{slug(who.broker or '')}.csv"
         path = folder / name
         if not path.exists():  # no acceptant of this broker: the header alone
