@@ -61,6 +61,9 @@ def test_before_publication_there_are_no_statistics_and_no_package(sqlite: Engin
     page = public.get(PAGE)
     assert page.status_code == 409
     assert "se publican con los resultados" in text(page.text)
+    # The public reads the program's name, not the office's code for the offer.
+    assert "La Primera Etapa del programa de enajenación de acciones de Fogafín" in text(page.text)
+    assert f"'{CODE}'" not in text(page.text)
     assert public.get(f"/ofertas/{CODE}/paquete.zip").status_code == 409
 
 
