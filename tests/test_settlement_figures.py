@@ -36,6 +36,18 @@ def tiles(page: str) -> dict[str, str]:
     return {unescape(name): unescape(value) for value, name in found}
 
 
+def pay(office: TestClient, *rows: str) -> None:
+    """The office uploads a payments file (radicado, fecha, monto in pesos, forma) from the page."""
+    upload = "radicado,fecha,monto,forma\n" + "\n".join(rows) + "\n"
+    sent = office.post(
+        f"{PAGE}/pagos/lotes",
+        data={"lote": "P-1", "csrf": csrf_of(office, PAGE)},
+        files={"archivo": ("pagos.csv", upload.encode(), "text/csv")},
+        follow_redirects=False,
+    )
+    assert sent.status_code == 303, sent.text
+
+
 def test_the_settlement_figures_agree_on_the_page_the_api_and_the_cli(
     engine: Engine, db_url: str
 ) -> None:
@@ -49,18 +61,11 @@ def test_the_settlement_figures_agree_on_the_page_the_api_and_the_cli(
     assert before["pagado"] == "$ 0" and before["por pagar"] == pesos(value)
 
     first, second = awarded.head(2).rows(named=True)
-    rows = [
+    pay(
+        office,
         f"{first['radicado']},2018-03-10,{first['adjudicada'] * 1000},contado",
         f"{second['radicado']},2018-03-10,1000,contado",
-    ]
-    upload = "radicado,fecha,monto,forma\n" + "\n".join(rows) + "\n"
-    sent = office.post(
-        f"{PAGE}/pagos/lotes",
-        data={"lote": "P-1", "csrf": csrf_of(office, PAGE)},
-        files={"archivo": ("pagos.csv", upload.encode(), "text/csv")},
-        follow_redirects=False,
     )
-    assert sent.status_code == 303, sent.text
     paid = first["adjudicada"] * PRICE + 100_000
     owed = value - paid
     shown = tiles(office.get(PAGE).text)
@@ -122,15 +127,7 @@ def test_an_award_paid_in_excess_is_its_own_figure_so_the_three_add_up(engine: E
         office.get(PAGE).text
     )  # none yet: not shown
     first = awarded.row(0, named=True)
-    upload = f"radicado,fecha,monto,forma\n{first['radicado']},2018-03-10,"
-    upload += f"{(first['adjudicada'] + 1) * 1000},contado\n"
-    sent = office.post(
-        f"{PAGE}/pagos/lotes",
-        data={"lote": "P-1", "csrf": csrf_of(office, PAGE)},
-        files={"archivo": ("pagos.csv", upload.encode(), "text/csv")},
-        follow_redirects=False,
-    )
-    assert sent.status_code == 303, sent.text
+    pay(office, f"{first['radicado']},2018-03-10,{(first['adjudicada'] + 1) * 1000},contado")
     paid = (first["adjudicada"] + 1) * PRICE
     owed = value - first["adjudicada"] * PRICE
     shown = tiles(office.get(PAGE).text)
