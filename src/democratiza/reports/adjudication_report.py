@@ -130,7 +130,7 @@ def chart_svg(chart: AdjudicationChart) -> str:
 
 # ------------------------------------------------------------------------------------- HTML
 
-_PAGE = """{% extends "informe.html" %}{% block cuerpo %}
+_PAGE = """{% extends "informe.html" %}{% from "grafico.html" import grafico %}{% block cuerpo %}
 <p class="sub">{{ program }}</p>
 
 <h2>Cifras de la oferta</h2>
@@ -165,12 +165,8 @@ x<sub>n</sub>. El 1 % con más acciones son los adjudicatarios que más recibier
 {%- endif %}
 
 <h2>Gráficos</h2>
-{% for chart in charts %}<figure id="grafico-{{ chart.key }}" tabindex="0" role="region"
-  aria-label="{{ chart.title }}">
-<h3>{{ chart.title }}</h3>
-{{ chart.svg }}
-<figcaption>{{ chart.caption }}</figcaption>
-</figure>
+{% for chart in charts %}
+{{- grafico(chart.title, chart.svg, chart.caption, "grafico-" ~ chart.key) }}
 {% endfor %}
 <h2>Tablas de los gráficos</h2>
 {% for chart in charts %}<h3 id="tabla-{{ chart.key }}">{{ chart.table.caption }}</h3>

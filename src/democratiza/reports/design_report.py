@@ -115,7 +115,8 @@ def chart_svgs(designs: list[DesignFigures]) -> list[tuple[str, str]]:
     return out
 
 
-_PAGE = """{% extends "informe.html" %}{% block ancho %}72rem{% endblock %}
+_PAGE = """{% extends "informe.html" %}{% from "grafico.html" import grafico %}
+{%- block ancho %}72rem{% endblock %}
 {% block estilo %}.tabla { overflow-x: auto; } .tabla > table { display: table; }
 td { text-align: right; font-variant-numeric: tabular-nums; }{% endblock %}
 {% block cuerpo %}
@@ -130,8 +131,7 @@ el mismo método de adjudicación que una oferta real, sobre la misma población
 {%- for v in values %}<td>{{ v }}</td>{% endfor %}</tr>
 {% endfor %}</tbody></table></div>
 <h2>Gráficos</h2>
-{% for title, chart in charts %}<figure tabindex="0" role="region" aria-label="{{ title }}">
-<h3>{{ title }}</h3>{{ chart }}</figure>
+{% for title, chart in charts %}{{ grafico(title, chart) }}
 {% endfor %}
 {% endblock %}
 """

@@ -232,12 +232,12 @@ def _by_broker(done: StageAllocation) -> list[tuple[str, str, str, str]]:
     return [(b, group(n), group(v), group(a)) for b, n, v, a in table.iter_rows()]
 
 
-_PAGE = """{% extends "informe.html" %}{% block cuerpo %}
+_PAGE = """{% extends "informe.html" %}{% from "grafico.html" import grafico %}{% block cuerpo %}
 <table class="kv">
 {% for label, value in figures %}<tr><th scope="row">{{ label }}</th><td>{{ value }}</td></tr>
 {% endfor %}</table>
 <h2>Curva de demanda</h2>
-<figure>{{ chart }}<figcaption>{{ caption }}</figcaption></figure>
+{{ grafico("Curva de demanda", chart, caption, encabezado=false) }}
 <h2>Precio mínimo</h2>
 <ol>{% for step in steps %}<li>{{ step }}</li>{% endfor %}</ol>
 <h2>Cómo se asignó</h2>

@@ -3,7 +3,9 @@
 Every value is escaped and a missing one is an error. A report's template extends
 ``informe.html``: it gives its ``cuerpo`` (what follows the title) and, where it needs them,
 a wider ``ancho`` and more rules in ``estilo``; the adjudication report, the stage report
-and the designer's comparison look alike because they are one page.
+and the designer's comparison look alike because they are one page. Its charts are drawn by
+``grafico`` (``{% from "grafico.html" import grafico %}``): on a phone a chart keeps the size
+of its letters and scrolls sideways in a region the keyboard reaches.
 """
 
 from __future__ import annotations
@@ -45,22 +47,38 @@ figcaption { font-size: 0.92rem; color: #333; margin-top: 0.4rem; }
   td:first-child { position: sticky; left: 0; background: white; }
   th:first-child { position: sticky; left: 0; }
   /* A chart keeps the size of its letters on a phone and scrolls sideways in its figure. */
-  figure { overflow-x: auto; }
+  .grafico { overflow-x: auto; }
   figure svg { max-width: none; width: 44rem; }
 }
 @media print { body { margin: 0; max-width: none; } h2 { page-break-after: avoid; } }
 </style>
 </head>
 <body>
+<main>
 <h1>{{ title }}</h1>
 {% block cuerpo %}{% endblock %}
+</main>
 </body>
 </html>
 """
+
+# A chart and its caption in a region that scrolls sideways on a phone: focusable and named
+# by its title, so that the keyboard reaches what does not fit (a <figure> with a caption
+# may not be that region itself).
+CHART = """{% macro grafico(titulo, svg, pie="", id="", encabezado=true) -%}
+<div class="grafico" tabindex="0" role="region" aria-label="{{ titulo }}"
+{%- if id %} id="{{ id }}"{% endif %}><figure>
+{%- if encabezado %}
+<h3>{{ titulo }}</h3>{% endif %}
+{{ svg }}
+{%- if pie %}
+<figcaption>{{ pie }}</figcaption>{% endif %}
+</figure></div>
+{%- endmacro %}"""
 
 PAGES = Environment(
     autoescape=True,
     undefined=StrictUndefined,
     keep_trailing_newline=True,
-    loader=DictLoader({"informe.html": REPORT}),
+    loader=DictLoader({"informe.html": REPORT, "grafico.html": CHART}),
 )
