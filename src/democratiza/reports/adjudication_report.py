@@ -16,7 +16,6 @@ from pathlib import Path
 import matplotlib
 from markupsafe import Markup
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
@@ -32,7 +31,7 @@ from democratiza.reports.adjudication_charts import (
 )
 from democratiza.reports.adjudication_figures import ReportFigures, ReportInput
 from democratiza.reports.person_reductions import person_reductions
-from democratiza.reports.render.charts import SVG_STYLE, chart_style, svg
+from democratiza.reports.render.charts import WIDE, chart_style, responsive_svg
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.html import PAGES
 from democratiza.reports.render.pdf import (
@@ -119,13 +118,10 @@ def _result_rows(f: ReportFigures) -> list[tuple[str, str]]:
 
 
 def chart_svg(chart: AdjudicationChart) -> str:
-    """The chart as inline SVG, text drawn as paths so that it looks the same everywhere."""
-    with matplotlib.rc_context(SVG_STYLE):
-        fig = Figure(figsize=chart.size, layout="constrained")
-        FigureCanvasAgg(fig)
-        chart.draw(fig.add_subplot())
-        # Four SVGs share the page: each one's ids (and references to them) get the chart's key.
-        return svg(fig, chart.title, ids=chart.key)
+    """The chart as inline SVG for a wide screen and for a phone, text drawn as paths so
+    that it looks the same everywhere."""
+    # Four charts share the page: each one's ids (and references to them) get the chart's key.
+    return responsive_svg(chart.draw, chart.size, chart.tall, chart.title, chart.key)
 
 
 # ------------------------------------------------------------------------------------- HTML
@@ -165,8 +161,7 @@ x<sub>n</sub>. El 1 % con más acciones son los adjudicatarios que más recibier
 {%- endif %}
 
 <h2>Gráficos</h2>
-{% for chart in charts %}<figure id="grafico-{{ chart.key }}" tabindex="0" role="region"
-  aria-label="{{ chart.title }}">
+{% for chart in charts %}<figure id="grafico-{{ chart.key }}">
 <h3>{{ chart.title }}</h3>
 {{ chart.svg }}
 <figcaption>{{ chart.caption }}</figcaption>
@@ -270,7 +265,7 @@ def _chart_page(chart: AdjudicationChart, page: int) -> Figure:
     grid = fig.add_gridspec(3, 1, height_ratios=PAGE_RATIOS)
     top, middle, bottom = (fig.add_subfigure(grid[i]) for i in range(3))
     top.suptitle(chart.title, x=0.0, ha="left", fontsize=15, fontweight="bold")
-    chart.draw(top.add_subplot())
+    chart.draw(top.add_subplot(), WIDE)
     middle.text(0.0, 0.95, wrap(chart.caption, 105), fontsize=9.5, va="top")
     _data_table(bottom.add_axes(TABLE_AXES), chart.table)
     bottom.text(1.0, 0.01, f"Página {page}", fontsize=8, ha="right", color="#777777")

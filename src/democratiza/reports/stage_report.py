@@ -18,7 +18,6 @@ import matplotlib
 import polars as pl
 from markupsafe import Markup
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
@@ -28,7 +27,7 @@ from democratiza.money import group, pesos
 from democratiza.reports.adjudication_charts import ChartTable
 from democratiza.reports.exports import paid_only, per_broker_files, slug
 from democratiza.reports.render.amounts import in_pesos
-from democratiza.reports.render.charts import DARK, SVG_STYLE, svg
+from democratiza.reports.render.charts import DARK, SVG_STYLE, WIDE, Width, legend, responsive_svg
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.html import PAGES
 from democratiza.reports.render.pdf import A4, metadata
@@ -126,7 +125,11 @@ def clearing_point(done: StageAllocation) -> tuple[int, int] | None:
 
 
 def _draw_curve(
-    stage: StoredStage, curve: list[tuple[int, int]], point: tuple[int, int] | None, ax: Axes
+    stage: StoredStage,
+    curve: list[tuple[int, int]],
+    point: tuple[int, int] | None,
+    ax: Axes,
+    width: Width = WIDE,
 ) -> None:
     if not curve:
         ax.text(0.5, 0.5, "Sin órdenes válidas", ha="center", va="center", transform=ax.transAxes)
@@ -139,26 +142,27 @@ def _draw_curve(
     ax.axhline(stage.minimum_price / 100, color="#e6550d", linestyle=":", label="Precio mínimo")
     if point is not None:
         ax.plot([point[1]], [point[0] / 100], "o", color="#e6550d", label="Punto de corte")
-    ax.set_xlabel("Acciones pedidas a ese precio o más")
-    ax.set_ylabel("Precio por acción (pesos)")
-    ax.xaxis.set_major_locator(MaxNLocator(5, integer=True))  # long numbers: few ticks
+    ax.set_xlabel(width.title("Acciones pedidas a ese precio o más"))
+    ax.set_ylabel(width.title("Precio por acción (pesos)"))
+    # Long numbers: few ticks.
+    ax.xaxis.set_major_locator(MaxNLocator(width.ticks - 1, integer=True))
     ax.xaxis.set_major_formatter(lambda v, _: group(int(v)))
     ax.yaxis.set_major_formatter(lambda v, _: group(int(v)))
     ax.spines[["top", "right"]].set_visible(False)
-    ax.legend(frameon=False, fontsize=8)
+    legend(ax, width, frameon=False, fontsize=8)
 
 
 def demand_svg(
     stage: StoredStage, curve: list[tuple[int, int]], point: tuple[int, int] | None = None
 ) -> str:
-    """The demand curve as inline SVG (the report, and the office's page while the book is
-    open); ``point`` is the clearing (price, shares allocated) once the stage is allocated."""
-    # Drawn before the style is set and saved within it: the SVG depends on that order.
-    fig = Figure(figsize=(7.5, 4.2), layout="constrained")
-    FigureCanvasAgg(fig)
-    _draw_curve(stage, curve, point, fig.add_subplot())
-    with matplotlib.rc_context(SVG_STYLE):
-        return svg(fig, DEMAND_TITLE)
+    """The demand curve as inline SVG for a wide screen and for a phone (the report, and the
+    office's page while the book is open); ``point`` is the clearing (price, shares
+    allocated) once the stage is allocated."""
+
+    def draw(ax: Axes, width: Width) -> None:
+        _draw_curve(stage, curve, point, ax, width)
+
+    return responsive_svg(draw, (7.5, 4.2), 4.6, DEMAND_TITLE, "demanda")
 
 
 def demand_table(curve: list[tuple[int, int]], price: int | None) -> ChartTable:

@@ -35,6 +35,11 @@ tr.total td { font-weight: bold; background: #f6f6f6; }
 code { font-size: 0.85rem; word-break: break-all; }
 figure { margin: 1.5rem 0; page-break-inside: avoid; }
 figure svg { max-width: 100%; height: auto; display: block; }
+/* Each chart is drawn for a wide screen and for a phone; the screen shows the one for it. */
+svg.grafica-estrecha { display: none; }
+@media (max-width: 47.5rem) {
+  svg.grafica-ancha { display: none; } svg.grafica-estrecha { display: block; }
+}
 figcaption { font-size: 0.92rem; color: #333; margin-top: 0.4rem; }
 .nota { font-size: 0.85rem; color: #444; }
 {% block estilo %}{% endblock %}
@@ -44,9 +49,6 @@ figcaption { font-size: 0.92rem; color: #333; margin-top: 0.4rem; }
   table.kv th { width: auto; }
   td:first-child { position: sticky; left: 0; background: white; }
   th:first-child { position: sticky; left: 0; }
-  /* A chart keeps the size of its letters on a phone and scrolls sideways in its figure. */
-  figure { overflow-x: auto; }
-  figure svg { max-width: none; width: 44rem; }
 }
 @media print { body { margin: 0; max-width: none; } h2 { page-break-after: avoid; } }
 </style>
