@@ -8,9 +8,10 @@ is printed from exact centavos; the chart only draws.
 
 from __future__ import annotations
 
+import functools
 import io
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -125,12 +126,14 @@ def clearing_point(done: StageAllocation) -> tuple[int, int] | None:
 
 
 def _draw_curve(
-    stage: StoredStage,
-    curve: list[tuple[int, int]],
+    shares: int,
+    minimum_price: int,
+    curve: Sequence[tuple[int, int]],
     point: tuple[int, int] | None,
     ax: Axes,
     width: Width = WIDE,
 ) -> None:
+    """The curve of a stage offering ``shares`` at ``minimum_price`` centavos or more."""
     if not curve:
         ax.text(0.5, 0.5, "Sin órdenes válidas", ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
@@ -138,8 +141,8 @@ def _draw_curve(
     xs = [0] + [q for _, q in curve]
     ys = [curve[0][0]] + [p for p, _ in curve]
     ax.step(xs, [y / 100 for y in ys], where="pre", color=DARK, label="Demanda acumulada")
-    ax.axvline(stage.shares, color="#999999", linestyle="--", label="Acciones ofrecidas")
-    ax.axhline(stage.minimum_price / 100, color="#e6550d", linestyle=":", label="Precio mínimo")
+    ax.axvline(shares, color="#999999", linestyle="--", label="Acciones ofrecidas")
+    ax.axhline(minimum_price / 100, color="#e6550d", linestyle=":", label="Precio mínimo")
     if point is not None:
         ax.plot([point[1]], [point[0] / 100], "o", color="#e6550d", label="Punto de corte")
     ax.set_xlabel(width.title("Acciones pedidas a ese precio o más"))
@@ -158,9 +161,20 @@ def demand_svg(
     """The demand curve as inline SVG for a wide screen and for a phone (the report, and the
     office's page while the book is open); ``point`` is the clearing (price, shares
     allocated) once the stage is allocated."""
+    return _demand_svg(stage.shares, stage.minimum_price, tuple(curve), point)
 
+
+# Why a cache: the office's stage page draws its curve on every view, twice (wide and for a
+# phone), about a second on a loaded machine; the curve changes only when an order does.
+@functools.lru_cache(maxsize=16)
+def _demand_svg(
+    shares: int,
+    minimum_price: int,
+    curve: tuple[tuple[int, int], ...],
+    point: tuple[int, int] | None,
+) -> str:
     def draw(ax: Axes, width: Width) -> None:
-        _draw_curve(stage, curve, point, ax, width)
+        _draw_curve(shares, minimum_price, curve, point, ax, width)
 
     return responsive_svg(draw, (7.5, 4.2), 4.6, DEMAND_TITLE, "demanda")
 
@@ -287,7 +301,7 @@ def render_pdf(stage: StoredStage, done: StageAllocation, path: Path) -> None:
                 y -= 0.018
             y -= 0.004
         ax = fig.add_axes((0.12, 0.06, 0.83, 0.45))
-        _draw_curve(stage, done.curve, clearing_point(done), ax)
+        _draw_curve(stage.shares, stage.minimum_price, done.curve, clearing_point(done), ax)
         pdf.savefig(fig)
     atomic_write(path, out.getvalue())
 
