@@ -24,6 +24,7 @@ from democratiza.reports.render.charts import (
     LIGHT,
     Draw,
     Width,
+    bar_names,
     empty_chart,
     integer_axis,
     legend,
@@ -98,7 +99,7 @@ def _draw_categories(inp: ReportInput, f: ReportFigures) -> Draw:
         if not rows:
             empty_chart(ax, "No hay aceptaciones.")
             return
-        height = 0.27
+        height = 0.27 * width.bars
         series = (
             ("Solicitadas", COLORS["solicitadas"], [r.acciones_solicitadas for r in rows]),
             (
@@ -110,17 +111,13 @@ def _draw_categories(inp: ReportInput, f: ReportFigures) -> Draw:
         )
         for j, (name, color, values) in enumerate(series):
             ax.barh(
-                [i + (j - 1) * height for i in range(len(rows))],
+                [width.row(i) + (j - 1) * height for i in range(len(rows))],
                 values,
                 height=height,
                 color=color,
                 label=name,
             )
-        ax.set_yticks(
-            range(len(rows)),
-            [width.name(_category(inp.nombres_categorias, r.categoria)) for r in rows],
-        )
-        ax.invert_yaxis()
+        bar_names(ax, width, [_category(inp.nombres_categorias, r.categoria) for r in rows])
         integer_axis("x", ax, width)
         ax.set_xlabel("Acciones")
         ax.grid(axis="x", color="#dddddd", linewidth=0.6)
@@ -146,11 +143,9 @@ def _draw_limits(inp: ReportInput, f: ReportFigures) -> Draw:
             empty_chart(ax, "Ningún límite determinó la cantidad de una aceptación.")
             return
         counts = [r.aceptaciones for r in rows]
-        bars = ax.barh(range(len(rows)), counts, height=0.6, color=BAR)
-        ax.set_yticks(
-            range(len(rows)), [width.name(_rule(inp.nombres_reglas, r.regla)) for r in rows]
-        )
-        ax.invert_yaxis()
+        rows_at = [width.row(i) for i in range(len(rows))]
+        bars = ax.barh(rows_at, counts, height=0.6 * width.bars, color=BAR)
+        bar_names(ax, width, [_rule(inp.nombres_reglas, r.regla) for r in rows])
         ax.bar_label(bars, [group(c) for c in counts], padding=3, fontsize=9)
         ax.set_xlim(0, max(counts) * (1.3 if width.narrow else 1.15))  # room for the labels
         integer_axis("x", ax, width)
@@ -325,7 +320,7 @@ def charts(inp: ReportInput, f: ReportFigures) -> list[AdjudicationChart]:
             "demanda.",
             _draw_categories(inp, f),
             (8.0, max(3.0, 1.4 + 0.7 * cats)),
-            max(4.0, 2.4 + 0.9 * cats),
+            max(4.0, 1.9 + 1.1 * cats),
             categories,
         ),
         AdjudicationChart(
@@ -336,7 +331,7 @@ def charts(inp: ReportInput, f: ReportFigures) -> list[AdjudicationChart]:
             "determinante: se permitió lo solicitado o se rechazaron por otra causa.",
             _draw_limits(inp, f),
             (8.0, max(2.4, 1.2 + 0.5 * rules_count)),
-            max(2.8, 1.2 + 0.75 * rules_count),
+            max(2.8, 1.2 + 0.8 * rules_count),
             limits,
         ),
         AdjudicationChart(

@@ -31,6 +31,7 @@ from democratiza.reports.render.charts import (
     LIGHT,
     WIDE,
     Width,
+    bar_names,
     chart_style,
     integer_axis,
     legend,
@@ -85,14 +86,13 @@ def _lorenz(designs: list[DesignFigures], ax: Axes, width: Width) -> None:
 
 
 def _placement(designs: list[DesignFigures], ax: Axes, width: Width) -> None:
-    names = [width.name(short(d.name)) for d in designs]
+    names = [short(d.name) for d in designs]
     offered = [d.figures.acciones_adjudicadas + d.figures.acciones_no_adjudicadas for d in designs]
     placed = [d.figures.acciones_adjudicadas for d in designs]
-    positions = range(len(designs))
-    ax.barh(positions, offered, color=LIGHT, label="Acciones ofrecidas")
-    ax.barh(positions, placed, color=DARK, height=0.5, label="Acciones adjudicadas")
-    ax.set_yticks(list(positions), names, fontsize=8)
-    ax.invert_yaxis()
+    positions = [width.row(i) for i in range(len(designs))]
+    ax.barh(positions, offered, color=LIGHT, height=0.8 * width.bars, label="Acciones ofrecidas")
+    ax.barh(positions, placed, color=DARK, height=0.5 * width.bars, label="Acciones adjudicadas")
+    bar_names(ax, width, names)
     integer_axis("x", ax, width)
     ax.set_xlabel("Acciones")
     legend(ax, width, loc="lower right", fontsize=8, framealpha=1.0, edgecolor="#bbbbbb")

@@ -71,14 +71,19 @@ class Width:
         """The figure's size: the chart's own when wide, ``tall`` inches high when narrow."""
         return wide if self.inches is None else (self.inches, tall)
 
+    def row(self, i: int) -> float:
+        """Where the bars of row ``i`` are centred: a narrow chart keeps room above them for
+        their name (``bar_names``)."""
+        return i + 0.2 if self.narrow else float(i)
+
+    @property
+    def bars(self) -> float:
+        """How much thinner bars are drawn: on a narrow chart they share a row with its name."""
+        return 0.75 if self.narrow else 1.0
+
     def title(self, text: str) -> str:
         """An axis title, whole, in lines that fit the chart's width."""
         return wrap(text, self.line + 12) if self.narrow else text
-
-    def name(self, text: str) -> str:
-        """A name on an axis (a category, a rule): two lines on a wide chart, three narrow;
-        the table under the chart has it whole."""
-        return tick(text, self.line, 3) if self.narrow else tick(text)
 
 
 WIDE = Width("grafica-ancha", None, 0.0, 6, 30, narrow=False)
@@ -146,6 +151,22 @@ def responsive_svg(draw: Draw, size: tuple[float, float], tall: float, label: st
                 _least_letters(fig, width.least)
             drawn.append(svg(fig, label, f"{ids}-{width.css}", width))
     return "".join(drawn)
+
+
+def bar_names(ax: Axes, width: Width, names: list[str]) -> None:
+    """Horizontal bars' names, one for each row of bars (``Width.row``), the first on top: on
+    the axis beside them on a wide chart; on a narrow one above each row, so that the bars
+    keep the chart's width."""
+    rows = range(len(names))
+    if not width.narrow:
+        ax.set_yticks(list(rows), [tick(n) for n in names])  # the table has them whole
+        ax.invert_yaxis()
+        return
+    ax.set_yticks([])
+    for i, name in zip(rows, names, strict=True):
+        text = tick(name, 2 * width.line, 2)
+        ax.text(0, i - 0.12, text, transform=ax.get_yaxis_transform(), va="bottom", ha="left")
+    ax.set_ylim(len(names) - 0.4, -0.55)  # inverted: the first row on top, its name in view
 
 
 def integer_axis(axis: str, ax: Axes, width: Width = WIDE) -> None:
