@@ -88,7 +88,7 @@ class Width:
 
 WIDE = Width("grafica-ancha", None, 0.0, 6, 30, narrow=False)
 # 3,5 in is 336 px: a 375 px phone shows it whole, at 90 % or more, its letters 12 px or more.
-NARROW = Width("grafica-estrecha", 3.5, 10.0, 4, 22, narrow=True)
+NARROW = Width("grafica-estrecha", 3.5, 10.0, 3, 22, narrow=True)
 
 
 def smallest_letter(fig: Figure) -> float:
