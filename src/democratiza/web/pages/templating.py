@@ -32,7 +32,7 @@ from democratiza.web.errors import ErrorItem, WebError
 from democratiza.web.security.access import CSRF_COOKIE, principal_of
 from democratiza.web.security.auth import ANONYMOUS, AUDITOR, BROKER, OFFICE
 from democratiza.web.security.clients import is_https
-from democratiza.words import count
+from democratiza.words import count, decision_read
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parents[1] / "templates"))
 TEMPLATES.env.filters["grupo"] = lambda n: group(int(n)) if n is not None else "—"
@@ -100,6 +100,7 @@ TEMPLATES.env.filters["etiqueta"] = _label  # {{ c|etiqueta("categoria") }}
 TEMPLATES.env.filters["regla"] = _rule_cited  # {{ r|regla(oferta.programa) }}
 TEMPLATES.env.filters["programa"] = program_name  # {{ o.programa|programa }}
 TEMPLATES.env.filters["mayuscula"] = _first_upper
+TEMPLATES.env.globals["decision_leida"] = decision_read  # decision_leida(a.decision, a.estado)
 TEMPLATES.env.globals["cuenta"] = count  # {{ cuenta(n, "aceptación", "aceptaciones") }}
 
 
