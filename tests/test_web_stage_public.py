@@ -241,8 +241,9 @@ def test_the_stage_s_statistics_page(engine: Engine, tmp_path: Path) -> None:
         "Subasta holandesa",
     ):
         assert figure in shown, figure
-    # The demand curve, and the table of its figures for who cannot see it.
-    assert page.count("<svg") == 1 and 'id="grafico-demanda"' in page
+    # The demand curve (for a wide screen and for a phone), and the table of its figures for
+    # who cannot see it.
+    assert page.count("<svg") == 2 and 'id="grafico-demanda"' in page
     table = page[page.index('id="tabla-demanda"') :]
     assert "$ 1.300" in table and "8.000" in table and "17.000" in table
     assert "precio de adjudicación" in table
