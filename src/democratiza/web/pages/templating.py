@@ -71,6 +71,13 @@ def _first_upper(text: object) -> str:
     return shown[:1].upper() + shown[1:]
 
 
+def _moment(stored: object) -> str:
+    """A stored date and time as a person reads it, to the second: '2026-12-02T15:13:47.12'
+    -> '2026-12-02 15:13:47' (the fractions and the ISO 'T' are the database's, not the
+    reader's; the second stays, the order of receipt may turn on it)."""
+    return str(stored or "")[:19].replace("T", " ")
+
+
 # What a broker's file carries (its columns and their codes): in an error about the file
 # these are what the broker must type, and are shown as code, not as text.
 FILE_WORDS = frozenset(
@@ -100,6 +107,7 @@ TEMPLATES.env.filters["etiqueta"] = _label  # {{ c|etiqueta("categoria") }}
 TEMPLATES.env.filters["regla"] = _rule_cited  # {{ r|regla(oferta.programa) }}
 TEMPLATES.env.filters["programa"] = program_name  # {{ o.programa|programa }}
 TEMPLATES.env.filters["mayuscula"] = _first_upper
+TEMPLATES.env.filters["momento"] = _moment  # {{ l.recibido_en|momento }}
 TEMPLATES.env.globals["decision_leida"] = decision_read  # decision_leida(a.decision, a.estado)
 TEMPLATES.env.globals["cuenta"] = count  # {{ cuenta(n, "aceptación", "aceptaciones") }}
 
