@@ -5,6 +5,9 @@ STAMP := $(VENV)/.installed-stamp
 # The client generator that tests/test_generated_client.py runs, in an environment of its own:
 # it pins typer below the version the command line needs.
 GENERATOR := $(VENV)/generador/bin/openapi-python-client
+# axe-core, which the browser sweep runs on every page: the exact version pinned in
+# tests/browser/axe/package-lock.json, installed by npm ci (not again while the lock is unchanged).
+AXE := tests/browser/axe/node_modules/axe-core/axe.min.js
 
 .PHONY: setup demo test lint bench docs
 
@@ -18,7 +21,11 @@ $(GENERATOR):
 	python3 -m venv $(VENV)/generador
 	$(VENV)/generador/bin/python -m pip install -q 'openapi-python-client==0.29.1'
 
-setup: $(STAMP) $(GENERATOR)
+$(AXE): tests/browser/axe/package-lock.json
+	cd tests/browser/axe && npm ci --no-audit --no-fund --loglevel=error
+	touch $(AXE)
+
+setup: $(STAMP) $(GENERATOR) $(AXE)
 
 demo: setup
 	$(VENV)/bin/democratiza evaluar --programa geb-2017 examples/aceptaciones-geb-2017.csv \

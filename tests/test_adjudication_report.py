@@ -294,7 +294,9 @@ def test_html_in_spanish_with_colombian_numbers(figures: ReportFigures) -> None:
         "Coeficiente de Gini: 0,7111.",  # Lorenz caption
     ):
         assert figure in html, figure
-    assert "<svg" in html and html.count("<svg") == 4
+    # Four charts, each drawn for a wide screen and for a phone.
+    assert html.count('<svg class="grafica-ancha"') == 4
+    assert html.count('<svg class="grafica-estrecha"') == 4
     assert not re.search(r"(src|href)=\"(https?:)?//", html)  # no external assets
     assert "<image" not in html
 

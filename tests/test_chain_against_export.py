@@ -71,7 +71,11 @@ def test_a_chain_rehashed_from_entry_10_is_named_at_entry_10(
     assert "íntegra: 45 entradas" in _run("auditoria", "verificar", "--db", db_url)
     alone = _run("auditoria", "verificar", "--ancla", anchor, "--db", db_url, ok=False)
     assert "rota en la entrada 45: no es la entrada que se ancló" in alone
-    assert "reescrita en esta entrada o antes" in alone  # not "the break is at 45"
+    # One anchor bounds the rewrite from entry 1 to its own, in the words of several anchors.
+    assert (
+        "ninguna ancla anterior coincide: la cadena fue reescrita desde una entrada entre la 1 "
+        "y la 45"
+    ) in alone  # not "the break is at 45"
 
     said = _run("auditoria", "verificar", "--cadena", str(kept), "--db", db_url, ok=False)
     assert (
@@ -152,3 +156,41 @@ def test_several_anchors_bound_where_the_rewrite_began(
         conn.execute(delete(audit_log).where(audit_log.c.id >= 3))
     cut = _run("auditoria", "verificar", *anchors, "--db", db_url, ok=False)
     assert "faltan las entradas 3 a 5" in cut  # the first anchor the chain no longer reaches
+
+
+def test_one_anchor_is_checked_in_the_same_words_as_several(engine: Engine) -> None:
+    """Worked example: anchors at 5 and 20; entries 18 to 20 removed and written again, so
+    the chain reaches 20 with another hash. The anchor at 20 alone bounds the rewrite from
+    entry 1; with the one at 5, which still holds, from entry 6: one sentence, two bounds."""
+    _chain(engine, 5)
+    with engine.connect() as conn:
+        early = audit.anchor(conn)
+    _chain(engine, 20)
+    with engine.connect() as conn:
+        late = audit.anchor(conn)
+    with engine.begin() as conn:
+        conn.execute(delete(audit_log).where(audit_log.c.id >= 18))
+    with engine.connect() as conn:
+        cut = audit.verify(conn, late)
+    assert cut.reason == (
+        f"el ancla 20:{late.last_hash[:12]}… dice que la cadena llegaba a la entrada 20 y hoy "
+        "termina en la 17: faltan las entradas 18 a 20"
+    )
+    _chain(engine, 20)
+    with engine.connect() as conn:
+        alone = audit.verify(conn, late)
+        among = audit.verify_entries(audit.stored_chunks(conn), [early, late])
+    hint = (
+        " (comparada con un registro exportado antes, `democratiza auditoria verificar "
+        "--cadena ARCHIVO`, se sabe desde cuál)"
+    )
+    said = "no es la entrada que se ancló: su huella no es la del ancla, y "
+    assert (alone.broken_at, among.broken_at) == (20, 20)
+    assert alone.reason == (
+        f"{said}ninguna ancla anterior coincide: la cadena fue reescrita desde una entrada "
+        f"entre la 1 y la 20{hint}"
+    )
+    assert among.reason == (
+        f"{said}la entrada anclada 5 coincide: la cadena fue reescrita desde una entrada "
+        f"entre la 6 y la 20{hint}"
+    )

@@ -32,6 +32,7 @@ from democratiza.verification.package import (
     canonical,
     with_head,
 )
+from democratiza.verification.publish import offer_package
 from tests.storage_support import adjudicate_sample
 
 CODE = "central-cabeza"
@@ -188,3 +189,21 @@ def test_a_database_whose_tail_was_deleted_is_refused_naming_the_entry(
         f"{before.entries - 1} y el paquete dice que al publicarse llegaba a la entrada "
         f"{before.entries}"
     ) in said
+
+
+def test_the_same_package_built_again_is_byte_identical_and_recorded_once(
+    engine: Engine, db_url: str, tmp_path: Path
+) -> None:
+    """A download after other entries were written (users created, a holding event) gets the
+    package whose manifest SHA-256 was recorded, not one with a newer head."""
+    adjudicate_sample(engine, CODE)
+    publish(engine, CODE, "oficina", "publicación")
+    first = offer_package(engine, CODE, "oficina")
+    with engine.begin() as conn:
+        audit.append(conn, "oficina", "usuario.crear", "usuarios/9", None, {"rol": "auditor"})
+        entries = audit.anchor(conn).entries
+    again = offer_package(engine, CODE, "público (estadísticas de la oferta)")
+    assert again.files == first.files  # the manifest's head is the recorded one
+    with engine.connect() as conn:
+        assert audit.anchor(conn).entries == entries  # nothing recorded for the same package
+    assert first.head is not None and first.head.entries == entries - 2

@@ -11,7 +11,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from democratiza.tables import cell_checks, csv_layout
-from democratiza.tables.cell_checks import no_controls
 from democratiza.tables.csv_layout import counted_shape, csv_shape, plain_shape
 from democratiza.tables.errors import InputRejected
 from democratiza.tables.readers import read_csv, read_csv_chunks
@@ -90,9 +89,11 @@ def test_a_byte_not_utf8_is_named_by_its_line_before_any_other_error(tmp_path: P
 
 
 def test_the_bytes_say_whether_any_cell_may_hold_a_control_character() -> None:
-    assert no_controls("x,y\r\n1,\tPeña\n".encode())
-    assert not no_controls(b"x,y\n1,a\x0bb\n")
-    assert not no_controls(b"x,y\n1,\x00\n")
+    """What the reader asks before it looks cell by cell (``byte_facts``): a tab, a line
+    feed or a carriage return is text; a vertical tab or a NUL byte is a control."""
+    assert not cell_checks.byte_facts("x,y\r\n1,\tPeña\n".encode(), None).controls
+    assert cell_checks.byte_facts(b"x,y\n1,a\x0bb\n", None).controls
+    assert cell_checks.byte_facts(b"x,y\n1,\x00\n", None).controls
 
 
 def test_a_control_character_is_still_named_by_its_row_and_column(tmp_path: Path) -> None:

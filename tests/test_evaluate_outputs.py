@@ -7,15 +7,27 @@ import json
 from pathlib import Path
 
 import polars as pl
+import pytest
 from typer.testing import CliRunner
 
 from democratiza.cli.evaluate import INDIVIDUAL
 from democratiza.cli.main import app
 from democratiza.cli.offer_options import offer_from
-from democratiza.reports.decisions import export_columns, short_columns, write_decisions
+from democratiza.programs.loader import load_program
+from democratiza.programs.parameters import make_offer
+from democratiza.reports.decisions import (
+    Outputs,
+    explain_chunk,
+    export_columns,
+    short_columns,
+    write_decisions,
+)
 from democratiza.rules.engine import CompiledProgram
+from democratiza.rules.explain import Explainer
+from democratiza.tables.cells import csv_bytes, csv_style
 from democratiza.tables.parse import parse
 from democratiza.tables.readers import read_table
+from tests.test_explanations import PARAMS, generate, typed
 
 ROOT = Path(__file__).parents[1]
 SAMPLE = ROOT / "examples/aceptaciones-geb-2017.csv"  # 22 acceptances
@@ -89,3 +101,27 @@ def test_the_first_line_says_each_row_is_evaluated_alone(tmp_path: Path) -> None
     adjudication does it); its first line says so."""
     output = evaluar(tmp_path)
     assert " ".join(output.split()).startswith(" ".join(INDIVIDUAL.split()))
+
+
+@pytest.mark.parametrize("program_id", list(PARAMS))
+def test_the_default_csv_is_the_detailed_ones_columns_byte_for_byte(
+    program_id: str, tmp_path: Path
+) -> None:
+    """The CSV a person opens writes the sentences only where its explanation reads them
+    (a row not accepted, or with a cause): with either separator, its bytes are those of
+    the detailed file's columns written alone."""
+    params = PARAMS[program_id]
+    frame = typed(generate(3_000, seed=7, program_id=program_id, params=params))
+    program = CompiledProgram(make_offer(load_program(program_id), params))
+    results = program.evaluate(frame)
+    assert set(results["decision"].cast(pl.String)) >= {"aceptada", "reducida"}
+    assert (results["causas"] != 0).any()  # some rows are explained by their causes
+    explainer = Explainer(program)
+    detailed = explain_chunk(explainer, results, frame).select(short_columns(program))
+    assert explain_chunk(explainer, results, frame, detail=False).equals(detailed)
+    for separator in (",", ";"):
+        outputs = Outputs(detail=False, json=False, separator=separator)
+        [written] = write_decisions(
+            program, results, frame, tmp_path / separator, "d", None, outputs
+        )
+        assert written.read_bytes() == csv_bytes(detailed, **csv_style(separator))

@@ -520,7 +520,7 @@ def test_the_shipped_programs_with_a_fines_article_can_compute(
 
 @pytest.mark.parametrize("program_id", ["coltel-2018", "ebsa"])
 def test_a_program_without_the_computation_keys_is_not_computed(program_id: str) -> None:
-    missing = "le faltan claves_bases, fecha_referencia, metodo_ajuste, regla_base"
+    missing = "le faltan las bases de la multa, la fecha desde la que se ajusta, el método de"
     with pytest.raises(FineError, match=missing):
         FineTerms.from_program(load_program(program_id))
 
@@ -530,7 +530,7 @@ def test_the_rule_that_picks_the_base_comes_from_the_program_file() -> None:
     assert GEB.base_rule_citation == "Decreto 706/2017 art. 11"
     data = program_data("geb-2017")
     del data["multas"]["regla_base"]
-    with pytest.raises(FineError, match="le faltan regla_base"):
+    with pytest.raises(FineError, match="le faltan la regla que elige la base"):
         FineTerms.from_program(parse_program(data, "geb-2017"))
 
 

@@ -119,3 +119,35 @@ def test_the_office_declares_it_from_the_command_line_and_the_page(tmp_path: Pat
     with engine.connect() as conn:
         assert load_offer(conn, "geb-2").state == "desierta"
     engine.dispose()
+
+
+def test_a_refused_void_names_the_program_by_its_name_not_its_file_identifier(
+    engine: Engine,
+) -> None:
+    """Central's decree text has no rule to declare its Primera Fase void: the clerk reads
+    which program, as its file names it ("Programa de enajenación de acciones de Fogafín…"),
+    never its identifier ``central-seguros-vida``."""
+    central = yaml.safe_load((EXAMPLES / "primera-etapa/oferta.yaml").read_text("utf-8"))
+    with engine.begin() as conn:
+        stored = create_offer(conn, "central", "central-seguros-vida", central, "of", "aviso")
+        stored = advance(conn, stored, "abierta", "oficina", "apertura")
+        with pytest.raises(OfferError) as refused:
+            declare_void(conn, stored, "Fogafín", CAUSE)
+    message = str(refused.value)
+    assert message.startswith(
+        "El programa de enajenación de acciones de Fogafín en la Compañía Central de Seguros "
+        "de Vida S.A. (Primera Fase) no trae"
+    )
+    assert "central-seguros-vida" not in message
+
+
+def test_the_void_form_confirms_the_programs_name(engine: Engine) -> None:
+    open_geb(engine)
+    add_people(engine)
+    client = TestClient(create_app(engine))
+    log_in(client, "oficina")
+    page = client.get("/oficina/ofertas/geb").text
+    assert (
+        "Confirmo que quiero declarar desierta la Primera Etapa del programa de "
+        "democratización de acciones del Grupo Energía Bogotá S.A. ESP (20%)." in page
+    )

@@ -21,7 +21,8 @@ DECLARED = (
     "    seccion: limites\n"
 )
 MISSING = (
-    "El programa decreto-prueba-banco no modela 'limites': Límites por aceptante (Decreto de "
+    "El programa de enajenación de las acciones de la Nación en el Banco de Prueba S.A. "
+    "(decreto de prueba) no trae los límites por aceptante: Límites por aceptante (Decreto de "
     "prueba art. 6): La copia del texto no trae el artículo de los límites. No se puede decir "
     "cuántas acciones puede adquirir cada aceptante."
 )
@@ -118,7 +119,9 @@ def test_evaluar_and_calcular_say_the_undertakings_are_not_checked(tmp_path: Pat
     (tmp_path / "oferta.yaml").write_text(OFFER, encoding="utf-8")
     (tmp_path / "lote.csv").write_text("\n".join([HEADER, *ROWS]) + "\n", encoding="utf-8")
     unchecked = (
-        "El programa decreto-prueba-banco no modela 'compromisos': Compromisos que deben "
+        "El programa de enajenación de las acciones de la Nación en el Banco de Prueba S.A. "
+        "(decreto de prueba) "
+        "no trae los compromisos de los adquirentes: Compromisos que deben "
         "manifestar los aceptantes (Decreto de prueba art. 7): El texto los remite al reglamento "
         "de enajenación y adjudicación, que no se tiene; no se exige ninguno. No se puede exigir "
         "ni verificar compromisos."
@@ -128,4 +131,4 @@ def test_evaluar_and_calcular_say_the_undertakings_are_not_checked(tmp_path: Pat
     args = ["--oferta", offer, "--categoria", "trabajador_activo", "--ingresos", "60000000"]
     assert unchecked in run("calcular", "-p", path, *args)
     # A program whose text has its undertakings says nothing of the kind.
-    assert "no modela 'compromisos'" not in run("calcular", "-p", "geb-2017", *args[2:])
+    assert "no trae los compromisos" not in run("calcular", "-p", "geb-2017", *args[2:])

@@ -12,13 +12,16 @@ browser sweep (``tests/browser/test_every_page.py``) looks for them on every pag
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import get_args
 
 import pytest
 import yaml
 
 from democratiza.programs.loader import bundled_program_ids, load_program
+from democratiza.programs.schema import SECTION_WORDS, Section, missing_section
 from democratiza.rules.explain import cite
 from tests.identifiers import internal_words
 
@@ -110,3 +113,41 @@ def test_no_page_report_or_message_speaks_of_the_project() -> None:
             text = path.read_text(encoding="utf-8")
             found += [f"{where}: {p}" for p in internal_words(text)]
     assert not found, "\n".join(found)
+
+
+# A file key as the author writes it: words joined by a dot or an underscore
+# (``ventana.desde``, ``lineas_credito``); a citation's "art. 8.2.1" is not one.
+FILE_KEY = re.compile(r"(?<![\w./§-])[a-z][a-z0-9]*(?:[._][a-z][a-z0-9]*)+(?![\w/-])")
+
+
+@pytest.mark.parametrize("program_id", bundled_program_ids())
+def test_a_program_files_sentences_name_no_file_key(program_id: str) -> None:
+    """A reason, a note or a rule in words (any text with a space, which an identifier never
+    has) is read by the public on the pages and in ``programa``: it says "la fecha de inicio
+    del plazo de aceptación", not ``ventana.desde``."""
+    path = PACKAGE / "programs" / "data" / f"{program_id}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    found = [
+        f"{key}: {k}" for key, text in _texts(data) if " " in text for k in FILE_KEY.findall(text)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_file_key_check_finds_a_dotted_key_and_spares_a_citation() -> None:
+    assert FILE_KEY.findall("como en los decretos de la familia (ventana.desde).") == [
+        "ventana.desde"
+    ]
+    assert FILE_KEY.findall("Las condiciones (lineas_credito) son") == ["lineas_credito"]
+    assert FILE_KEY.findall("Decreto 706/2017 art. 8.2.1 y fuentes.md §3") == ["fuentes.md"]
+    assert FILE_KEY.findall("la fecha de inicio del plazo de aceptación (art. 3.1)") == []
+
+
+def test_a_missing_section_is_told_in_the_decrees_words() -> None:
+    program = load_program("central-seguros-vida")
+    told = missing_section(program, "etapas_siguientes.ajuste_ipc", "ajustar el precio")
+    assert told.startswith(
+        "El programa de enajenación de acciones de Fogafín en la Compañía Central de Seguros de "
+        "Vida S.A. (Primera Fase) no trae el ajuste del precio mínimo por IPC: "
+    )
+    assert "ajuste_ipc" not in told and "central-seguros-vida" not in told
+    assert set(SECTION_WORDS) == set(get_args(Section))  # every section has its words

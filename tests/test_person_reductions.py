@@ -88,8 +88,9 @@ def test_the_brokers_files_say_reducida_with_the_rule_and_the_filings(
     first, second = reduced
     done = stored_adjudication(engine, CODE)
     with engine.connect() as conn:  # each acceptance's referencia and price, as exportar
-        terms = acceptance_terms(conn, load_offer(conn, CODE))
-    broker_files(done, tmp_path / "out", terms)
+        stored = load_offer(conn, CODE)
+        terms = acceptance_terms(conn, stored)
+    broker_files(done, tmp_path / "out", terms, program=stored.program)
     with (tmp_path / "out/adjudicacion-acciones-y-valores.csv").open(encoding="utf-8") as fh:
         [row] = list(csv.DictReader(fh))
     assert (row["radicado"], row["decision"], row["regla_limitante"]) == (second, "reducida", RULE)
@@ -100,7 +101,10 @@ def test_the_brokers_files_say_reducida_with_the_rule_and_the_filings(
     assert sheet is not None
     header, values = (list(r) for r in sheet.iter_rows(values_only=True))
     shown = dict(zip(header, values, strict=True))
-    assert (shown["Decisión"], shown["Límite que determinó la cantidad"]) == ("reducida", RULE)
+    # The workbook, for people, says the limit and the category in words; the CSV, codes.
+    limit = "Tope absoluto por persona natural"
+    assert (shown["Decisión"], shown["Límite que determinó la cantidad"]) == ("reducida", limit)
+    assert (row["categoria"], shown["Categoría"]) == ("extrabajador", "Extrabajador")
     assert shown["Radicaciones anteriores que usaron el límite"] == "otro comisionista"
     # Through the web, broker B gets the very file ``oferta exportar`` writes for it.
     client = TestClient(create_app(engine))

@@ -133,7 +133,9 @@ def test_undertakings_and_fines_are_declared_or_refused(tmp_path: Path) -> None:
     with pytest.raises(FineError) as caught:
         FineTerms.from_program(program)
     assert str(caught.value) == (
-        "El programa decreto-prueba-banco no modela 'multas': Multas por el incumplimiento "
+        "El programa de enajenación de las acciones de la Nación en el Banco de Prueba S.A. "
+        "(decreto de prueba) "
+        "no trae las multas por incumplir los compromisos: Multas por el incumplimiento "
         "de los compromisos (Decreto de prueba art. 7): El texto las remite al reglamento, que "
         "no se tiene; no se calcula ninguna. No se puede calcular una multa."
     )
@@ -165,7 +167,7 @@ def test_ver_and_evaluar_read_the_price_of_six_decimals(tmp_path: Path) -> None:
     program = str(folder / "programa.yaml")
     out = run("programa", "ver", program)
     assert "$ 0,010176" in out and "42.212.620.563.213" in out
-    assert "no modela 'compromisos'" in out and "no modela 'multas'" in out
+    assert "no trae los compromisos" in out and "no trae las multas" in out
     (tmp_path / "oferta.yaml").write_text(OFFER, encoding="utf-8")
     (tmp_path / "lote.csv").write_text("\n".join([HEADER, *ROWS]) + "\n", encoding="utf-8")
     out = run(

@@ -150,7 +150,8 @@ def test_after_settlement_the_result_says_what_was_paid_and_what_became_of_the_r
         sqlite, CODE, person["radicado"], date(2018, 3, 12), 40 * 100_000, "contado", "scb"
     )
     settle(sqlite, CODE, date(2018, 3, 20), "oficina")
-    steps = ask(TestClient(create_app(sqlite)), person)["pasos"]
+    client = TestClient(create_app(sqlite))
+    steps = ask(client, person)["pasos"]
     assert isinstance(steps, list)
     assert steps[-2:] == [
         {
@@ -165,4 +166,24 @@ def test_after_settlement_the_result_says_what_was_paid_and_what_became_of_the_r
             "entregan y vuelven a las acciones por vender.",
         },
     ]
+    # The page no longer asks to pay by a deadline: it says what was paid and what was not.
+    page = text(
+        post(
+            client,
+            "/resultados",
+            {
+                "oferta": CODE,
+                "radicado": person["radicado"],
+                "tipo_identificacion": person["tipo_identificacion"],
+                "numero_identificacion": person["numero_identificacion"],
+            },
+        )
+    )
+    assert "Plazo para pagar" not in page and "valor a pagar" not in page
+    assert "$ 40.000 valor pagado" in page
+    left = f"{shares - 40:,}".replace(",", ".")
+    assert (
+        "El periodo de pago terminó y se liquidó el 2018-03-20: 40 acciones pagadas y "
+        f"{left} acciones no pagadas, que no se le entregan." in page
+    )
     sqlite.dispose()

@@ -1,5 +1,6 @@
 """The PDF reports read whole: a long table goes on as many pages as it needs, each with
-its header, and no radicado, rule or header is cut at its cell's edge.
+its header, and no radicado, rule or header is cut at its cell's edge (the tables under the
+charts too).
 
 Worked example: 70 acceptances reduced by the person's earlier filings, each bound by
 «Cinco veces los ingresos anuales (Programa Central de Seguros de Vida (Primera Fase)
@@ -16,12 +17,16 @@ from pathlib import Path
 
 import matplotlib
 import pytest
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
+from matplotlib.table import Table
 
-from democratiza.reports.adjudication_charts import ChartTable
-from democratiza.reports.adjudication_report import reduction_pages
+from democratiza.reports.adjudication_charts import AdjudicationChart, ChartTable
+from democratiza.reports.adjudication_report import chart_pages, reduction_pages
 from democratiza.reports.person_reductions import HEADER
-from democratiza.reports.render.charts import chart_style
+from democratiza.reports.render.charts import Width, chart_style
 from democratiza.reports.render.pdf import line_height, pages_of_rows, row_height
 
 RULE = (
@@ -35,6 +40,14 @@ ROWS = tuple(
     (f"CLYF-000001-{n:07d}", RULE, "160.159", "67.707", f"MFZJ-000001-{n:07d}")
     for n in range(1, 71)
 )
+
+
+def pdf_pages(path: Path) -> list[str]:
+    """The text of each page of the PDF at ``path``, as pdftotext reads it."""
+    out = subprocess.run(
+        ["pdftotext", "-raw", str(path), "-"], check=True, capture_output=True, text=True
+    )
+    return out.stdout.split("\f")
 
 
 def test_rows_go_on_as_many_pages_as_they_need_and_each_fits() -> None:
@@ -57,9 +70,7 @@ def test_the_reductions_pages_keep_every_radicado_rule_and_header_whole(tmp_path
     assert len(figures) == 4
     path = tmp_path / "informe.pdf"
     path.write_bytes(out.getvalue())
-    pages = subprocess.run(
-        ["pdftotext", "-raw", str(path), "-"], check=True, capture_output=True, text=True
-    ).stdout.split("\f")
+    pages = pdf_pages(path)
     shown = " ".join(" ".join(pages).split())
     for radicado, *_, earlier in ROWS:
         assert radicado in shown and earlier in shown
@@ -98,12 +109,7 @@ def test_the_designs_comparison_pdf_never_squeezes_its_rows(tmp_path: Path) -> N
         .read_text(encoding="utf-8")
         .splitlines()[1:]
     ]
-    pages = subprocess.run(
-        ["pdftotext", "-raw", str(tmp_path / "comparacion-disenos.pdf"), "-"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split("\f")
+    pages = pdf_pages(tmp_path / "comparacion-disenos.pdf")
     tables = [p for p in pages if "Comparación de diseños del programa" in p]
     assert len(tables) == 2 and "(continuación)" in tables[1]
     for page in tables:
@@ -111,3 +117,63 @@ def test_the_designs_comparison_pdf_never_squeezes_its_rows(tmp_path: Path) -> N
     shown = " ".join(" ".join(tables).split())
     for label in labels:
         assert " ".join(label.split()) in shown, label
+
+
+# A histogram's table as long as a wide offer's: 40 ranges of shares, under its chart.
+BINS = ChartTable(
+    "Distribución de las adjudicaciones",
+    ("Acciones adjudicadas", "Aceptaciones", "Acciones", "Porcentaje de las acciones"),
+    tuple(
+        (f"{n:,} a {n + 9:,}".replace(",", "."), "1.234", "123.456.789", "2,50 %")
+        for n in range(1000, 41000, 1000)
+    ),
+    (False, True, True, True),
+)
+
+
+def _cut_cells(figure: Figure) -> list[str]:
+    """The texts of ``figure``'s table cells that stick out of their cell."""
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()  # type: ignore[no-untyped-call]
+    renderer = canvas.get_renderer()  # type: ignore[no-untyped-call]
+    cut = []
+    for table in figure.findobj(Table):
+        assert isinstance(table, Table)
+        for cell in table.get_celld().values():
+            box, text = cell.get_window_extent(renderer), cell.get_text()
+            inside = text.get_window_extent(renderer).padded(-0.5)
+            x_in = box.x0 <= inside.x0 and inside.x1 <= box.x1
+            if not (x_in and box.y0 <= inside.y0 and inside.y1 <= box.y1):
+                cut.append(text.get_text())
+    return cut
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="sin pdftotext (poppler-utils)")
+def test_a_chart_page_table_too_long_goes_on_with_its_header_whole(tmp_path: Path) -> None:
+    """40 rows do not fit under the chart (about 14 do): the rest go on over the next page,
+    the header on each, no header line squeezed into a shorter cell."""
+
+    def draw(ax: Axes, width: Width) -> None:
+        ax.bar(range(40), range(40))
+
+    chart = AdjudicationChart("histograma", BINS.caption, "Leyenda.", draw, (8.0, 4.6), 4.4, BINS)
+    with matplotlib.rc_context(chart_style()):
+        figures = chart_pages(chart, 4)
+        assert len(figures) == 2
+        for figure in figures:
+            assert _cut_cells(figure) == []
+        out = io.BytesIO()
+        with PdfPages(out) as pdf:
+            for figure in figures:
+                pdf.savefig(figure)
+    path = tmp_path / "informe.pdf"
+    path.write_bytes(out.getvalue())
+    pages = pdf_pages(path)
+    shown = " ".join(" ".join(pages).split())
+    for row in BINS.rows:
+        assert " ".join(row) in shown, row  # every row, once, whole
+    assert "Distribución de las adjudicaciones (continuación)" in pages[1]
+    for n, page in enumerate(pages[:2]):
+        words = " ".join(page.split())
+        assert "Acciones adjudicadas Aceptaciones Acciones Porcentaje de las acciones" in words, n
+        assert f"Página {4 + n}" in words

@@ -36,6 +36,18 @@ def tiles(page: str) -> dict[str, str]:
     return {unescape(name): unescape(value) for value, name in found}
 
 
+def pay(office: TestClient, *rows: str) -> None:
+    """The office uploads a payments file (radicado, fecha, monto in pesos, forma) from the page."""
+    upload = "radicado,fecha,monto,forma\n" + "\n".join(rows) + "\n"
+    sent = office.post(
+        f"{PAGE}/pagos/lotes",
+        data={"lote": "P-1", "csrf": csrf_of(office, PAGE)},
+        files={"archivo": ("pagos.csv", upload.encode(), "text/csv")},
+        follow_redirects=False,
+    )
+    assert sent.status_code == 303, sent.text
+
+
 def test_the_settlement_figures_agree_on_the_page_the_api_and_the_cli(
     engine: Engine, db_url: str
 ) -> None:
@@ -49,18 +61,11 @@ def test_the_settlement_figures_agree_on_the_page_the_api_and_the_cli(
     assert before["pagado"] == "$ 0" and before["por pagar"] == pesos(value)
 
     first, second = awarded.head(2).rows(named=True)
-    rows = [
+    pay(
+        office,
         f"{first['radicado']},2018-03-10,{first['adjudicada'] * 1000},contado",
         f"{second['radicado']},2018-03-10,1000,contado",
-    ]
-    upload = "radicado,fecha,monto,forma\n" + "\n".join(rows) + "\n"
-    sent = office.post(
-        f"{PAGE}/pagos/lotes",
-        data={"lote": "P-1", "csrf": csrf_of(office, PAGE)},
-        files={"archivo": ("pagos.csv", upload.encode(), "text/csv")},
-        follow_redirects=False,
     )
-    assert sent.status_code == 303, sent.text
     paid = first["adjudicada"] * PRICE + 100_000
     owed = value - paid
     shown = tiles(office.get(PAGE).text)
@@ -87,6 +92,7 @@ def test_the_settlement_figures_agree_on_the_page_the_api_and_the_cli(
     shown = tiles(office.get(PAGE).text)
     assert shown["acciones resueltas por falta de pago"] == group(resolved)
     assert shown["valor resuelto por falta de pago"] == pesos(resolved * PRICE)
+    assert "por pagar" not in shown  # settled: what was not paid is resolved, not owed
     said = CliRunner().invoke(cli, ["oferta", "ver", CODE, "--db", db_url]).output
     assert f"Acciones resueltas por falta de pago: {group(resolved)}" in said
 
@@ -106,3 +112,28 @@ def test_a_payment_file_refused_is_shown_on_the_page_row_by_row(engine: Engine) 
     error = re.search(r'id="error-pagos-archivo">([^<]*)<', refused.text)
     assert error and unescape(error.group(1)).startswith("fila 2, columna 'radicado': ")
     assert re.search(r'id="campo-pagos-lote" name="lote" value="P-1"', refused.text)
+
+
+def test_an_award_paid_in_excess_is_its_own_figure_so_the_three_add_up(engine: Engine) -> None:
+    """One award paid $ 1.000 more than its value: it does not pay another's, so «pagado»
+    exceeds what it settles; «pagado de más» says by how much, and
+    adjudicado = pagado − pagado de más + por pagar."""
+    awarded = adjudicate_sample(engine, CODE).filter(pl.col("adjudicada") > 0)
+    add_people(engine)
+    office = TestClient(create_app(engine))
+    log_in(office, "oficina")
+    value = int(awarded["adjudicada"].sum()) * PRICE
+    assert "pagado de más (por encima del valor de su adjudicación)" not in tiles(
+        office.get(PAGE).text
+    )  # none yet: not shown
+    first = awarded.row(0, named=True)
+    pay(office, f"{first['radicado']},2018-03-10,{(first['adjudicada'] + 1) * 1000},contado")
+    paid = (first["adjudicada"] + 1) * PRICE
+    owed = value - first["adjudicada"] * PRICE
+    shown = tiles(office.get(PAGE).text)
+    assert shown["pagado"] == pesos(paid)
+    assert shown["pagado de más (por encima del valor de su adjudicación)"] == pesos(PRICE)
+    assert shown["por pagar"] == pesos(owed)
+    assert value == paid - PRICE + owed
+    api = office.get(f"/api/ofertas/{CODE}/pagos").json()
+    assert (api["pagado"], api["pagado_de_mas"], api["por_pagar"]) == (paid, PRICE, owed)

@@ -155,3 +155,20 @@ def test_a_rejected_filing_reads_its_causes_in_the_public_result(engine: Engine)
     assert step["por_que"].endswith(causes)
     assert "comisionista le informa" not in step["por_que"]
     assert pl.Series([step["por_que"]]).str.contains(r"\(.*art\.").all()
+
+
+def test_a_withdrawn_row_reads_withdrawn_not_rejected_in_my_acceptances(engine: Engine) -> None:
+    first = filed_with_first_answer(engine)
+    radicado = next(iter(first))
+    withdraw(engine, CODE, radicado, "scb", "el aceptante desistió")
+    add_people(engine)
+    broker = TestClient(create_app(engine))
+    log_in(broker, "comisionista_a")
+    page = broker.get(f"/ofertas/{CODE}/aceptaciones?lote=L1").text
+    row = re.search(rf"<tr><td><code>{radicado}</code>.*?</tr>", page, re.S)
+    assert row is not None, page[:3000]
+    cells = [
+        unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", row[0])
+    ]
+    # Its last version stores "rechazada" with nothing permitted; nobody refused it.
+    assert "retirada por su comisionista" in cells and "rechazada" not in cells

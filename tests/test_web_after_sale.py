@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from democratiza.adjudication.record import adjudicate
+from democratiza.stages.lifecycle import load_stage
 from democratiza.web.app import create_app
 from tests.test_web_support import (
     BROKER_A,
@@ -254,7 +255,7 @@ def test_the_office_runs_a_stage_and_a_broker_files_orders_from_their_pages(
         "fecha_aviso": "2018-04-02",
         "fecha_apertura": "2018-04-03",
         "fecha_cierre": "2018-04-16",
-        "orden_minima": "1000",
+        "orden_minima": "1.000",  # with a thousands dot, as every share count
         "lote": "100",
         "mecanismo": "construccion_libro",
         "fuente": "aviso de prueba",
@@ -262,6 +263,8 @@ def test_the_office_runs_a_stage_and_a_broker_files_orders_from_their_pages(
     created = office.post("/oficina/etapas", data=form, follow_redirects=True)
     assert created.status_code == 200 and "Segunda Fase: segunda" in created.text
     assert "El aviso no fija otro: el mínimo es el de la Primera Etapa" in created.text
+    with engine.connect() as conn:
+        assert load_stage(conn, "segunda").terms.minimum_order == 1_000
     office.post(
         "/oficina/etapas/segunda/acciones",
         data={"csrf": csrf, "accion": "abrir", "motivo": "apertura"},

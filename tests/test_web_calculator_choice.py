@@ -14,7 +14,7 @@ from html import unescape
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
 
 from democratiza.offers.lifecycle import create_offer
 from democratiza.web.app import create_app
@@ -73,6 +73,39 @@ def test_the_calculator_starts_on_the_open_offer_and_its_own_categories(db: Engi
     shown = text(answer.text)
     assert "Puede comprar hasta 300.000 acciones." in shown
     assert "A $ 1.000 por acción, 300.000 acciones cuestan $ 300.000.000 ." in shown
+
+
+def test_the_open_offers_are_named_without_loading_each_one(db: Engine) -> None:
+    """Worked example: one open offer, then three. The list names each with its program,
+    and the page asks the database as many times for three offers as for one: the names
+    come in one query, and only the offer that answers is loaded."""
+    client = TestClient(create_app(db))
+
+    def asked(page: str) -> tuple[list[str], int]:
+        statements: list[str] = []
+
+        def note(*args: object) -> None:
+            statements.append(str(args[2]))
+
+        event.listen(db, "before_cursor_execute", note)
+        try:
+            shown = client.get(page).text
+        finally:
+            event.remove(db, "before_cursor_execute", note)
+        return options(shown, "oferta"), len(statements)
+
+    open_offer(db)
+    client.get("/calculadora")  # the first page view sets up what every later one reuses
+    listed, one = asked("/calculadora")
+    assert listed == ["", CODE]
+    open_offer(db, "otra-abierta")
+    open_offer(db, "tercera-abierta")
+    listed, three = asked("/calculadora")
+    assert listed == ["", CODE, "otra-abierta", "tercera-abierta"]
+    assert three == one
+    page = client.get("/calculadora", params={"oferta": "otra-abierta"}).text
+    assert form_of(page)["oferta"] == "otra-abierta"
+    assert "otra-abierta (Programa de enajenación de acciones de Fogafín en la Compañía" in page
 
 
 def test_without_an_open_offer_the_first_submit_answers_with_a_program(db: Engine) -> None:

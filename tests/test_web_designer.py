@@ -72,7 +72,9 @@ def test_the_office_compares_designs_on_an_offer_s_acceptances(sqlite: Engine) -
     assert "Método de adjudicación: Proporcional a lo permitido" in shown
     assert "igualitario_redistribucion" not in shown and "primero_radicado" not in shown
     assert "adjudicacion.metodo" not in shown and "limites.central" not in shown  # key paths
-    assert page.count("<svg") == 2  # the Lorenz curves and the placement
+    # The Lorenz curves and the placement, each for a wide screen and for a phone.
+    assert page.count('<svg class="grafica-ancha"') == 2
+    assert page.count('<svg class="grafica-estrecha"') == 2
     # The downloads are the command's files for the same designs on the same population.
     run_id = re.search(r"/oficina/disenador/([0-9a-f]{32})\.csv", page)
     assert run_id is not None

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import date
+from decimal import Decimal
 from html import unescape
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
 
+from democratiza.compliance.credit.lines import CreditError, CreditLine
 from democratiza.offers.lifecycle import create_offer, load_offer
 from democratiza.storage.schema import audit_log
 from democratiza.web.app import create_app
@@ -90,12 +93,17 @@ def field(page: str, form: str, name: str) -> tuple[str, str]:
     return (unescape(value.group(1)) if value else "", unescape(error.group(1)) if error else "")
 
 
+def refused_line(client: TestClient, typed: dict[str, str]) -> str:
+    """The page the line's form answers with, refused (422)."""
+    answer = client.post(f"{PAGE}/lineas-credito", data={**typed, "csrf": csrf_of(client, PAGE)})
+    assert answer.status_code == 422
+    return str(answer.text)
+
+
 def test_a_line_typed_wrong_is_refused_with_its_field(office: tuple[Engine, TestClient]) -> None:
     _, client = office
     typed = {**LINE, "plazo_meses": "cinco años", "tasa_ea": "veinte", "entidad": ""}
-    answer = client.post(f"{PAGE}/lineas-credito", data={**typed, "csrf": csrf_of(client, PAGE)})
-    assert answer.status_code == 422
-    page = answer.text
+    page = refused_line(client, typed)
     assert field(page, "linea", "plazo_meses") == (
         "cinco años",
         "escriba un número entero de meses",
@@ -104,13 +112,40 @@ def test_a_line_typed_wrong_is_refused_with_its_field(office: tuple[Engine, Test
         "veinte",
         "'veinte' no es un porcentaje (p. ej. 18.5 o 18,5)",
     )
-    assert (
-        field(page, "linea", "entidad")[1] == "escriba el nombre de la entidad que otorga la línea"
-    )
+    assert field(page, "linea", "entidad")[1] == "falta el nombre de la entidad otorgante"
     # What was right stays as it was typed, for the clerk to fix only the rest.
     assert field(page, "linea", "monto_disponible") == ("3.600.000.000", "")
     assert field(page, "linea", "fecha_otorgamiento") == ("2017-06-15", "")
     assert "Aún no hay líneas de crédito registradas" in section(client.get(PAGE).text)
+
+
+def test_a_line_the_domain_refuses_shows_its_words_under_each_field(
+    office: tuple[Engine, TestClient],
+) -> None:
+    """Worked example: nothing available and a grace of 60 months in a term of 60. The form
+    reads both, and ``CreditLine``'s own checks refuse them: each of its sentences under its
+    field, the same words the command line gets, and everything typed kept."""
+    _, client = office
+    typed = {**LINE, "monto_disponible": "0", "gracia_meses": "60"}
+    page = refused_line(client, typed)
+    assert field(page, "linea", "monto_disponible") == (
+        "0",
+        "el monto disponible debe ser positivo",
+    )
+    assert field(page, "linea", "gracia_meses") == (
+        "60",
+        "la gracia (60 meses) no deja meses para amortizar dentro del plazo (60 meses)",
+    )
+    assert field(page, "linea", "plazo_meses") == ("60", "")
+    assert field(page, "linea", "entidad") == ("Banco Ejemplo", "")
+    with pytest.raises(CreditError) as refused:
+        CreditLine(
+            "Banco Ejemplo", 0, 60, 60, Decimal("0.2233"), date(2017, 6, 15), True, "precio_fijo"
+        )
+    assert str(refused.value) == (
+        "Línea de crédito de Banco Ejemplo: el monto disponible debe ser positivo; la gracia "
+        "(60 meses) no deja meses para amortizar dentro del plazo (60 meses)"
+    )
 
 
 # 2016-06-15 falls in a stretch the shipped interés bancario corriente does not cover.

@@ -61,6 +61,9 @@ def test_before_publication_there_are_no_statistics_and_no_package(sqlite: Engin
     page = public.get(PAGE)
     assert page.status_code == 409
     assert "se publican con los resultados" in text(page.text)
+    # The public reads the program's name, not the office's code for the offer.
+    assert "La Primera Etapa del programa de enajenación de acciones de Fogafín" in text(page.text)
+    assert f"'{CODE}'" not in text(page.text)
     assert public.get(f"/ofertas/{CODE}/paquete.zip").status_code == 409
 
 
@@ -85,7 +88,10 @@ def test_anyone_reads_the_figures_and_charts_of_a_published_offer(sqlite: Engine
     # Placement, awards by category, their distribution and concentration: four charts.
     for key in ("colocacion", "categorias", "histograma", "concentracion"):
         assert f'id="grafico-{key}"' in page.text
-    assert page.text.count("<svg") == 4
+    # The placement drawn by the page; the report's three, each for a wide screen and a phone.
+    assert page.text.count('<svg class="grafica"') == 1
+    assert page.text.count('<svg class="grafica-ancha"') == 3
+    assert page.text.count('<svg class="grafica-estrecha"') == 3
     # Categories and the method in words, never their identifiers.
     category = stored.program.categories[0]
     method = stored.program.allocation.method

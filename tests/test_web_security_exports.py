@@ -72,6 +72,25 @@ def test_only_text_columns_change_and_negative_amounts_stay_numbers() -> None:
     assert safe.columns == ["nombre", "saldo", "'=x"]
 
 
+def test_the_column_wise_form_quotes_the_same_cells_as_the_cell_by_cell_form() -> None:
+    """Only the columns with a cell starting like a formula are rewritten; the others,
+    Categorical ones and empty ones come out as they went in, and every cell as
+    ``safe_text`` says."""
+    texts = [LINK, "Ana", None, "-1234.50", "\r=1", "Reducida de 10 a 5"]
+    frame = pl.DataFrame(
+        {
+            "riesgo": texts,
+            "frases": ["Aceptada por 1 acción", "x", None, "y", "z", "w"],
+            "categoria": pl.Series(["=a", "b", "c", "d", "e", "f"], dtype=pl.Categorical),
+        }
+    )
+    safe = safe_frame(frame)
+    assert safe["riesgo"].to_list() == [None if t is None else safe_text(t) for t in texts]
+    assert safe["frases"].to_list() == frame["frases"].to_list()
+    assert safe["categoria"].to_list() == ["'=a", "b", "c", "d", "e", "f"]
+    assert safe_frame(frame.clear()).columns == frame.columns
+
+
 @pytest.fixture
 def lite(tmp_path: Path) -> Engine:
     engine = make_engine(f"sqlite:///{tmp_path / 'exportes.db'}")

@@ -181,10 +181,20 @@ def test_the_result_page_answers_an_order_in_words(engine: Engine, tmp_path: Pat
     assert f'<option value="{STAGE}"' not in page  # not listed before publication
     publish_stage(engine)
     form = public.get("/resultados").text
-    assert f'<option value="{STAGE}">{STAGE} · Segunda Fase de la oferta {FIRST}</option>' in form
-    status, page = look_up(query(rows["O1"]))
+    # The stage by the name of the offer it follows and its own; its code is the office's.
+    with engine.connect() as conn:
+        name = load_stage(conn, STAGE).first.program.name
+    assert f'<option value="{STAGE}">{name} · Segunda Fase</option>' in form
+    # A radicado in any case and a number with the dots of its thousands, as for acceptances.
+    typed = query(
+        rows["O1"],
+        radicado=rows["O1"]["radicado"].lower(),
+        numero_identificacion=f"{int(rows['O1']['numero_identificacion']):,}".replace(",", "."),
+    )
+    status, page = look_up(typed)
     shown = text(page)
     assert status == 200
+    assert f"Etapa {name} · Segunda Fase" in shown and f"{STAGE}" not in shown
     assert "8.000 acciones asignadas" in shown
     assert "$ 1.000 precio único por acción" in shown
     assert "$ 8.000.000 valor a pagar" in shown
@@ -231,8 +241,9 @@ def test_the_stage_s_statistics_page(engine: Engine, tmp_path: Path) -> None:
         "Subasta holandesa",
     ):
         assert figure in shown, figure
-    # The demand curve, and the table of its figures for who cannot see it.
-    assert page.count("<svg") == 1 and 'id="grafico-demanda"' in page
+    # The demand curve (for a wide screen and for a phone), and the table of its figures for
+    # who cannot see it.
+    assert page.count("<svg") == 2 and 'id="grafico-demanda"' in page
     table = page[page.index('id="tabla-demanda"') :]
     assert "$ 1.300" in table and "8.000" in table and "17.000" in table
     assert "precio de adjudicación" in table

@@ -24,6 +24,7 @@ from democratiza.verification.archive import LOCAL, MIB, UPLOAD_BYTES, UPLOADED
 from democratiza.verification.package import AWARDS, HEAD, MANIFEST, canonical
 from democratiza.verification.verify import verify, zipped
 from democratiza.web.app import create_app
+from tests.test_shared_budget import holds
 from tests.test_web_public_statistics import text
 from tests.test_web_support import CODE, add_people, csrf_of, file_samples, move, open_offer
 
@@ -257,4 +258,4 @@ def test_anonymous_uploads_past_the_shared_budget_get_503_unread(public: TestCli
         assert public.post(PAGE, params={"csrf": token}, files=small).status_code == 422
     finally:
         budget.release(others)
-    assert budget.holding() == 0  # every upload gave its bytes back
+    assert holds(budget, 0)  # every upload gave its bytes back

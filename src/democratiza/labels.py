@@ -11,6 +11,10 @@ where its word belongs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+import polars as pl
+
 from democratiza.programs.parameters import PARAMETERS
 from democratiza.programs.schema import LaterStages, Program
 from democratiza.rules.explain import cite
@@ -33,6 +37,21 @@ def label(kind: str, ident: object, program: Program | None = None) -> str:
     if kind == "campo" and key in BY_NAME:
         return BY_NAME[key].description
     return word(kind, key)
+
+
+def frame_in_words(
+    frame: pl.DataFrame, kinds: Mapping[str, str], program: Program | None = None
+) -> pl.DataFrame:
+    """``frame`` with each coded column of ``kinds`` (column → kind) in the words a person
+    reads (``label``), for a file people open (an XLSX); a CSV keeps the codes. An empty
+    cell stays empty."""
+    for column, kind in kinds.items():
+        if column not in frame.columns or frame[column].dtype != pl.String:
+            continue
+        codes = frame[column].drop_nulls().unique().to_list()
+        words = {code: label(kind, code, program) for code in codes}
+        frame = frame.with_columns(pl.col(column).replace(words))
+    return frame
 
 
 def _program_name(program: Program, kind: str, key: str) -> str | None:

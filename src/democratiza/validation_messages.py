@@ -84,12 +84,14 @@ def spanish(kind: str, ctx: Mapping[str, Any] | None) -> str:
 Model = TypeVar("Model", bound=BaseModel)
 
 
-def validated_yaml(model: type[Model], text: str, name: str, error: type[Exception]) -> Model:
+def validated_yaml(
+    model: type[Model], text: str, name: str, error: type[Exception], floats: bool = False
+) -> Model:
     """A YAML file a person wrote (a designs file, a population's parameters, a stage's
     terms) as ``model``; else ``error`` with every problem in Spanish under its key path
     ('aceptantes.pensionado: se espera un número entero'), the file named by ``name``."""
     try:
-        data = load_yaml(text)
+        data = load_yaml(text, floats)
     except YamlProblem as exc:
         raise error(f"{name}: {exc}") from None
     try:
@@ -120,6 +122,13 @@ class _Alias(yaml.MarkedYAMLError):
     pass
 
 
+class _Float(yaml.MarkedYAMLError):
+    pass
+
+
+FLOAT_TAG = "tag:yaml.org,2002:float"
+
+
 def _refuse_aliases(root: yaml.Node) -> None:
     """Refuse a document in which a node is reached twice: that is an alias (``*nombre``).
 
@@ -142,9 +151,27 @@ def _refuse_aliases(root: yaml.Node) -> None:
                 pending += [key, value]
 
 
+def _refuse_floats(root: yaml.Node) -> None:
+    """Refuse a number YAML reads with decimals (``1.500`` is 1,5 to YAML), naming its key
+    path and the value as written; walked over the composed nodes, before anything is built."""
+    pending: list[tuple[str, yaml.Node]] = [("", root)]
+    while pending:
+        path, node = pending.pop()
+        if isinstance(node, yaml.ScalarNode) and node.tag == FLOAT_TAG:
+            raise _Float(
+                problem=f"{path or 'el archivo'}: {node.value}", problem_mark=node.start_mark
+            )
+        if isinstance(node, yaml.SequenceNode):
+            pending += [(f"{path}[{i}]", item) for i, item in enumerate(node.value)]
+        elif isinstance(node, yaml.MappingNode):
+            pending += [(f"{path}.{k.value}" if path else str(k.value), v) for k, v in node.value]
+
+
 class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     def construct_document(self, node: yaml.Node) -> Any:
         _refuse_aliases(node)
+        if not self.floats:
+            _refuse_floats(node)
         return super().construct_document(node)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
@@ -157,11 +184,22 @@ class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ign
         mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
         return mapping
 
+    # Money, shares and prices are exact: YAML reads an unquoted 1.500 as the float 1.5, so
+    # a float is refused in every file but those that give shares of a whole (populations).
+    floats = False
 
-def load_yaml(text: str) -> Any:
-    """The text's YAML as data; ``YamlProblem`` for a syntax error or a repeated key."""
+
+class _FloatsLoader(_StrictLoader):
+    floats = True
+
+
+def load_yaml(text: str, floats: bool = False) -> Any:
+    """The text's YAML as data; ``YamlProblem`` for a syntax error, a repeated key or (unless
+    ``floats``, for a file of proportions) a number with decimals that YAML would read as
+    inexact: ``1.500`` is 1,5 to YAML, never one thousand five hundred."""
+    loader = _FloatsLoader if floats else _StrictLoader
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader: no arbitrary objects
+        return yaml.load(text, Loader=loader)  # a SafeLoader: no arbitrary objects
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (línea {mark.line + 1}, columna {mark.column + 1})" if mark else ""
@@ -171,5 +209,11 @@ def load_yaml(text: str) -> Any:
             raise YamlProblem(
                 "no se admiten anclas ni alias de YAML (&nombre, *nombre): el valor"
                 f"{where} se usa más de una vez; escriba cada valor en su lugar"
+            ) from None
+        if isinstance(exc, _Float):
+            raise YamlProblem(
+                f"{exc.problem}{where}: YAML lee ese número como un decimal inexacto "
+                "(1.500 sería 1,5); los montos, las acciones y los precios son exactos: "
+                'escriba 1500, o "1.500" entre comillas'
             ) from None
         raise YamlProblem(f"no es YAML válido{where}") from None

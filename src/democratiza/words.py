@@ -261,3 +261,13 @@ def filed(n: int) -> str:
 def orders_filed(n: int) -> str:
     """What a received batch of a later stage's orders holds: '1 orden radicada'."""
     return count(n, "orden radicada", "órdenes radicadas")
+
+
+WITHDRAWN = "retirada"  # an acceptance's estado once its broker withdrew it
+
+
+def decision_read(decision: object, state: object) -> str:
+    """The decision a person reads for an acceptance: a withdrawn one is "retirada por su
+    comisionista" (its last version stores "rechazada" with nothing permitted, which is
+    how it leaves the adjudication, but nobody refused it)."""
+    return word("decision", WITHDRAWN if state == WITHDRAWN else decision)

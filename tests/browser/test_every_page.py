@@ -1,5 +1,7 @@
 """Every page, as every role sees it, at 1280 and at 375 px: a screenshot of each, and the page
-fails if it is wider than the screen or shows an identifier where its word belongs.
+fails if it is wider than the screen, shows an identifier where its word belongs, shows a
+chart cut, drawn for another width or (on a phone) with letters under 11 px, or axe-core
+finds something wrong with it (``tests.browser.checks``).
 
 The data are one Primera Etapa adjudicated, published and settled with its Segunda Fase open
 and a broker's orders in it, an offer open with its batches, and a broker's batch filed from
@@ -39,7 +41,7 @@ from democratiza.stages.orders import import_orders
 from democratiza.stages.terms import StageTerms
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
-from tests.browser.checks import SHRUNK, UNREACHABLE
+from tests.browser.checks import CHARTS, SHRUNK, axe_violations, chart_problems
 from tests.browser.conftest import CHROMIUM, SHOTS
 from tests.identifiers import internal_words, leaks
 from tests.test_web_support import (
@@ -395,9 +397,10 @@ def problems_of(page: Page, width: int) -> list[str]:
     )
     found += leaks(shown)
     found += internal_words(shown)
-    found += [f"región desplazable sin foco ni nombre: {r}" for r in page.evaluate(UNREACHABLE)]
+    found += axe_violations(page, width)
     for name, scale in page.evaluate(SHRUNK):
         found.append(f"gráfica «{name}» dibujada al {scale:.0%} de su tamaño: letras ilegibles")
+    found += chart_problems(page.evaluate(CHARTS), width)
     for match in sorted({m.group(0) for m in ENGLISH.finditer(shown)}):
         found.append(f"inglés: {match!r}")
     return found

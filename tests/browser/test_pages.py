@@ -2,7 +2,8 @@
 
 The service runs with uvicorn in a thread on a free port of the loopback, on a SQLite file.
 Each test keeps a screenshot of every step in ``salidas/capturas/`` (the run's artefacts;
-``salidas/`` is not versioned); ``test_every_page`` keeps every page of every role.
+``salidas/`` is not versioned), and axe-core checks each of those steps;
+``test_every_page`` keeps and checks every page of every role.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sqlalchemy import Engine
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
 from democratiza.web.security.auth import create_user
+from tests.browser.checks import axe_violations
 from tests.browser.conftest import CHROMIUM, SHOTS
 from tests.test_web_support import (
     CHEAP,
@@ -72,8 +74,11 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
 
 
 def shot(page: Page, name: str) -> None:
+    """The step's screenshot, and the step fails if axe-core finds something wrong on it."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    problems = axe_violations(page, page.viewport_size["width"] if page.viewport_size else 0)
+    assert not problems, "\n".join(f"{name}: {p}" for p in problems)
 
 
 def log_in(page: Page, login: str) -> None:
@@ -234,5 +239,7 @@ def test_the_office_runs_a_segunda_fase_and_a_broker_files_orders(
     page.locator("#accion-etapa button").click()
     expect(page.locator("#estado")).to_have_text("adjudicada")
     expect(page.locator("#registro-etapa")).to_contain_text("precio $ 1.000 por acción")
-    expect(page.locator("svg[aria-label='Curva de demanda y punto de corte']")).to_have_count(1)
+    curve = page.locator("svg[aria-label='Curva de demanda y punto de corte']")
+    expect(curve).to_have_count(2)  # drawn for a wide screen and for a phone
+    expect(curve.locator("visible=true")).to_have_count(1)
     shot(page, "13-segunda-fase-adjudicada")

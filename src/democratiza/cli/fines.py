@@ -16,10 +16,12 @@ import typer
 from rich.console import Console
 
 from democratiza.cli.common import centavos_option, refuse, share_count
+from democratiza.cli.offers import engine_for
 from democratiza.compliance.fines.account import Payment
 from democratiza.compliance.fines.case import compute_fine
 from democratiza.compliance.fines.terms import FineError
 from democratiza.compliance.fines.text import statement_text
+from democratiza.compliance.official_series import max_rate_in_force
 from democratiza.compliance.series import (
     MaxLegalRate,
     MissingSeriesValue,
@@ -83,6 +85,13 @@ def compute_command(
         Path | None, typer.Option(help="Serie oficial del interés bancario corriente (CSV)")
     ] = None,
     serie_ipc: Annotated[Path | None, typer.Option(help="Serie oficial del IPC (CSV)")] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Base de datos de la oficina: usa las series de tasas que la oficina cargó",
+        ),
+    ] = None,
     salida: Annotated[
         Path | None,
         typer.Option(
@@ -101,12 +110,16 @@ def compute_command(
     except ValueError:
         raise refuse("Las fechas deben ser AAAA-MM-DD.") from None
     try:
-        shipped = shipped_max_rate()
+        if db is None:
+            in_force = shipped_max_rate()
+        else:
+            with engine_for(db, reading=True).connect() as conn:
+                in_force = max_rate_in_force(conn)
         rates = MaxLegalRate(
-            load_official_rates(serie_usura, "usura") if serie_usura else shipped.usura,
+            load_official_rates(serie_usura, "usura") if serie_usura else in_force.usura,
             load_official_rates(serie_ibc, "interes_bancario_corriente")
             if serie_ibc
-            else shipped.ibc,
+            else in_force.ibc,
         )
         done = compute_fine(
             program,

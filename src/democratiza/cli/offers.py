@@ -267,7 +267,7 @@ def export_command(
         step("Archivos por comisionista")
         with engine.connect() as conn:  # each acceptance's referencia and price, for its broker
             terms = acceptance_terms(conn, stored)
-        paths = broker_files(done, out / "comisionistas", terms, style)
+        paths = broker_files(done, out / "comisionistas", terms, style, stored.program)
         step("Registro para el depósito")
         with engine.connect() as conn:
             paid = paid_shares(conn, stored)

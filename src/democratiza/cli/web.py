@@ -181,8 +181,6 @@ def verify_command(
 ) -> None:
     """Recorre la cadena de huellas y dice si está íntegra o dónde se rompe; con --cadena,
     nombra además la primera entrada que no es la del registro exportado antes."""
-    from democratiza.storage.audit_compare import against_anchors
-
     try:
         anchors = [audit.Anchor.parse(text) for text in ancla or []]
     except ValueError as exc:
@@ -193,10 +191,8 @@ def verify_command(
         kept = None if cadena is None else _against_export(conn, cadena)
         if kept is not None and (not kept.ok or not anchors):
             report = kept
-        elif len(anchors) > 1:
-            report = against_anchors(audit.stored_chunks(conn), anchors)
         else:
-            report = audit.verify(conn, anchors[0] if anchors else None)
+            report = audit.verify_entries(audit.stored_chunks(conn), anchors)
     if not report.ok:
         raise refuse(report.message())
     console.print(report.message(), highlight=False)

@@ -282,7 +282,7 @@ def ineffectiveness_citation(program: Program) -> str:
     program's own where its text repeats it."""
     if not program.ineffectiveness:
         raise OfferError(
-            f"El programa {program.id} no trae la sección ineficacia: sin su cita no se "
+            f"{program.called} no trae la ineficacia de una adquisición: sin su cita no se "
             "declara ineficaz una adquisición."
         )
     return "; ".join(cite(program, c) for c in program.ineffectiveness)

@@ -15,7 +15,13 @@ from datetime import datetime
 
 from sqlalchemy import Connection, insert, select
 
-from democratiza.compliance.series import RateKind, RateSeries, parse_rates, shipped_rates
+from democratiza.compliance.series import (
+    MaxLegalRate,
+    RateKind,
+    RateSeries,
+    parse_rates,
+    shipped_rates,
+)
 from democratiza.storage import audit
 from democratiza.storage.schema import official_series
 
@@ -80,3 +86,10 @@ def official_rates(conn: Connection, kind: RateKind) -> RateSeries | None:
 def rates_in_force(conn: Connection, kind: RateKind) -> RateSeries:
     """The office's official series if it loaded one, otherwise the shipped points."""
     return official_rates(conn, kind) or shipped_rates(kind)
+
+
+def max_rate_in_force(conn: Connection) -> MaxLegalRate:
+    """The maximum legal rate a fine's default interest runs at, for the office: the usura
+    and interés bancario corriente series the office loaded, each where it loaded one, else
+    the shipped points (``rates_in_force``); the web, the API and the CLI read it here."""
+    return MaxLegalRate(rates_in_force(conn, "usura"), rates_in_force(conn, IBC))

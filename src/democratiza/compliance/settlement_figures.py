@@ -8,7 +8,10 @@ Why beside ``adjudication.figures`` and not in it: they read the payments and th
   interruption, Ley 226 art. 11 num. 2), in centavos;
 - **pagado**: every payment received for those awards;
 - **por pagar**: what each award still owes (its value less what was paid for it, never
-  below zero), summed: an award paid in excess does not pay another's;
+  below zero), summed: an award paid in excess does not pay another's; shown until the
+  period is settled, when what was not paid is resolved instead;
+- **pagado de más**: what awards received beyond their value, summed (shown when there
+  is any), so that adjudicado = pagado − pagado de más + por pagar always adds up;
 - **resueltas**: once the payment period is settled, the shares not paid for, whose award
   was resolved (GEB art. 5) and which go back for a later stage, and their value.
 """
@@ -27,6 +30,7 @@ TITLES: dict[str, str] = {
     "valor_adjudicado": "valor adjudicado",
     "pagado": "pagado",
     "por_pagar": "por pagar",
+    "pagado_de_mas": "pagado de más (por encima del valor de su adjudicación)",
     "acciones_resueltas": "acciones resueltas por falta de pago",
     "valor_resuelto": "valor resuelto por falta de pago",
 }
@@ -37,6 +41,7 @@ class SettlementFigures:
     valor_adjudicado: int  # centavos
     pagado: int  # centavos received
     por_pagar: int  # centavos still owed, award by award
+    pagado_de_mas: int  # centavos received beyond each award's value, award by award
     liquidada: bool  # the payment period was settled
     acciones_pagadas: int  # once settled (0 before)
     acciones_resueltas: int  # once settled (0 before)
@@ -54,6 +59,7 @@ def settlement_figures(conn: Connection, ledger: Ledger) -> SettlementFigures | 
         (pl.col("adjudicada") * pl.col("precio")).alias("valor"),
     )
     owed = (pl.col("valor") - pl.col("pagado")).clip(lower_bound=0)
+    excess = (pl.col("pagado") - pl.col("valor")).clip(lower_bound=0)
     sold = ledger.sold(conn)
     resolved = (
         joined.join(sold, on="radicado", how="inner")
@@ -67,12 +73,16 @@ def settlement_figures(conn: Connection, ledger: Ledger) -> SettlementFigures | 
         .row(0, named=True)
     )
     totals = joined.select(
-        pl.col("valor").sum(), pl.col("pagado").sum(), owed.sum().alias("por_pagar")
+        pl.col("valor").sum(),
+        pl.col("pagado").sum(),
+        owed.sum().alias("por_pagar"),
+        excess.sum().alias("pagado_de_mas"),
     ).row(0, named=True)
     return SettlementFigures(
         valor_adjudicado=int(totals["valor"] or 0),
         pagado=int(totals["pagado"] or 0),
         por_pagar=int(totals["por_pagar"] or 0),
+        pagado_de_mas=int(totals["pagado_de_mas"] or 0),
         liquidada=not sold.is_empty(),
         acciones_pagadas=int(resolved["pagadas"] or 0),
         acciones_resueltas=int(resolved["resueltas"] or 0),
@@ -85,9 +95,12 @@ def shown_figures(found: SettlementFigures) -> list[tuple[str, str]]:
     figures = [
         (pesos(found.valor_adjudicado), TITLES["valor_adjudicado"]),
         (pesos(found.pagado), TITLES["pagado"]),
-        (pesos(found.por_pagar), TITLES["por_pagar"]),
     ]
-    if found.liquidada:
+    if found.pagado_de_mas:
+        figures.append((pesos(found.pagado_de_mas), TITLES["pagado_de_mas"]))
+    if not found.liquidada:  # once settled nothing is owed: the unpaid shares are resolved
+        figures.append((pesos(found.por_pagar), TITLES["por_pagar"]))
+    else:
         figures += [
             (group(found.acciones_resueltas), TITLES["acciones_resueltas"]),
             (pesos(found.valor_resuelto), TITLES["valor_resuelto"]),

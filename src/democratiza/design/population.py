@@ -107,7 +107,7 @@ class PopulationSpecError(ValueError):
 
 def parse_population_spec(text: str, name: str) -> PopulationSpec:
     """A population parameter file's text (``name`` is how its problems are introduced)."""
-    return validated_yaml(PopulationSpec, text, name, PopulationSpecError)
+    return validated_yaml(PopulationSpec, text, name, PopulationSpecError, floats=True)
 
 
 def load_population_spec(path: Path) -> PopulationSpec:

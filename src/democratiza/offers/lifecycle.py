@@ -17,7 +17,7 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any, Literal, cast, get_args
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, RowMapping, insert, select
 
 from democratiza.calendar import add_months
 from democratiza.offers.prices import (
@@ -174,19 +174,40 @@ def load_offer(conn: Connection, code: str) -> StoredOffer:
     row = conn.execute(select(offers).where(offers.c.codigo == code)).mappings().first()
     if row is None:
         raise OfferError(f"No existe la oferta '{code}'.")
+    program, texts = _kept_program(code, row)
+    kept = ProgramText(row["programa_texto"], f"oferta {code}", texts, "guardado con la oferta")
+    offer = make_offer(program, json.loads(row["parametros"]))
+    state = cast(OfferState, row["estado"])
+    prices = price_adjustments(conn, row["id"])
+    return StoredOffer(row["id"], code, state, offer, row["programa_huella"], prices, kept)
+
+
+def _kept_program(code: str, row: RowMapping) -> tuple[Program, tuple[NormText, ...]]:
+    """The program an offer's row keeps, and the texts it cites, each checked by its hash."""
     texts = stored_texts(code, row["programa_normas"])
     program = stored_program(code, row["programa_texto"], row["programa_huella"], texts)
-    kept = ProgramText(row["programa_texto"], f"oferta {code}", texts, "guardado con la oferta")
     if program is None:
         raise OfferError(
             f"La oferta '{code}' se creó con la versión {row['version_programa']} del programa "
             f"{row['programa']} antes de que las ofertas guardaran su archivo de programa, y "
             "el archivo instalado no es esa versión: no se puede saber con qué reglas corre."
         )
-    offer = make_offer(program, json.loads(row["parametros"]))
-    state = cast(OfferState, row["estado"])
-    prices = price_adjustments(conn, row["id"])
-    return StoredOffer(row["id"], code, state, offer, row["programa_huella"], prices, kept)
+    return program, texts
+
+
+def offer_programs(conn: Connection, state: OfferState) -> list[tuple[str, Program]]:
+    """Each offer in ``state``, in the order they were created, with the program it keeps:
+    one query, for a list that names each offer's program without loading every offer."""
+    kept = (
+        offers.c.codigo,
+        offers.c.programa,
+        offers.c.version_programa,
+        offers.c.programa_texto,
+        offers.c.programa_huella,
+        offers.c.programa_normas,
+    )
+    rows = conn.execute(select(*kept).where(offers.c.estado == state).order_by(offers.c.id))
+    return [(row["codigo"], _kept_program(row["codigo"], row)[0]) for row in rows.mappings()]
 
 
 def kept_program(conn: Connection, stored: StoredOffer) -> ProgramText:
@@ -314,7 +335,7 @@ def declare_void(conn: Connection, stored: StoredOffer, who: str, why: str) -> S
     rule = stored.program.void_first_stage
     if rule is None:
         raise OfferError(
-            f"El programa {stored.program.id} no trae, en el texto disponible del decreto, "
+            f"{stored.program.called} no trae, en el texto disponible del decreto, "
             "la regla para declarar desierta la Primera Etapa."
         )
     if stored.state not in ("abierta", "cerrada"):

@@ -14,7 +14,7 @@ from democratiza.programs.schema import NO_LIMITS, Program, missing_section
 def credit_lines_missing(program: Program) -> str:
     """Why an offer of a program without ``lineas_credito`` cannot open, and what to add."""
     return (
-        f"El programa {program.id} no trae las condiciones de sus líneas de crédito "
+        f"{program.called} no trae las condiciones de sus líneas de crédito "
         "(lineas_credito), y la Primera Etapa solo se ofrece cuando existen líneas de crédito "
         "para los destinatarios (Ley 226 de 1995 art. 11 num. 3): agregue al archivo "
         "lineas_credito con financiacion_minima_porcentaje, plazo_minimo_meses, "

@@ -189,7 +189,7 @@ def make_offer(program: Program, overrides: Mapping[str, object] | None = None) 
         if raw is None:
             continue
         if name not in program.parameters:
-            errors.append(f"El programa {program.id} no tiene el parámetro '{name}'.")
+            errors.append(f"{program.called} no tiene el parámetro '{name}'.")
             continue
         param = program.parameters[name]
         if param.value is not None:

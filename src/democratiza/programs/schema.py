@@ -450,6 +450,28 @@ Section = Literal[
     "multas.metodo_ajuste",
 ]
 
+# Each optional section as the decree's words name it, for what a person reads (the key
+# path is for the file's author).
+SECTION_WORDS: dict[str, str] = {
+    "limites": "los límites por aceptante",
+    "compromisos": "los compromisos de los adquirentes",
+    "multas": "las multas por incumplir los compromisos",
+    "remuneracion_anual": "la remuneración anual de los directivos",
+    "declaracion_juramentada": "la declaración juramentada",
+    "lineas_credito": "las condiciones de las líneas de crédito",
+    "etapas_siguientes": "las reglas de las etapas siguientes",
+    "etapas_siguientes.subsecuentes": "las etapas posteriores a la Segunda Etapa",
+    "etapas_siguientes.ajuste_ipc": "el ajuste del precio mínimo por IPC",
+    "ineficacia": "la ineficacia de una adquisición",
+    "validez.directivos_nuevos": "la regla de los directivos nuevos",
+    "validez.cantidad_minima": "la cantidad mínima de una aceptación",
+    "validez.lote": "el lote de acciones",
+    "adjudicacion.topes_conjuntos": "los topes conjuntos de la adjudicación",
+    "multas.intereses_mora": "los intereses de mora de una multa",
+    "multas.pagos_parciales": "los pagos parciales de una multa",
+    "multas.metodo_ajuste": "el ajuste de los valores de una multa",
+}
+
 
 class NotModelled(Model):
     provision: str = Field(alias="disposicion", min_length=1)
@@ -523,6 +545,14 @@ class Program(Model):
     fines: Fines | None = Field(default=None, alias="multas")
     not_modelled: tuple[NotModelled, ...] = Field(alias="no_modelado")
 
+    @property
+    def called(self) -> str:
+        """The program as a sentence that a person reads names it, by its file's name and
+        never its identifier: 'El Programa de democratización de acciones del Grupo…'."""
+        if self.name.lower().startswith("programa "):
+            return f"El programa {self.name[len('programa ') :]}"
+        return f"El programa {self.name}"
+
     def unmodelled(self, section: str) -> NotModelled | None:
         """The ``no_modelado`` entry that declares a section missing from the text, if any."""
         return next((n for n in self.not_modelled if n.section == section), None)
@@ -558,10 +588,11 @@ def missing_section(program: Program, section: str, why: str) -> str:
     """What every output that needs a section the text lacks says: that it is missing, the
     ``no_modelado`` entry's provision, citation and reason, and what cannot be done."""
     entry = program.unmodelled(section)
+    what = SECTION_WORDS.get(section, section)
     if entry is None:
-        return f"El programa {program.id} no define '{section}': no se puede {why}."
+        return f"{program.called} no define {what}: no se puede {why}."
     return (
-        f"El programa {program.id} no modela '{section}': {entry.provision} "
+        f"{program.called} no trae {what}: {entry.provision} "
         f"({program.cite(entry.citation)}): {entry.reason} No se puede {why}."
     )
 

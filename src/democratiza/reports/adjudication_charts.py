@@ -7,7 +7,7 @@ both, the PDF gives each its page. Only the drawing uses floating point.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -22,11 +22,14 @@ from democratiza.reports.render.charts import (
     BAR,
     DARK,
     LIGHT,
+    Draw,
+    Width,
+    bar_names,
     empty_chart,
     integer_axis,
+    legend,
     plain_axes,
 )
-from democratiza.reports.render.text import tick
 
 COLORS = {"solicitadas": LIGHT, "permitidas": BAR, "adjudicadas": DARK}
 
@@ -68,13 +71,15 @@ class ChartTable:
 
 @dataclass(frozen=True)
 class AdjudicationChart:
-    """A chart of the report: how to draw it, its size (inches) and the table of its figures."""
+    """A chart of the report: how to draw it for a width, its size (inches) and its height
+    on a phone (``tall``, inches), and the table of its figures."""
 
     key: str
     title: str
     caption: str
-    draw: Callable[[Axes], None]
+    draw: Draw
     size: tuple[float, float]
+    tall: float
     table: ChartTable
 
 
@@ -88,13 +93,13 @@ def gini_text(gini: Fraction | None) -> str:
     return "—" if gini is None else fixed(gini, 4)
 
 
-def _draw_categories(inp: ReportInput, f: ReportFigures) -> Callable[[Axes], None]:
-    def draw(ax: Axes) -> None:
+def _draw_categories(inp: ReportInput, f: ReportFigures) -> Draw:
+    def draw(ax: Axes, width: Width) -> None:
         rows = f.por_categoria
         if not rows:
             empty_chart(ax, "No hay aceptaciones.")
             return
-        height = 0.27
+        height = 0.27 * width.bars
         series = (
             ("Solicitadas", COLORS["solicitadas"], [r.acciones_solicitadas for r in rows]),
             (
@@ -104,49 +109,54 @@ def _draw_categories(inp: ReportInput, f: ReportFigures) -> Callable[[Axes], Non
             ),
             ("Adjudicadas", COLORS["adjudicadas"], [r.acciones_adjudicadas for r in rows]),
         )
-        for j, (legend, color, values) in enumerate(series):
+        for j, (name, color, values) in enumerate(series):
             ax.barh(
-                [i + (j - 1) * height for i in range(len(rows))],
+                [width.row(i) + (j - 1) * height for i in range(len(rows))],
                 values,
                 height=height,
                 color=color,
-                label=legend,
+                label=name,
             )
-        ax.set_yticks(
-            range(len(rows)), [tick(_category(inp.nombres_categorias, r.categoria)) for r in rows]
-        )
-        ax.invert_yaxis()
-        integer_axis("x", ax)
+        bar_names(ax, width, [_category(inp.nombres_categorias, r.categoria) for r in rows])
+        integer_axis("x", ax, width)
         ax.set_xlabel("Acciones")
         ax.grid(axis="x", color="#dddddd", linewidth=0.6)
         ax.set_axisbelow(True)
-        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3, frameon=False, fontsize=9)
+        legend(
+            ax,
+            width,
+            loc="lower center",
+            bbox_to_anchor=(0.5, 1.0),
+            ncols=3,
+            frameon=False,
+            fontsize=9,
+        )
         plain_axes(ax)
 
     return draw
 
 
-def _draw_limits(inp: ReportInput, f: ReportFigures) -> Callable[[Axes], None]:
-    def draw(ax: Axes) -> None:
+def _draw_limits(inp: ReportInput, f: ReportFigures) -> Draw:
+    def draw(ax: Axes, width: Width) -> None:
         rows = f.limites
         if not rows:
             empty_chart(ax, "Ningún límite determinó la cantidad de una aceptación.")
             return
         counts = [r.aceptaciones for r in rows]
-        bars = ax.barh(range(len(rows)), counts, height=0.6, color=BAR)
-        ax.set_yticks(range(len(rows)), [tick(_rule(inp.nombres_reglas, r.regla)) for r in rows])
-        ax.invert_yaxis()
+        rows_at = [width.row(i) for i in range(len(rows))]
+        bars = ax.barh(rows_at, counts, height=0.6 * width.bars, color=BAR)
+        bar_names(ax, width, [_rule(inp.nombres_reglas, r.regla) for r in rows])
         ax.bar_label(bars, [group(c) for c in counts], padding=3, fontsize=9)
-        ax.set_xlim(0, max(counts) * 1.15)
-        integer_axis("x", ax)
+        ax.set_xlim(0, max(counts) * (1.3 if width.narrow else 1.15))  # room for the labels
+        integer_axis("x", ax, width)
         ax.set_xlabel("Aceptaciones")
         plain_axes(ax)
 
     return draw
 
 
-def _draw_histogram(f: ReportFigures) -> Callable[[Axes], None]:
-    def draw(ax: Axes) -> None:
+def _draw_histogram(f: ReportFigures) -> Draw:
+    def draw(ax: Axes, width: Width) -> None:
         bins = f.histograma
         if not bins:
             empty_chart(ax, "No hubo adjudicaciones.")
@@ -154,27 +164,33 @@ def _draw_histogram(f: ReportFigures) -> Callable[[Axes], None]:
         counts = [b.adjudicaciones for b in bins]
         bars = ax.bar(range(len(bins)), counts, width=0.8, color=BAR)
         labels = [shares_range(b).replace(" a ", "–") for b in bins]
-        rotate = len(bins) > 8 or max(len(s) for s in labels) > 9
+        # On a phone the ranges stand upright: one letter's height per bar.
+        upright = width.narrow and len(bins) > 4
+        rotate = upright or len(bins) > 8 or max(len(s) for s in labels) > 9
         ax.set_xticks(
             range(len(bins)),
             labels,
-            rotation=45 if rotate else 0,
+            rotation=(90 if upright else 45) if rotate else 0,
             ha="right" if rotate else "center",
+            va="center" if upright else "top",
             rotation_mode="anchor",
         )
-        if len(bins) <= 10:  # beyond that the labels touch; the table has the numbers
+        # Beyond that the labels touch; the table has the numbers.
+        if len(bins) <= (4 if width.narrow else 10):
             ax.bar_label(bars, [group(c) if c else "" for c in counts], padding=2, fontsize=8)
         ax.set_ylim(0, max(counts) * 1.12)
-        integer_axis("y", ax)
-        ax.set_xlabel("Acciones adjudicadas en la aceptación (escala logarítmica: 1, 2, 5, 10…)")
+        integer_axis("y", ax, width)
+        ax.set_xlabel(
+            width.title("Acciones adjudicadas en la aceptación (escala logarítmica: 1, 2, 5, 10…)")
+        )
         ax.set_ylabel("Aceptaciones")
         plain_axes(ax)
 
     return draw
 
 
-def _draw_lorenz(f: ReportFigures) -> Callable[[Axes], None]:
-    def draw(ax: Axes) -> None:
+def _draw_lorenz(f: ReportFigures) -> Draw:
+    def draw(ax: Axes, width: Width) -> None:
         n, total = f.nuevos_accionistas, f.acciones_adjudicadas
         if not n:
             empty_chart(ax, "No hubo adjudicaciones.")
@@ -190,10 +206,12 @@ def _draw_lorenz(f: ReportFigures) -> Callable[[Axes], None]:
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
         ax.set_aspect("equal")
-        ax.set_xlabel("Adjudicatarios, de menos a más acciones (acumulado)")
-        ax.set_ylabel("Acciones adjudicadas (acumulado)")
+        ax.set_xlabel(width.title("Adjudicatarios, de menos a más acciones (acumulado)"))
+        ax.set_ylabel(width.title("Acciones adjudicadas (acumulado)"))
         # The curve stays under the diagonal: the upper left corner is always free.
-        ax.legend(
+        legend(
+            ax,
+            width,
             loc="upper left",
             title=f"Gini = {gini_text(f.gini)}",
             title_fontproperties={"size": 10, "weight": "bold"},
@@ -302,6 +320,7 @@ def charts(inp: ReportInput, f: ReportFigures) -> list[AdjudicationChart]:
             "demanda.",
             _draw_categories(inp, f),
             (8.0, max(3.0, 1.4 + 0.7 * cats)),
+            max(4.0, 1.9 + 1.1 * cats),
             categories,
         ),
         AdjudicationChart(
@@ -312,6 +331,7 @@ def charts(inp: ReportInput, f: ReportFigures) -> list[AdjudicationChart]:
             "determinante: se permitió lo solicitado o se rechazaron por otra causa.",
             _draw_limits(inp, f),
             (8.0, max(2.4, 1.2 + 0.5 * rules_count)),
+            max(2.8, 1.2 + 0.8 * rules_count),
             limits,
         ),
         AdjudicationChart(
@@ -326,6 +346,7 @@ def charts(inp: ReportInput, f: ReportFigures) -> list[AdjudicationChart]:
             else "No hubo adjudicaciones.",
             _draw_histogram(f),
             (8.0, 4.2 if bins <= 8 else 4.6),
+            4.4,
             histogram,
         ),
         AdjudicationChart(
@@ -345,6 +366,7 @@ def charts(inp: ReportInput, f: ReportFigures) -> list[AdjudicationChart]:
             else "No hubo adjudicaciones: no hay curva de Lorenz ni coeficiente de Gini.",
             _draw_lorenz(f),
             (6.0, 5.4),
+            4.6,
             concentration,
         ),
     ]

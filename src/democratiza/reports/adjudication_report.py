@@ -15,8 +15,6 @@ from pathlib import Path
 
 import matplotlib
 from markupsafe import Markup
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
@@ -32,7 +30,7 @@ from democratiza.reports.adjudication_charts import (
 )
 from democratiza.reports.adjudication_figures import ReportFigures, ReportInput
 from democratiza.reports.person_reductions import person_reductions
-from democratiza.reports.render.charts import SVG_STYLE, chart_style, svg
+from democratiza.reports.render.charts import WIDE, chart_style, responsive_svg
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.html import PAGES
 from democratiza.reports.render.pdf import (
@@ -119,18 +117,15 @@ def _result_rows(f: ReportFigures) -> list[tuple[str, str]]:
 
 
 def chart_svg(chart: AdjudicationChart) -> str:
-    """The chart as inline SVG, text drawn as paths so that it looks the same everywhere."""
-    with matplotlib.rc_context(SVG_STYLE):
-        fig = Figure(figsize=chart.size, layout="constrained")
-        FigureCanvasAgg(fig)
-        chart.draw(fig.add_subplot())
-        # Four SVGs share the page: each one's ids (and references to them) get the chart's key.
-        return svg(fig, chart.title, ids=chart.key)
+    """The chart as inline SVG for a wide screen and for a phone, text drawn as paths so
+    that it looks the same everywhere."""
+    # Four charts share the page: each one's ids (and references to them) get the chart's key.
+    return responsive_svg(chart.draw, chart.size, chart.tall, chart.title, chart.key)
 
 
 # ------------------------------------------------------------------------------------- HTML
 
-_PAGE = """{% extends "informe.html" %}{% block cuerpo %}
+_PAGE = """{% extends "informe.html" %}{% from "grafico.html" import grafico %}{% block cuerpo %}
 <p class="sub">{{ program }}</p>
 
 <h2>Cifras de la oferta</h2>
@@ -165,12 +160,8 @@ x<sub>n</sub>. El 1 % con más acciones son los adjudicatarios que más recibier
 {%- endif %}
 
 <h2>Gráficos</h2>
-{% for chart in charts %}<figure id="grafico-{{ chart.key }}" tabindex="0" role="region"
-  aria-label="{{ chart.title }}">
-<h3>{{ chart.title }}</h3>
-{{ chart.svg }}
-<figcaption>{{ chart.caption }}</figcaption>
-</figure>
+{% for chart in charts %}
+{{- grafico(chart.title, chart.svg, chart.caption, "grafico-" ~ chart.key) }}
 {% endfor %}
 <h2>Tablas de los gráficos</h2>
 {% for chart in charts %}<h3 id="tabla-{{ chart.key }}">{{ chart.table.caption }}</h3>
@@ -228,21 +219,20 @@ TABLE_AXES = (0.0, 0.08, 1.0, 0.9)  # the table inside its part of the page
 TABLE_HEIGHT_IN = A4[1] * PAGE_RECT[3] * PAGE_RATIOS[2] / sum(PAGE_RATIOS) * TABLE_AXES[3]
 
 
-def _data_table(ax: Axes, t: ChartTable) -> None:
-    cells = [
-        [wrap(h, 34 if i == 0 else 14) for i, h in enumerate(t.header)],
-        *([wrap(r[0], 34), *r[1:]] for r in t.rows),
-    ]
-    draw_table(
-        ax,
-        cells,
-        column_widths(cells),
-        t.numeric,
-        7.5 if len(t.header) <= 4 else 7.0,
-        TABLE_HEIGHT_IN,
-        header=True,
-        total=t.total,
-    )
+CONTINUED_HEIGHT_IN = A4[1] * 0.84  # a table's later pages: under its caption
+
+
+def _table_runs(t: ChartTable) -> tuple[list[str], list[list[str]], float, list[list[list[str]]]]:
+    """A chart's table as the PDF draws it: its header and rows wrapped, their font size,
+    and the rows in runs, the first under the chart, the others a page each, so that no row
+    and no header is squeezed into the height of its cell."""
+    header = [wrap(h, 34 if i == 0 else 14) for i, h in enumerate(t.header)]
+    rows = [[wrap(r[0], 34), *r[1:]] for r in t.rows]
+    fontsize = 7.5 if len(t.header) <= 4 else 7.0
+    head = row_height(header, fontsize)
+    first, *rest = pages_of_rows(rows, fontsize, TABLE_HEIGHT_IN, head)
+    later = pages_of_rows([r for run in rest for r in run], fontsize, CONTINUED_HEIGHT_IN, head)
+    return header, rows, fontsize, [first, *(later if rest else [])]
 
 
 def _first_page(inp: ReportInput, f: ReportFigures) -> Figure:
@@ -264,16 +254,68 @@ def _first_page(inp: ReportInput, f: ReportFigures) -> Figure:
     return fig
 
 
-def _chart_page(chart: AdjudicationChart, page: int) -> Figure:
+def chart_pages(chart: AdjudicationChart, page: int) -> list[Figure]:
+    """The chart, its caption and its table on page ``page``; a table longer than the page
+    goes on over the next pages, its header on each."""
+    header, rows, fontsize, runs = _table_runs(chart.table)
+    widths = column_widths([header, *rows])
     fig = Figure(figsize=A4)
     fig.set_layout_engine("constrained", rect=PAGE_RECT)
     grid = fig.add_gridspec(3, 1, height_ratios=PAGE_RATIOS)
     top, middle, bottom = (fig.add_subfigure(grid[i]) for i in range(3))
     top.suptitle(chart.title, x=0.0, ha="left", fontsize=15, fontweight="bold")
-    chart.draw(top.add_subplot())
+    chart.draw(top.add_subplot(), WIDE)
     middle.text(0.0, 0.95, wrap(chart.caption, 105), fontsize=9.5, va="top")
-    _data_table(bottom.add_axes(TABLE_AXES), chart.table)
+    t = chart.table
+    # The total row is the table's last: under the chart only when the table ends there.
+    total = t.total and len(runs) == 1
+    cells = [header, *runs[0]]
+    draw_table(
+        bottom.add_axes(TABLE_AXES),
+        cells,
+        widths,
+        t.numeric,
+        fontsize,
+        TABLE_HEIGHT_IN,
+        True,
+        total,
+    )
     bottom.text(1.0, 0.01, f"Página {page}", fontsize=8, ha="right", color="#777777")
+    caption = f"{t.caption} (continuación)"
+    return [
+        fig,
+        *(
+            _table_page(
+                caption,
+                [header, *run],
+                widths,
+                t.numeric,
+                fontsize,
+                page + n,
+                total=t.total and n == len(runs) - 1,
+            )
+            for n, run in enumerate(runs[1:], 1)
+        ),
+    ]
+
+
+def _table_page(
+    caption: str,
+    cells: list[list[str]],
+    widths: list[float],
+    numeric: tuple[bool, ...],
+    fontsize: float,
+    page: int,
+    total: bool = False,
+) -> Figure:
+    """A page of a table under its caption: its header (the first row) and rows, the last
+    one in bold if ``total``."""
+    fig = Figure(figsize=A4)
+    fig.text(MARGIN, 0.965, wrap(caption, 78), fontsize=11, fontweight="bold", va="top")
+    used = sum(row_height(c, fontsize) for c in cells)
+    ax = fig.add_axes((MARGIN, 0.9 - used / A4[1], 1 - 2 * MARGIN, used / A4[1]))
+    draw_table(ax, cells, widths, numeric, fontsize, used, True, total)
+    fig.text(1 - MARGIN, 0.02, f"Página {page}", fontsize=8, ha="right", color="#777777")
     return fig
 
 
@@ -285,18 +327,17 @@ def reduction_pages(table: ChartTable, first: int) -> list[Figure]:
     rows = [[r[0], wrap(r[1], 38), r[2], r[3], wrap(r[4], 20)] for r in table.rows]
     widths = column_widths([header, *rows])
     runs = pages_of_rows(rows, fontsize, height, row_height(header, fontsize))
-    figures = []
-    for n, run in enumerate(runs):
-        fig = Figure(figsize=A4)
-        caption = table.caption + (" (continuación)" if n else "")
-        fig.text(MARGIN, 0.965, wrap(caption, 78), fontsize=11, fontweight="bold", va="top")
-        cells = [header, *run]
-        used = sum(row_height(c, fontsize) for c in cells)
-        ax = fig.add_axes((MARGIN, 0.9 - used / A4[1], 1 - 2 * MARGIN, used / A4[1]))
-        draw_table(ax, cells, widths, table.numeric, fontsize, used, True, False)
-        fig.text(1 - MARGIN, 0.02, f"Página {first + n}", fontsize=8, ha="right", color="#777777")
-        figures.append(fig)
-    return figures
+    return [
+        _table_page(
+            table.caption + (" (continuación)" if n else ""),
+            [header, *run],
+            widths,
+            table.numeric,
+            fontsize,
+            first + n,
+        )
+        for n, run in enumerate(runs)
+    ]
 
 
 def _notes_page(title: str, notes: tuple[str, ...], page: int) -> Figure:
@@ -318,10 +359,11 @@ def render_pdf(inp: ReportInput, figures: ReportFigures, path: Path) -> None:
     out = io.BytesIO()
     with matplotlib.rc_context(chart_style()), PdfPages(out, metadata=info) as pdf:
         pdf.savefig(_first_page(inp, figures))
-        drawn = charts(inp, figures)
-        for page, chart in enumerate(drawn, start=2):
-            pdf.savefig(_chart_page(chart, page))
-        page = len(drawn) + 2
+        page = 2
+        for chart in charts(inp, figures):
+            for figure in chart_pages(chart, page):
+                pdf.savefig(figure)
+                page += 1
         if inp.topes_conjuntos:
             pdf.savefig(_notes_page("Topes conjuntos", inp.topes_conjuntos, page))
             page += 1

@@ -58,8 +58,11 @@ def summarize(results: pl.DataFrame) -> Summary:
     return Summary(by_decision, by_category, by_binding)
 
 
-def explain_chunk(explainer: Explainer, results: pl.DataFrame, frame: pl.DataFrame) -> pl.DataFrame:
-    """One chunk of results with its Spanish text columns, ready to export."""
+def explain_chunk(
+    explainer: Explainer, results: pl.DataFrame, frame: pl.DataFrame, detail: bool = True
+) -> pl.DataFrame:
+    """One chunk of results with its Spanish text columns, ready to export: every column
+    of the detailed files, or (not ``detail``) those of the CSV a person opens."""
     compiled = explainer.compiled
     rules = {r.id: f"{r.name} ({explainer.cite_rule(r)})" for r in compiled.offer.program.limits}
     codes = [
@@ -74,10 +77,10 @@ def explain_chunk(explainer: Explainer, results: pl.DataFrame, frame: pl.DataFra
                 .alias("regla_limitante_cita"),
                 pl.concat_str(codes, separator=";", ignore_nulls=True).alias("causas_codigos"),
             ),
-            explainer.columns(results, frame),
+            explainer.columns(results, frame, detail),
         ],
         how="horizontal",
-    ).select(export_columns(compiled))
+    ).select((export_columns if detail else short_columns)(compiled))
 
 
 def export_columns(compiled: CompiledProgram) -> list[str]:
@@ -150,6 +153,8 @@ class DecisionFiles:
             self.paths.append(out_dir / f"{stem}.parquet")
         self._tmp = [p.with_name(f".{p.name}.tmp") for p in self.paths]
         self._explainer = Explainer(compiled)
+        # Every column only for a file that shows them all (``export_columns``).
+        self._detail = outputs.detail or outputs.json or outputs.parquet
         self._csv_columns = (export_columns if outputs.detail else short_columns)(compiled)
         self._written = 0
         self._files: list[BinaryIO] = []
@@ -189,7 +194,10 @@ class DecisionFiles:
             self._open()
         for start in range(0, results.height, CHUNK):
             part = explain_chunk(
-                self._explainer, results.slice(start, CHUNK), frame.slice(start, CHUNK)
+                self._explainer,
+                results.slice(start, CHUNK),
+                frame.slice(start, CHUNK),
+                self._detail,
             )
             self._write(part)
             self._written += part.height

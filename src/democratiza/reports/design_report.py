@@ -9,12 +9,12 @@ The same designs give the same bytes (salted SVG ids, no creation date in the PD
 from __future__ import annotations
 
 import io
+from functools import partial
 from pathlib import Path
 
 import matplotlib
 from markupsafe import Markup
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
@@ -29,11 +29,14 @@ from democratiza.reports.render.charts import (
     BAR,
     DARK,
     LIGHT,
-    SVG_STYLE,
+    WIDE,
+    Width,
+    bar_names,
     chart_style,
     integer_axis,
+    legend,
     plain_axes,
-    svg,
+    responsive_svg,
 )
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.html import PAGES
@@ -52,7 +55,7 @@ TITLE = "Comparación de diseños del programa"
 LINES = ("-", "--", "-.", ":")
 
 
-def _lorenz(designs: list[DesignFigures], ax: Axes) -> None:
+def _lorenz(designs: list[DesignFigures], ax: Axes, width: Width) -> None:
     ax.plot([0, 1], [0, 1], color="#888888", linewidth=1, linestyle=(0, (1, 2)), label="Igualdad")
     palette = [DARK, BAR, LIGHT, "#e6550d", "#31a354", "#756bb1"]
     for i, d in enumerate(designs):
@@ -75,47 +78,45 @@ def _lorenz(designs: list[DesignFigures], ax: Axes) -> None:
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
-    ax.set_xlabel("Adjudicatarios, de menos a más acciones (acumulado)")
-    ax.set_ylabel("Acciones adjudicadas (acumulado)")
-    ax.legend(loc="upper left", fontsize=8, framealpha=1.0, edgecolor="#bbbbbb")
+    ax.set_xlabel(width.title("Adjudicatarios, de menos a más acciones (acumulado)"))
+    ax.set_ylabel(width.title("Acciones adjudicadas (acumulado)"))
+    legend(ax, width, loc="upper left", fontsize=8, framealpha=1.0, edgecolor="#bbbbbb")
     ax.grid(color="#eeeeee", linewidth=0.6)
     plain_axes(ax)
 
 
-def _placement(designs: list[DesignFigures], ax: Axes) -> None:
+def _placement(designs: list[DesignFigures], ax: Axes, width: Width) -> None:
     names = [short(d.name) for d in designs]
     offered = [d.figures.acciones_adjudicadas + d.figures.acciones_no_adjudicadas for d in designs]
     placed = [d.figures.acciones_adjudicadas for d in designs]
-    positions = range(len(designs))
-    ax.barh(positions, offered, color=LIGHT, label="Acciones ofrecidas")
-    ax.barh(positions, placed, color=DARK, height=0.5, label="Acciones adjudicadas")
-    ax.set_yticks(list(positions), names, fontsize=8)
-    ax.invert_yaxis()
-    integer_axis("x", ax)
+    positions = [width.row(i) for i in range(len(designs))]
+    ax.barh(positions, offered, color=LIGHT, height=0.8 * width.bars, label="Acciones ofrecidas")
+    ax.barh(positions, placed, color=DARK, height=0.5 * width.bars, label="Acciones adjudicadas")
+    bar_names(ax, width, names)
+    integer_axis("x", ax, width)
     ax.set_xlabel("Acciones")
-    ax.legend(loc="lower right", fontsize=8, framealpha=1.0, edgecolor="#bbbbbb")
+    legend(ax, width, loc="lower right", fontsize=8, framealpha=1.0, edgecolor="#bbbbbb")
     plain_axes(ax)
 
 
+# Each chart: its key, title, drawing, size (inches) and height on a phone (inches).
 CHARTS = (
-    ("lorenz", "Curvas de Lorenz de las adjudicaciones", _lorenz, (6.4, 6.0)),
-    ("colocacion", "Acciones adjudicadas frente a las ofrecidas", _placement, (7.2, 4.2)),
+    ("lorenz", "Curvas de Lorenz de las adjudicaciones", _lorenz, (6.4, 6.0), 5.6),
+    ("colocacion", "Acciones adjudicadas frente a las ofrecidas", _placement, (7.2, 4.2), 4.6),
 )
 
 
 def chart_svgs(designs: list[DesignFigures]) -> list[tuple[str, str]]:
-    """(title, inline SVG) of each chart: the report's, and the designer page's."""
+    """(title, inline SVG for a wide screen and for a phone) of each chart: the report's, and
+    the designer page's."""
     out = []
-    with matplotlib.rc_context(SVG_STYLE):
-        for key, title, draw, size in CHARTS:
-            fig = Figure(figsize=size, layout="constrained")
-            FigureCanvasAgg(fig)
-            draw(designs, fig.add_subplot())
-            out.append((title, svg(fig, title, ids=key)))
+    for key, title, draw, size, tall in CHARTS:
+        out.append((title, responsive_svg(partial(draw, designs), size, tall, title, key)))
     return out
 
 
-_PAGE = """{% extends "informe.html" %}{% block ancho %}72rem{% endblock %}
+_PAGE = """{% extends "informe.html" %}{% from "grafico.html" import grafico %}
+{%- block ancho %}72rem{% endblock %}
 {% block estilo %}.tabla { overflow-x: auto; } .tabla > table { display: table; }
 td { text-align: right; font-variant-numeric: tabular-nums; }{% endblock %}
 {% block cuerpo %}
@@ -130,8 +131,7 @@ el mismo método de adjudicación que una oferta real, sobre la misma población
 {%- for v in values %}<td>{{ v }}</td>{% endfor %}</tr>
 {% endfor %}</tbody></table></div>
 <h2>Gráficos</h2>
-{% for title, chart in charts %}<figure tabindex="0" role="region" aria-label="{{ title }}">
-<h3>{{ title }}</h3>{{ chart }}</figure>
+{% for title, chart in charts %}{{ grafico(title, chart) }}
 {% endfor %}
 {% endblock %}
 """
@@ -183,10 +183,10 @@ def render_pdf(designs: list[DesignFigures], program: str, path: Path) -> None:
     with matplotlib.rc_context(chart_style()), PdfPages(out, metadata=info) as pdf:
         for page in _table_pages(designs, program):
             pdf.savefig(page)
-        for _, title, draw, _size in CHARTS:
+        for _, title, draw, _size, _tall in CHARTS:
             fig = Figure(figsize=A4_LANDSCAPE, layout="constrained")
             fig.suptitle(title, x=0.02, ha="left", fontsize=14, fontweight="bold")
-            draw(designs, fig.add_subplot())
+            draw(designs, fig.add_subplot(), WIDE)
             pdf.savefig(fig)
     atomic_write(path, out.getvalue())
 

@@ -16,7 +16,9 @@ from typing import Any
 import polars as pl
 
 from democratiza.adjudication.record import RESULT_COLUMNS, Adjudication
+from democratiza.labels import frame_in_words
 from democratiza.money import round_centavos
+from democratiza.programs.schema import Program
 from democratiza.reports.columns import TITLES
 from democratiza.reports.render.amounts import in_pesos, price_in_pesos
 from democratiza.reports.render.workbook import write_workbook
@@ -24,6 +26,8 @@ from democratiza.tables.cells import write_csv
 
 # A broker's file: the adjudication's results for its own acceptants.
 BROKER_COLUMNS = [c for c in RESULT_COLUMNS if c != "comisionista"]
+# The coded columns of a Primera Etapa file, and the kind of word each shows in the XLSX.
+WORDS_OF_COLUMNS = {"categoria": "categoria", "decision": "decision", "regla_limitante": "regla"}
 REGISTRY_COLUMNS = [
     "tipo_identificacion",
     "numero_identificacion",
@@ -46,16 +50,21 @@ def per_broker_files(
     sheet: str,
     datetime_format: str = "%Y-%m-%dT%H:%M:%S",
     style: Mapping[str, Any] | None = None,
+    words: Mapping[str, str] | None = None,
+    program: Program | None = None,
 ) -> list[Path]:
     """One CSV and one XLSX per broker (``comisionista``), its rows without that column;
-    ``style``: the CSV's separator and decimal (``tables.cells.csv_style``)."""
+    ``style``: the CSV's separator and decimal (``tables.cells.csv_style``). The CSV keeps
+    its codes; the XLSX, for people, shows each column of ``words`` (column → kind) in the
+    words of ``labels`` (the program's names where ``program`` has them)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for broker in sorted(frame["comisionista"].unique().to_list()):
         part = frame.filter(pl.col("comisionista") == broker).drop("comisionista")
         stem = out_dir / f"{prefix}-{slug(broker)}"
         write_csv(part, stem.with_suffix(".csv"), datetime_format=datetime_format, **(style or {}))
-        write_workbook(part, stem.with_suffix(".xlsx"), sheet, TITLES)
+        shown = frame_in_words(part, words or {}, program)
+        write_workbook(shown, stem.with_suffix(".xlsx"), sheet, TITLES)
         paths += [stem.with_suffix(".csv"), stem.with_suffix(".xlsx")]
     return paths
 
@@ -117,10 +126,20 @@ def broker_files(
     out_dir: Path,
     terms: pl.DataFrame | None = None,
     style: Mapping[str, Any] | None = None,
+    program: Program | None = None,
 ) -> list[Path]:
-    """Each broker's acceptants with their decision and award (``broker_frame``)."""
+    """Each broker's acceptants with their decision and award (``broker_frame``); the XLSX
+    names categories, decisions and limits as ``program`` does."""
     frame = broker_frame(done, terms)
-    return per_broker_files(frame, out_dir, "adjudicacion", "Adjudicación", style=style)
+    return per_broker_files(
+        frame,
+        out_dir,
+        "adjudicacion",
+        "Adjudicación",
+        style=style,
+        words=WORDS_OF_COLUMNS,
+        program=program,
+    )
 
 
 def paid_only(results: pl.DataFrame, column: str, paid: pl.DataFrame | None) -> pl.DataFrame:

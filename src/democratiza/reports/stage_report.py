@@ -8,9 +8,10 @@ is printed from exact centavos; the chart only draws.
 
 from __future__ import annotations
 
+import functools
 import io
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,6 @@ import matplotlib
 import polars as pl
 from markupsafe import Markup
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
@@ -28,7 +28,7 @@ from democratiza.money import group, pesos
 from democratiza.reports.adjudication_charts import ChartTable
 from democratiza.reports.exports import paid_only, per_broker_files, slug
 from democratiza.reports.render.amounts import in_pesos
-from democratiza.reports.render.charts import DARK, SVG_STYLE, svg
+from democratiza.reports.render.charts import DARK, SVG_STYLE, WIDE, Width, legend, responsive_svg
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.html import PAGES
 from democratiza.reports.render.pdf import A4, metadata
@@ -99,6 +99,7 @@ def broker_files(
         "Asignación",
         "%Y-%m-%dT%H:%M:%S%.f",
         style,
+        words={"decision": "decision_orden"},
     )
 
 
@@ -126,8 +127,14 @@ def clearing_point(done: StageAllocation) -> tuple[int, int] | None:
 
 
 def _draw_curve(
-    stage: StoredStage, curve: list[tuple[int, int]], point: tuple[int, int] | None, ax: Axes
+    shares: int,
+    minimum_price: int,
+    curve: Sequence[tuple[int, int]],
+    point: tuple[int, int] | None,
+    ax: Axes,
+    width: Width = WIDE,
 ) -> None:
+    """The curve of a stage offering ``shares`` at ``minimum_price`` centavos or more."""
     if not curve:
         ax.text(0.5, 0.5, "Sin órdenes válidas", ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
@@ -135,30 +142,42 @@ def _draw_curve(
     xs = [0] + [q for _, q in curve]
     ys = [curve[0][0]] + [p for p, _ in curve]
     ax.step(xs, [y / 100 for y in ys], where="pre", color=DARK, label="Demanda acumulada")
-    ax.axvline(stage.shares, color="#999999", linestyle="--", label="Acciones ofrecidas")
-    ax.axhline(stage.minimum_price / 100, color="#e6550d", linestyle=":", label="Precio mínimo")
+    ax.axvline(shares, color="#999999", linestyle="--", label="Acciones ofrecidas")
+    ax.axhline(minimum_price / 100, color="#e6550d", linestyle=":", label="Precio mínimo")
     if point is not None:
         ax.plot([point[1]], [point[0] / 100], "o", color="#e6550d", label="Punto de corte")
-    ax.set_xlabel("Acciones pedidas a ese precio o más")
-    ax.set_ylabel("Precio por acción (pesos)")
-    ax.xaxis.set_major_locator(MaxNLocator(5, integer=True))  # long numbers: few ticks
+    ax.set_xlabel(width.title("Acciones pedidas a ese precio o más"))
+    ax.set_ylabel(width.title("Precio por acción (pesos)"))
+    # Long numbers: few ticks.
+    ax.xaxis.set_major_locator(MaxNLocator(width.ticks - 1, integer=True))
     ax.xaxis.set_major_formatter(lambda v, _: group(int(v)))
     ax.yaxis.set_major_formatter(lambda v, _: group(int(v)))
     ax.spines[["top", "right"]].set_visible(False)
-    ax.legend(frameon=False, fontsize=8)
+    legend(ax, width, frameon=False, fontsize=8)
 
 
 def demand_svg(
     stage: StoredStage, curve: list[tuple[int, int]], point: tuple[int, int] | None = None
 ) -> str:
-    """The demand curve as inline SVG (the report, and the office's page while the book is
-    open); ``point`` is the clearing (price, shares allocated) once the stage is allocated."""
-    # Drawn before the style is set and saved within it: the SVG depends on that order.
-    fig = Figure(figsize=(7.5, 4.2), layout="constrained")
-    FigureCanvasAgg(fig)
-    _draw_curve(stage, curve, point, fig.add_subplot())
-    with matplotlib.rc_context(SVG_STYLE):
-        return svg(fig, DEMAND_TITLE)
+    """The demand curve as inline SVG for a wide screen and for a phone (the report, and the
+    office's page while the book is open); ``point`` is the clearing (price, shares
+    allocated) once the stage is allocated."""
+    return _demand_svg(stage.shares, stage.minimum_price, tuple(curve), point)
+
+
+# Why a cache: the office's stage page draws its curve on every view, twice (wide and for a
+# phone), about a second on a loaded machine; the curve changes only when an order does.
+@functools.lru_cache(maxsize=16)
+def _demand_svg(
+    shares: int,
+    minimum_price: int,
+    curve: tuple[tuple[int, int], ...],
+    point: tuple[int, int] | None,
+) -> str:
+    def draw(ax: Axes, width: Width) -> None:
+        _draw_curve(shares, minimum_price, curve, point, ax, width)
+
+    return responsive_svg(draw, (7.5, 4.2), 4.6, DEMAND_TITLE, "demanda")
 
 
 def demand_table(curve: list[tuple[int, int]], price: int | None) -> ChartTable:
@@ -231,12 +250,12 @@ def _by_broker(done: StageAllocation) -> list[tuple[str, str, str, str]]:
     return [(b, group(n), group(v), group(a)) for b, n, v, a in table.iter_rows()]
 
 
-_PAGE = """{% extends "informe.html" %}{% block cuerpo %}
+_PAGE = """{% extends "informe.html" %}{% from "grafico.html" import grafico %}{% block cuerpo %}
 <table class="kv">
 {% for label, value in figures %}<tr><th scope="row">{{ label }}</th><td>{{ value }}</td></tr>
 {% endfor %}</table>
 <h2>Curva de demanda</h2>
-<figure>{{ chart }}<figcaption>{{ caption }}</figcaption></figure>
+{{ grafico("Curva de demanda", chart, caption, encabezado=false) }}
 <h2>Precio mínimo</h2>
 <ol>{% for step in steps %}<li>{{ step }}</li>{% endfor %}</ol>
 <h2>Cómo se asignó</h2>
@@ -283,7 +302,7 @@ def render_pdf(stage: StoredStage, done: StageAllocation, path: Path) -> None:
                 y -= 0.018
             y -= 0.004
         ax = fig.add_axes((0.12, 0.06, 0.83, 0.45))
-        _draw_curve(stage, done.curve, clearing_point(done), ax)
+        _draw_curve(stage.shares, stage.minimum_price, done.curve, clearing_point(done), ax)
         pdf.savefig(fig)
     atomic_write(path, out.getvalue())
 

@@ -74,6 +74,7 @@ class _Plan:
     limits: list[Step]  # each limit's sentence, in pieces (one per figure it may come from)
     pieces: dict[str, list[str]]  # each limit's pieces' columns, coalesced into its sentence
     rest: list[Step]  # the binding limits, the causes, the summaries
+    accepted: pl.Expr  # the summary of an accepted row, which reads no sentence
 
 
 _EXPLAINERS: dict[int, Explainer] = {}
@@ -181,7 +182,7 @@ class Explainer:
                 (decision == "rechazada", [rejected.alias("_rechazada")]),
             ]
         )
-        return _Plan(limits, pieces, steps)
+        return _Plan(limits, pieces, steps, accepted.alias("explicacion"))
 
     def _sentences(self, results: pl.DataFrame, frame: pl.DataFrame) -> pl.DataFrame:
         """The results with every sentence column beside them, and ``explicacion``."""
@@ -203,9 +204,29 @@ class Explainer:
         summary = pl.coalesce("_aceptada", "_reducida", "_rechazada").alias("explicacion")
         return done.with_columns(summary)
 
-    def columns(self, results: pl.DataFrame, frame: pl.DataFrame) -> pl.DataFrame:
-        """``explicacion``, ``causas_detalle`` and ``limites_detalle`` for each row of
-        ``results`` (the sentences of a row joined by ``SEPARATOR``)."""
+    def columns(
+        self, results: pl.DataFrame, frame: pl.DataFrame, detail: bool = True
+    ) -> pl.DataFrame:
+        """``explicacion``, ``causas_detalle`` and (if ``detail``) ``limites_detalle`` for
+        each row of ``results`` (the sentences of a row joined by ``SEPARATOR``).
+
+        Without ``detail``, the sentences are written only on the rows whose explanation
+        reads them (not accepted, or with a cause), taken apart; the others are "Aceptada
+        por …: ningún límite es menor." with no cause. Why: the file a person opens shows no
+        limit's sentence, most rows are accepted, and writing every limit's sentence on
+        every row was most of ``evaluar``'s time.
+        """
+        if detail:
+            return self._columns(results, frame)
+        reads = (results["decision"].cast(pl.String) != "aceptada") | (results["causas"] != 0)
+        positions = reads.arg_true()
+        found = self._columns(results[positions], frame[positions])
+        short = results.select(self._plan.accepted, pl.lit("").alias("causas_detalle"))
+        return short.with_columns(
+            short[name].scatter(positions, found[name]) for name in short.columns
+        )
+
+    def _columns(self, results: pl.DataFrame, frame: pl.DataFrame) -> pl.DataFrame:
         rules, checks = self.program.limits, self.compiled.checks
         done = self._sentences(results, frame)
         causes = [pl.col(_sentence(f"c{i}")) for i in range(len(checks))]

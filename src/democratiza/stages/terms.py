@@ -29,10 +29,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from democratiza.calendar import add_months
-from democratiza.money import pesos, to_centavos
+from democratiza.money import MoneyError, parse_shares, pesos, to_centavos
 from democratiza.programs.schema import LaterStages, Program
 from democratiza.vocabulary import Mechanism
 
@@ -65,6 +65,18 @@ class StageTerms(BaseModel):
     tranche_cap_percent: Decimal | None = Field(default=None, alias="tope_porcentaje", gt=0, le=100)
     source: str = Field(alias="fuente", min_length=1)  # the reglamento / aviso it comes from
 
+    @field_validator("minimum_order", "lot", mode="before")
+    @classmethod
+    def _shares_as_typed(cls, value: object) -> object:
+        """Share counts typed in the form or the terms file with or without thousands dots
+        ("40.000"), as every other share count (``money.parse_shares``)."""
+        if isinstance(value, str):
+            try:
+                return parse_shares(value)
+            except MoneyError as exc:
+                raise ValueError(str(exc)) from None
+        return value
+
     @model_validator(mode="after")
     def _consistent(self) -> StageTerms:
         if not self.announced <= self.opens <= self.closes:
@@ -88,8 +100,8 @@ def rules(program: Program) -> LaterStages:
     """The program file's rules for later stages, or a refusal naming what is missing."""
     if program.later_stages is None:
         raise StageError(
-            f"El programa {program.id} no trae la sección etapas_siguientes: sin las reglas "
-            "del decreto para la Segunda Etapa no se puede crear una."
+            f"{program.called} no trae las reglas de las etapas siguientes: sin las "
+            "reglas del decreto para la Segunda Etapa no se puede crear una."
         )
     return program.later_stages
 
@@ -103,7 +115,7 @@ def minimum_price(
     cpi_rule = rules(program).cpi_adjustment
     if terms.cpi_adjustment is not None and cpi_rule is None:
         raise StageError(
-            f"El programa {program.id} no prevé el ajuste del precio mínimo por IPC "
+            f"{program.called} no prevé el ajuste del precio mínimo por IPC "
             "(etapas_siguientes.ajuste_ipc): los términos de la etapa no pueden pedirlo."
         )
     steps = [f"Precio fijo de la Primera Etapa: {pesos(first_price)}."]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -34,6 +34,7 @@ from typing import Any
 import polars as pl
 from sqlalchemy import Connection, func, insert, select, text
 
+from democratiza.money import group
 from democratiza.storage.bulk import write_rows
 from democratiza.storage.schema import audit_log
 
@@ -262,34 +263,48 @@ def verify(conn: Connection, anchored: Anchor | None = None) -> ChainReport:
 
     With an anchor, the chain must also still reach the anchored entry, with its hash.
     """
-    return verify_entries(stored_chunks(conn), anchored)
+    return verify_entries(stored_chunks(conn), () if anchored is None else (anchored,))
 
 
-def verify_entries(chunks: Iterable[Sequence[Any]], anchored: Anchor | None = None) -> ChainReport:
-    """``verify`` over entries from anywhere (the database, an auditor's export), in order.
+def verify_entries(chunks: Iterable[Sequence[Any]], anchors: Sequence[Anchor] = ()) -> ChainReport:
+    """``verify`` over entries from anywhere (the database, an auditor's export), in order,
+    against any number of anchors (one per package published, say), in one walk.
 
     Each entry has the audit log's columns as attributes (``id``, ``cuando``, ``huella``…).
+    Why several: one anchor says only that the chain was rewritten at its entry or before;
+    several bound where. The first anchor the chain no longer reaches with its hash is
+    named, and the last one before it that still holds says from which entry on the rewrite
+    began. One anchor is the case of several with none before it: the same check, the same
+    words.
     """
-    report, anchored_hash = walk(chunks, anchored.entries if anchored else None)
-    if anchored is None or not report.ok or anchored.entries == 0:
+    report, found = walk(chunks, {a.entries for a in anchors if a.entries})
+    if not report.ok:
         return report
-    if report.entries < anchored.entries:
-        return ChainReport(
-            report.entries,
-            report.entries + 1,
-            f"el ancla {anchored.entries}:{anchored.last_hash[:12]}… dice que la cadena "
-            f"llegaba a la entrada {anchored.entries} y hoy termina en la "
-            f"{report.entries}: faltan las entradas {report.entries + 1} a "
-            f"{anchored.entries}",
-        )
-    if anchored_hash != anchored.last_hash:
-        return ChainReport(
-            report.entries,
-            anchored.entries,
-            "no es la entrada que se ancló: su huella no es la del ancla (la cadena fue "
-            "reescrita en esta entrada o antes; comparada con un registro exportado antes, "
-            "`democratiza auditoria verificar --cadena ARCHIVO`, se sabe desde cuál)",
-        )
+    held = 0
+    for kept in sorted(set(anchors), key=lambda a: a.entries):
+        if not kept.entries:
+            continue
+        if kept.entries > report.entries:
+            return ChainReport(
+                report.entries,
+                report.entries + 1,
+                f"el ancla {kept.entries}:{kept.last_hash[:12]}… dice que la cadena llegaba a la "
+                f"entrada {group(kept.entries)} y hoy termina en la {group(report.entries)}: "
+                f"faltan las entradas {group(report.entries + 1)} a {group(kept.entries)}",
+            )
+        if found.get(kept.entries) != kept.last_hash:
+            since = "ninguna ancla anterior coincide"
+            if held:
+                since = f"la entrada anclada {group(held)} coincide"
+            return ChainReport(
+                report.entries,
+                kept.entries,
+                f"no es la entrada que se ancló: su huella no es la del ancla, y {since}: la "
+                f"cadena fue reescrita desde una entrada entre la {group(held + 1)} y la "
+                f"{group(kept.entries)} (comparada con un registro exportado antes, "
+                "`democratiza auditoria verificar --cadena ARCHIVO`, se sabe desde cuál)",
+            )
+        held = kept.entries
     return report
 
 
@@ -309,10 +324,12 @@ def stored_chunks(conn: Connection) -> Iterator[Sequence[Any]]:
         after_id = int(rows[-1].id)
 
 
-def walk(chunks: Iterable[Sequence[Any]], keep: int | None) -> tuple[ChainReport, str | None]:
-    """The chain's report, and the hash of entry ``keep`` if the walk reached it."""
+def walk(
+    chunks: Iterable[Sequence[Any]], keep: Collection[int] = ()
+) -> tuple[ChainReport, dict[int, str]]:
+    """The chain's report, and the hash of each entry in ``keep`` the walk reached."""
     previous, expected_id, seen = GENESIS, 1, 0
-    kept: str | None = None
+    kept: dict[int, str] = {}
     for rows in chunks:
         for row in rows:
             if row.id != expected_id:
@@ -336,8 +353,8 @@ def walk(chunks: Iterable[Sequence[Any]], keep: int | None) -> tuple[ChainReport
             )
             if again != row.huella:
                 return ChainReport(seen, row.id, "su contenido no corresponde a su huella"), kept
-            if row.id == keep:
-                kept = str(row.huella)
+            if row.id in keep:
+                kept[int(row.id)] = str(row.huella)
             previous, expected_id, seen = row.huella, expected_id + 1, seen + 1
     return ChainReport(seen, None, None), kept
 

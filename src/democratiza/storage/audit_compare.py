@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from democratiza.money import group
-from democratiza.storage.audit import Anchor, ChainReport, walk
+from democratiza.storage.audit import ChainReport, walk
 from democratiza.storage.audit_export import FIELDS, HASHES, REQUEST
 
 SHOWN = 60  # characters of a value shown when it differs (antes/despues may be long JSON)
@@ -80,7 +80,7 @@ def compare(
     """Whether ``chain`` verifies and begins with every entry of ``kept`` (an export named
     ``source`` for a person), or the first entry that does not."""
     side, theirs = _Side(), _rows(kept)
-    report, _ = walk(_alongside(iter(chain), theirs, side, source), None)
+    report, _ = walk(_alongside(iter(chain), theirs, side, source))
     if not report.ok or side.differs_at is not None:
         broken = report.broken_at if not report.ok else side.differs_at
         return ChainReport(report.entries, broken, report.reason if not report.ok else side.reason)
@@ -95,49 +95,4 @@ def compare(
             f"{source} llega a la {group(last)}: faltan las entradas "
             f"{group(report.entries + 1)} a {group(last)} (la cadena fue recortada)",
         )
-    return report
-
-
-def against_anchors(chunks: Iterable[Sequence[Any]], anchors: Sequence[Anchor]) -> ChainReport:
-    """The chain against several anchors (one per package published, say), in one walk.
-
-    Why: one anchor says only that the chain was rewritten at its entry or before; several
-    bound where. The first anchor the chain no longer reaches with its hash is named, and
-    the last one before it that still holds says from which entry on the rewrite began.
-    """
-    wanted = {a.entries for a in anchors if a.entries}
-    found: dict[int, str] = {}
-
-    def noted() -> Iterator[Sequence[Any]]:
-        for rows in chunks:
-            found.update({int(r.id): str(r.huella) for r in rows if r.id in wanted})
-            yield rows
-
-    report, _ = walk(noted(), None)
-    if not report.ok:
-        return report
-    held = 0
-    for kept in sorted(set(anchors), key=lambda a: a.entries):
-        if not kept.entries:
-            continue
-        since = "ninguna ancla anterior coincide"
-        if held:
-            since = f"la entrada anclada {group(held)} coincide"
-        if kept.entries > report.entries:
-            return ChainReport(
-                report.entries,
-                report.entries + 1,
-                f"el ancla {kept.entries}:{kept.last_hash[:12]}… dice que la cadena llegaba a la "
-                f"entrada {group(kept.entries)} y hoy termina en la {group(report.entries)}: "
-                f"faltan las entradas {group(report.entries + 1)} a {group(kept.entries)}",
-            )
-        if found.get(kept.entries) != kept.last_hash:
-            return ChainReport(
-                report.entries,
-                kept.entries,
-                f"no es la entrada que se ancló: su huella no es la del ancla, y {since}: la "
-                f"cadena fue reescrita desde una entrada entre la {group(held + 1)} y la "
-                f"{group(kept.entries)}",
-            )
-        held = kept.entries
     return report

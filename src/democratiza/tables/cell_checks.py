@@ -24,7 +24,7 @@ CONTROL = r"[\x00-\x08\x0b\x0c\x0e-\x1f]"
 def cell_errors(source: str, frame: pl.DataFrame, controls: bool = True) -> list[InputError]:
     """Every cell with a control character or longer than ``MAX_TEXT`` characters.
 
-    ``controls=False``: the caller knows no cell holds a control character (``no_controls``
+    ``controls=False``: the caller knows no cell holds a control character (``byte_facts``
     of the bytes every cell came from), so only the lengths are looked at.
     """
     columns = [c for c in frame.columns if c != "fila"]
@@ -44,14 +44,6 @@ def cell_errors(source: str, frame: pl.DataFrame, controls: bool = True) -> list
         for column in columns:
             errors += _cell_error(source, row["fila"], column, row[column])
     return errors
-
-
-def no_controls(data: bytes) -> bool:
-    """Whether these bytes hold no ``CONTROL`` character: every byte below a space is a tab,
-    a line feed or a carriage return. One count over the bytes, several times faster than
-    looking for the characters in each cell (in UTF-8 no byte of another character is below
-    a space)."""
-    return not byte_facts(data, None).controls
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ from typing import IO, Any
 import polars as pl
 
 # Patterns shared by the cell-by-cell and the column-wise forms, so both decide alike.
-_STARTS_DANGEROUS = r"^[=+\-@\t\r]"
+_STARTS = "=+-@\t\r"  # what a risky cell starts with
+_STARTS_DANGEROUS = "^[" + _STARTS.replace("-", "\\-") + "]"
 _ONLY_A_NUMBER = r"^[-+]?[\d.,\s%]+$"
 _DANGEROUS = re.compile(_STARTS_DANGEROUS)
 _NUMBER = re.compile(_ONLY_A_NUMBER)
@@ -61,6 +62,15 @@ def safe_frame(frame: pl.DataFrame) -> pl.DataFrame:
         for name, kind in frame.schema.items()
         if kind == pl.String or isinstance(kind, (pl.Categorical, pl.Enum))
     ]
+    # Only the columns with a cell that starts like a formula are rewritten. Why: the
+    # patterns cost a regular expression on every cell, most of writing a decision file
+    # (long sentences, none risky); the first character alone is a cheap pass.
+    starts = list(_STARTS)
+    risky = frame.select(
+        pl.col(name).cast(pl.String).str.slice(0, 1).is_in(starts).any().alias(name)
+        for name in texts
+    )
+    texts = [name for name in texts if risky[name].item()]
     if texts:
         frame = frame.with_columns(_safe(pl.col(name)).alias(name) for name in texts)
     return frame.rename({c: safe_text(c) for c in frame.columns if safe_text(c) != c})

@@ -55,7 +55,8 @@ class HeadCheck:
 def check_head(head: Anchor, chunks: Iterable[Sequence[Any]], source: str) -> HeadCheck:
     """Whether the chain in ``chunks`` verifies and holds the entry ``head`` names, with its
     hash; ``source`` names the chain for a person ("del archivo …", "de la base de datos")."""
-    report, found = walk(chunks, head.entries or None)
+    report, reached = walk(chunks, {head.entries})
+    found = reached.get(head.entries)
     named = f"la entrada {group(head.entries)} (huella {head.last_hash[:12]}…)"
     if not report.ok:
         return HeadCheck(

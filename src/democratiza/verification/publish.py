@@ -12,7 +12,9 @@ package, read under the chain's lock in the same transaction, so no other entry 
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, Engine
+import json
+
+from sqlalchemy import Connection, Engine, select
 
 from democratiza.adjudication.record import stored_adjudication
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
@@ -20,6 +22,7 @@ from democratiza.stages.allocate import stored_allocation
 from democratiza.stages.lifecycle import load_stage
 from democratiza.stages.terms import StageError
 from democratiza.storage import audit
+from democratiza.storage.schema import audit_log
 from democratiza.verification.package import (
     Package,
     first_stage_package,
@@ -27,6 +30,8 @@ from democratiza.verification.package import (
     with_head,
 )
 from democratiza.verification.pseudonyms import offer_key, pseudonyms
+
+PUBLISHED = "paquete.publicar"  # the audit action that records a package's manifest
 
 
 def _published(stored: StoredOffer) -> None:
@@ -64,9 +69,26 @@ def stage_package_of(engine: Engine, stage_code: str, who: str) -> Package:
 
 
 def _record(conn: Connection, who: str, where: str, built: Package) -> Package:
-    """The package with the chain's head in its manifest, and the entry that records it."""
+    """The package with the chain's head in its manifest, and the entry that records it.
+
+    The package recorded last fixes its head: built again (another process, a download after
+    a restart, the command line), the same package carries the same head, so it is byte for
+    byte the one whose manifest SHA-256 was recorded and published, and no entry is added.
+    Only a package that differs from the recorded one is recorded anew, with today's head.
+    """
+    e = audit_log.c
+    last = conn.execute(
+        select(e.id, e.huella_anterior, e.despues)
+        .where(e.accion == PUBLISHED, e.entidad == where)
+        .order_by(e.id.desc())
+        .limit(1)
+    ).first()
+    if last is not None:
+        again = with_head(built, audit.Anchor(int(last.id) - 1, str(last.huella_anterior)))
+        if json.loads(str(last.despues)).get("manifiesto") == again.manifest_digest:
+            return again
     package = with_head(built, audit.locked_anchor(conn))
     audit.append(
-        conn, who, "paquete.publicar", where, None, {"manifiesto": package.manifest_digest}
+        conn, who, PUBLISHED, where, None, {"manifiesto": package.manifest_digest}
     )
     return package

@@ -121,23 +121,51 @@ class CreditLine:
     share_collateral: ShareCollateral
 
     def __post_init__(self) -> None:
-        problems = []
-        if not self.lender.strip():
-            problems.append("falta el nombre de la entidad otorgante")
-        if self.available_centavos <= 0:
-            problems.append("el monto disponible debe ser positivo")
-        if self.term_months <= 0:
-            problems.append("el plazo debe ser de al menos un mes")
-        if self.grace_months < 0:
-            problems.append("el periodo de gracia no puede ser negativo")
-        elif self.grace_months >= self.term_months > 0:
-            problems.append(
-                f"la gracia ({self.grace_months} meses) no deja meses para amortizar dentro del "
-                f"plazo ({self.term_months} meses)"
-            )
-        problems += rate_problems(self.rate_ea)
+        problems = line_problems(
+            self.lender, self.available_centavos, self.term_months, self.grace_months, self.rate_ea
+        )
         if problems:
-            raise CreditError(f"Línea de crédito de {self.lender or '?'}: " + "; ".join(problems))
+            raise CreditError(
+                f"Línea de crédito de {self.lender or '?'}: " + "; ".join(m for _, m in problems)
+            )
+
+
+# The part of a credit line a problem is about, by the name of its ``CreditLine`` field.
+LineField = Literal["lender", "available_centavos", "term_months", "grace_months", "rate_ea"]
+
+
+def line_problems(
+    lender: str | None,
+    available_centavos: int | None,
+    term_months: int | None,
+    grace_months: int | None,
+    rate_ea: Decimal | None,
+) -> list[tuple[LineField, str]]:
+    """What is wrong with a credit line's figures, each with the field it is about (none:
+    empty). A value that could not be read (None) is not checked, nor what depends on it.
+
+    Why a function of its own: a form shows each problem under its field, and says every
+    one at once, with the words ``CreditLine`` refuses with."""
+    problems: list[tuple[LineField, str]] = []
+    if lender is not None and not lender.strip():
+        problems.append(("lender", "falta el nombre de la entidad otorgante"))
+    if available_centavos is not None and available_centavos <= 0:
+        problems.append(("available_centavos", "el monto disponible debe ser positivo"))
+    if term_months is not None and term_months <= 0:
+        problems.append(("term_months", "el plazo debe ser de al menos un mes"))
+    if grace_months is not None and grace_months < 0:
+        problems.append(("grace_months", "el periodo de gracia no puede ser negativo"))
+    elif grace_months is not None and term_months is not None and grace_months >= term_months > 0:
+        problems.append(
+            (
+                "grace_months",
+                f"la gracia ({grace_months} meses) no deja meses para amortizar dentro del "
+                f"plazo ({term_months} meses)",
+            )
+        )
+    if rate_ea is not None:
+        problems += [("rate_ea", message) for message in rate_problems(rate_ea)]
+    return problems
 
 
 def rate_problems(rate_ea: Decimal) -> list[str]:

@@ -70,24 +70,24 @@ class FineTerms:
         missing = [
             key
             for key, value in (
-                ("claves_bases", fines.base_keys),
-                ("fecha_referencia", fines.reference_date),
-                ("metodo_ajuste", fines.adjustment_method),
-                ("regla_base", fines.base_rule),
+                ("las bases de la multa", fines.base_keys),
+                ("la fecha desde la que se ajusta", fines.reference_date),
+                ("el método de ajuste", fines.adjustment_method),
+                ("la regla que elige la base", fines.base_rule),
             )
             if value is None
         ]
         if missing:
             raise FineError(
-                f"El programa {program.id} no permite calcular multas: a su sección 'multas' "
-                f"le faltan {', '.join(missing)}."
+                f"{program.called} no permite calcular multas: le faltan "
+                f"{', '.join(missing)}."
             )
         assert fines.base_keys is not None and fines.reference_date is not None
         assert fines.adjustment_method is not None and fines.base_rule is not None
         if fines.adjustment_method == "ipc_1_enero" and fines.default_interest is None:
             raise FineError(
-                f"El programa {program.id} ajusta por IPC pero no dice los intereses de mora "
-                "('multas.intereses_mora'); no se calcula la multa."
+                f"{program.called} ajusta por IPC pero no dice los intereses de mora "
+                "de la multa; no se calcula la multa."
             )
 
         return cls(

@@ -3,7 +3,9 @@
 Every value is escaped and a missing one is an error. A report's template extends
 ``informe.html``: it gives its ``cuerpo`` (what follows the title) and, where it needs them,
 a wider ``ancho`` and more rules in ``estilo``; the adjudication report, the stage report
-and the designer's comparison look alike because they are one page.
+and the designer's comparison look alike because they are one page. Its charts are drawn by
+``grafico`` (``{% from "grafico.html" import grafico %}``): a chart drawn for both widths and
+its caption.
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ tr.total td { font-weight: bold; background: #f6f6f6; }
 code { font-size: 0.85rem; word-break: break-all; }
 figure { margin: 1.5rem 0; page-break-inside: avoid; }
 figure svg { max-width: 100%; height: auto; display: block; }
+/* Each chart is drawn for a wide screen and for a phone; the screen shows the one for it. */
+svg.grafica-estrecha { display: none; }
+@media (max-width: 47.5rem) {
+  svg.grafica-ancha { display: none; } svg.grafica-estrecha { display: block; }
+}
 figcaption { font-size: 0.92rem; color: #333; margin-top: 0.4rem; }
 .nota { font-size: 0.85rem; color: #444; }
 {% block estilo %}{% endblock %}
@@ -44,23 +51,35 @@ figcaption { font-size: 0.92rem; color: #333; margin-top: 0.4rem; }
   table.kv th { width: auto; }
   td:first-child { position: sticky; left: 0; background: white; }
   th:first-child { position: sticky; left: 0; }
-  /* A chart keeps the size of its letters on a phone and scrolls sideways in its figure. */
-  figure { overflow-x: auto; }
-  figure svg { max-width: none; width: 44rem; }
 }
 @media print { body { margin: 0; max-width: none; } h2 { page-break-after: avoid; } }
 </style>
 </head>
 <body>
+<main>
 <h1>{{ title }}</h1>
 {% block cuerpo %}{% endblock %}
+</main>
 </body>
 </html>
 """
+
+# A chart and its caption, one markup for every report: each chart is drawn for the width it
+# is shown at (``render.charts.responsive_svg``), so it no longer scrolls sideways and needs
+# no region of its own.
+CHART = """{% macro grafico(titulo, svg, pie="", id="", encabezado=true) -%}
+<figure{% if id %} id="{{ id }}"{% endif %}>
+{%- if encabezado %}
+<h3>{{ titulo }}</h3>{% endif %}
+{{ svg }}
+{%- if pie %}
+<figcaption>{{ pie }}</figcaption>{% endif %}
+</figure>
+{%- endmacro %}"""
 
 PAGES = Environment(
     autoescape=True,
     undefined=StrictUndefined,
     keep_trailing_newline=True,
-    loader=DictLoader({"informe.html": REPORT}),
+    loader=DictLoader({"informe.html": REPORT, "grafico.html": CHART}),
 )

@@ -21,7 +21,7 @@ from democratiza.web.api.answers import (
     Job,
     ResultRow,
 )
-from democratiza.web.api.formats import CSV_FILE
+from democratiza.web.api.formats import CSV_FILE, SEPARATOR, CsvSeparator, csv_options
 from democratiza.web.errors import ERROR_RESPONSES
 from democratiza.web.security.access import current, route
 from democratiza.web.server.jobs import load_job
@@ -101,11 +101,14 @@ def results(
     "api.adjudicacion.archivo",
     **CSV_FILE,
 )
-def adjudication_file(codigo: str, request: Request) -> Response:
+def adjudication_file(
+    codigo: str, request: Request, separador: CsvSeparator = SEPARATOR
+) -> Response:
     """El archivo de adjudicación (un comisionista: el suyo, como lo escribe `oferta exportar`)."""
     engine = request.app.state.engine
     views.check_offer(engine, codigo)
-    name, body = downloads.broker_csv(engine, codigo, current(request))
+    style = csv_options(separador)
+    name, body = downloads.broker_csv(engine, codigo, current(request), style)
     return Response(
         body,
         media_type="text/csv; charset=utf-8",

@@ -23,6 +23,9 @@ class SettlementFiguresAnswer(Answer):
     valor_adjudicado: int = Field(description="Centavos")
     pagado: int = Field(description="Centavos recibidos")
     por_pagar: int = Field(description="Centavos que faltan, adjudicación por adjudicación")
+    pagado_de_mas: int = Field(
+        description="Centavos recibidos por encima del valor de cada adjudicación, sumados"
+    )
     liquidada: bool = Field(description="Si el periodo de pago ya se liquidó")
     acciones_pagadas: int = Field(description="Liquidado el periodo (0 antes)")
     acciones_resueltas: int = Field(description="Liquidado el periodo (0 antes)")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 from sqlalchemy import Engine
@@ -47,32 +48,38 @@ def _read_and_remove(path: Path, folder: Path) -> bytes:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def broker_csv(engine: Engine, code: str, who: Principal) -> tuple[str, bytes]:
-    """A broker's adjudication file (as ``oferta exportar`` writes it); all rows for others."""
+def broker_csv(
+    engine: Engine, code: str, who: Principal, style: dict[str, Any] | None = None
+) -> tuple[str, bytes]:
+    """A broker's adjudication file (as ``oferta exportar`` writes it, with its
+    ``--separador`` as ``style``); all rows for others."""
+    style = style or {}
     done = adjudication(engine, code)
     with engine.connect() as conn:
-        terms = acceptance_terms(conn, load_offer(conn, code))
+        stored = load_offer(conn, code)
+        terms = acceptance_terms(conn, stored)
     folder = scratch_folder()
     if who.role == BROKER:
         mine = own_rows(done.results, who.broker)
-        broker_files(Adjudication(done.offer_code, done.header, mine), folder, terms)
+        own = Adjudication(done.offer_code, done.header, mine)
+        broker_files(own, folder, terms, style, stored.program)
         name = f"adjudicacion-{slug(who.broker or '')}.csv"
         path = folder / name
         if not path.exists():  # no acceptant of this broker: the header alone
             empty = Adjudication(done.offer_code, done.header, mine)
-            write_csv(broker_frame(empty, terms).drop("comisionista"), path)
+            write_csv(broker_frame(empty, terms).drop("comisionista"), path, **style)
         return name, _read_and_remove(path, folder)
     path = folder / "adjudicacion.csv"
-    write_csv(done.results, path, datetime_format="%Y-%m-%dT%H:%M:%S")
+    write_csv(done.results, path, datetime_format="%Y-%m-%dT%H:%M:%S", **style)
     return f"adjudicacion-{slug(code)}.csv", _read_and_remove(path, folder)
 
 
-def registry_csv(engine: Engine, code: str) -> bytes:
+def registry_csv(engine: Engine, code: str, style: dict[str, Any] | None = None) -> bytes:
     done = adjudication(engine, code)
     with engine.connect() as conn:
         paid = paid_shares(conn, load_offer(conn, code))
     folder = scratch_folder()
-    return _read_and_remove(registry_file(done, folder, paid), folder)
+    return _read_and_remove(registry_file(done, folder, paid, style or {}), folder)
 
 
 def report(engine: Engine, code: str, kind: str) -> bytes:

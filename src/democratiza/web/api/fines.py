@@ -14,6 +14,7 @@ from democratiza.compliance.fines.account import Payment
 from democratiza.compliance.fines.case import compute_fine
 from democratiza.compliance.fines.terms import FineError
 from democratiza.compliance.fines.text import statement_text
+from democratiza.compliance.official_series import max_rate_in_force
 from democratiza.compliance.series import MissingSeriesValue
 from democratiza.programs.schema import FineBaseKey
 from democratiza.reports.fine_statement import fine_statement_csv
@@ -61,6 +62,8 @@ def fine_statement(formato: Statement, data: FineData, request: Request) -> Resp
         "contraprestacion": data.contraprestacion,
         "precio_segunda_etapa": data.precio_segunda_etapa,
     }
+    with request.app.state.engine.connect() as conn:  # the series the office loaded
+        rates = max_rate_in_force(conn)
     try:
         done = compute_fine(
             program,
@@ -70,6 +73,7 @@ def fine_statement(formato: Statement, data: FineData, request: Request) -> Resp
             data.hasta,
             values,
             [Payment(p.fecha, p.monto) for p in data.pagos],
+            rates=rates,
         )
     except (FineError, MissingSeriesValue) as exc:
         raise Unprocessable(str(exc)) from None

@@ -13,8 +13,11 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
+from fastapi import Query
 from fastapi.responses import Response
 from pydantic import BaseModel
+
+from democratiza.tables.cells import csv_style
 
 MEDIA = {
     "json": "application/json",
@@ -44,6 +47,19 @@ def statement_route(json_model: type[BaseModel]) -> dict[str, Any]:
 
 
 CSV_FILE = file_route("text/csv")
+
+# A CSV to download as ``democratiza … --separador`` writes it: ',' with a dot decimal by
+# default, or ';' with a comma decimal for a Colombian Excel (``tables.cells.csv_style``).
+CsvSeparator = Literal[",", ";"]
+SEPARATOR = Query(
+    ",",
+    description="',' (punto decimal, por defecto) o ';' (coma decimal, para Excel en español)",
+)
+
+
+def csv_options(separador: CsvSeparator) -> dict[str, Any]:
+    """The CSV writer's options for the ``separador`` asked (the CLI's own)."""
+    return csv_style(separador)
 REPORT_FILE = file_route("text/html", "application/pdf")
 
 

@@ -34,7 +34,13 @@ from democratiza.programs.loader import bundled_program_ids
 from democratiza.storage.schema import adjudications
 from democratiza.web.api import catalog, downloads, views
 from democratiza.web.api.bodies import Body, Day, NewCode
-from democratiza.web.api.formats import CSV_FILE, REPORT_FILE
+from democratiza.web.api.formats import (
+    CSV_FILE,
+    REPORT_FILE,
+    SEPARATOR,
+    CsvSeparator,
+    csv_options,
+)
 from democratiza.web.api.offer_figures import offer_figures
 from democratiza.web.api.office_answers import AdjudicationRecord, Dashboard
 from democratiza.web.errors import ERROR_RESPONSES, Conflict, NotFound, Unprocessable, refused
@@ -228,8 +234,9 @@ def report(codigo: str, formato: Literal["html", "pdf"], request: Request) -> Re
     "api.registro",
     **CSV_FILE,
 )
-def registry(codigo: str, request: Request) -> Response:
+def registry(codigo: str, request: Request, separador: CsvSeparator = SEPARATOR) -> Response:
     """El registro de adjudicatarios para el depósito."""
     engine = request.app.state.engine
     views.check_offer(engine, codigo)
-    return Response(downloads.registry_csv(engine, codigo), media_type="text/csv; charset=utf-8")
+    body = downloads.registry_csv(engine, codigo, csv_options(separador))
+    return Response(body, media_type="text/csv; charset=utf-8")

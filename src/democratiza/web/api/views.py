@@ -332,10 +332,10 @@ def lookup_order_result(
             )
             .where(
                 o.etapa_id == stage.id,
-                o.radicado == radicado.strip(),
+                o.radicado == typed_radicado(radicado),  # as for an acceptance
                 o.vigente,
                 o.tipo_identificacion == id_type.strip().upper(),
-                o.numero_identificacion == id_number.strip(),
+                o.numero_identificacion == typed_identification(id_number),
             )
         )
         .mappings()
@@ -359,6 +359,7 @@ def lookup_order_result(
         "etapa": stage.code,
         "etapa_nombre": stage.name,
         "oferta": stage.first.code,
+        "oferta_nombre": stage.first.program.name,
         "formas_pago": later_stage_payments(stage.program, rules(stage.program)),
     }
 

@@ -16,11 +16,10 @@ from datetime import date
 from sqlalchemy import Connection
 
 from democratiza.money import price_text
-from democratiza.offers.lifecycle import load_offer
+from democratiza.offers.lifecycle import load_offer, offer_programs
 from democratiza.programs.loader import bundled_program_ids, load_program
 from democratiza.programs.parameters import Offer, OfferParameterError, make_offer
 from democratiza.programs.schema import Program
-from democratiza.web.api import catalog
 
 
 @dataclass(frozen=True)
@@ -55,16 +54,15 @@ def _answering_programs() -> tuple[Program, ...]:
 def choose(conn: Connection, offer: str | None, program: str | None) -> Choice:
     """The offer or program asked for, where it can answer; else the first open offer, else
     the first program that answers: the first form a person sends always gets an answer."""
-    opened = [o for o in catalog.offers(conn) if o.estado == "abierta"]
+    opened = offer_programs(conn, "abierta")  # each with its own program's name
     programs = _answering_programs()
-    stored = {o.codigo: load_offer(conn, o.codigo) for o in opened}  # its own program's name
-    offers = [(code, f"{code} ({s.program.name})") for code, s in stored.items()]
+    offers = [(code, f"{code} ({kept.name})") for code, kept in opened]
     listed = [(p.id, p.name) for p in programs]
-    picked = offer if offer in {o.codigo for o in opened} else None
+    picked = offer if offer in {code for code, _ in opened} else None
     if picked is None and program not in {p.id for p in programs} and opened:
-        picked = opened[0].codigo
+        picked = opened[0][0]
     if picked is not None:
-        chosen_offer = stored[picked]
+        chosen_offer = load_offer(conn, picked)  # only the one that answers: its price, its days
         price, day = price_text(chosen_offer.price_in_force), _within(chosen_offer.offer)
         return Choice(picked, chosen_offer.program, price, day, offers, listed)
     chosen = next((p for p in programs if p.id == program), programs[0])

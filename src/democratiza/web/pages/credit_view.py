@@ -23,10 +23,10 @@ from democratiza.compliance.credit.gate import (
     offer_value,
 )
 from democratiza.compliance.credit.lines import (
-    CreditError,
     CreditLine,
+    LineField,
     ShareCollateral,
-    rate_problems,
+    line_problems,
 )
 from democratiza.compliance.official_series import IBC, official_rates
 from democratiza.compliance.series import SeriesFileError, shipped_rates
@@ -141,35 +141,38 @@ def _program_terms(stored: StoredOffer) -> dict[str, Any]:
     }
 
 
+# The form's field of each part of a line the domain checks (``line_problems``).
+FORM_FIELD: dict[LineField, str] = {
+    "lender": "entidad",
+    "available_centavos": "monto_disponible",
+    "term_months": "plazo_meses",
+    "grace_months": "gracia_meses",
+    "rate_ea": "tasa_ea",
+}
+
+
 def read_line(form: dict[str, str]) -> tuple[CreditLine | None, list[ErrorItem]]:
-    """The line as typed; otherwise every field that cannot be right, each under its name."""
+    """The line as typed; otherwise every field that cannot be right, each under its name:
+    what cannot be read, and then the line's own checks (``line_problems``) on the rest."""
     problems: list[ErrorItem] = []
 
     def refuse(name: str, message: str) -> None:
         problems.append(ErrorItem(columna=name, mensaje=message))
 
     lender = form.get("entidad", "").strip()[:200]
-    if not lender:
-        refuse("entidad", "escriba el nombre de la entidad que otorga la línea")
-    available = 0
+    available = None
     try:
         available = parse_pesos(form.get("monto_disponible", ""))
-        if available <= 0:
-            refuse("monto_disponible", "el monto disponible debe ser positivo")
     except MoneyError as exc:
         refuse("monto_disponible", str(exc))
     term, grace = _months(form, "plazo_meses", refuse), _months(form, "gracia_meses", refuse)
-    if term is not None and term < 1:
-        refuse("plazo_meses", "el plazo debe ser de al menos un mes")
-    if term is not None and grace is not None and grace >= term > 0:
-        refuse("gracia_meses", f"la gracia no deja meses para amortizar en {term} meses")
     rate = None
     try:
         rate = parse_percent(form.get("tasa_ea", ""))
-        for message in rate_problems(rate):
-            refuse("tasa_ea", message)
     except MoneyError as exc:
         refuse("tasa_ea", str(exc))
+    for part, message in line_problems(lender, available, term, grace, rate):
+        refuse(FORM_FIELD[part], message)
     granted = None
     try:
         granted = date.fromisoformat(form.get("fecha_otorgamiento", "").strip())
@@ -178,15 +181,18 @@ def read_line(form: dict[str, str]) -> tuple[CreditLine | None, list[ErrorItem]]
     collateral = COLLATERAL.get(form.get("garantia", ""))
     if collateral is None:
         refuse("garantia", "elija cómo admite la línea las acciones como garantía")
-    if problems or term is None or grace is None or rate is None or granted is None:
+    if (
+        problems
+        or available is None
+        or term is None
+        or grace is None
+        or rate is None
+        or granted is None
+        or collateral is None
+    ):
         return None, problems
-    assert collateral is not None
     capitalise = form.get("capitalizar_gracia") == "si"
-    try:
-        line = CreditLine(lender, available, term, grace, rate, granted, capitalise, collateral)
-    except CreditError as exc:
-        return None, [ErrorItem(columna=None, mensaje=str(exc))]
-    return line, []
+    return CreditLine(lender, available, term, grace, rate, granted, capitalise, collateral), []
 
 
 def _months(form: dict[str, str], name: str, refuse: Callable[[str, str], None]) -> int | None:

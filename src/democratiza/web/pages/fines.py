@@ -16,6 +16,7 @@ from fastapi.responses import Response
 
 from democratiza.compliance.fines.case import compute_fine
 from democratiza.compliance.fines.terms import FineError
+from democratiza.compliance.official_series import max_rate_in_force
 from democratiza.compliance.series import MissingSeriesValue
 from democratiza.money import MoneyError, parse_pesos, parse_shares
 from democratiza.programs.schema import FineBaseKey
@@ -111,8 +112,12 @@ async def fine_compute(request: Request) -> Response:
     if problems or reference is None or breach is None or until is None or shares is None:
         return _page(request, form, field_errors(problems, FIELDS), None, 422)
     program = catalog.program_or_404(program_id)
+    with request.app.state.engine.connect() as conn:  # the series the office loaded
+        rates = max_rate_in_force(conn)
     try:
-        done = compute_fine(program, reference, breach, shares, until, values, payments)
+        done = compute_fine(
+            program, reference, breach, shares, until, values, payments, rates=rates
+        )
     except FineError as exc:  # a payment outside the statement's period, out of order…
         errors = field_errors([ErrorItem(columna="pagos", mensaje=str(exc))], FIELDS)
         if not payments:

@@ -113,8 +113,12 @@ def _result_page(
         published = [o for o in offers if o.estado == "publicada"]
         # Each offer by its name, as its notice names it (the code is for the office).
         names = {o.codigo: load_offer(conn, o.codigo).program.name for o in published or offers}
+        # A later stage by the name of the offer it follows, and its own (its code is the office's).
+        for s in stages:
+            if s.oferta not in names:
+                names[s.oferta] = load_offer(conn, s.oferta).program.name
     choices = [(o.codigo, f"{names[o.codigo]} · Primera Etapa") for o in published or offers]
-    choices += [(s.codigo, f"{s.codigo} · {s.nombre} de la oferta {s.oferta}") for s in stages]
+    choices += [(s.codigo, f"{names[s.oferta]} · {s.nombre}") for s in stages]
     context = {
         "valores": values,
         "resultado": found if found and "etapa" not in found else None,
@@ -161,6 +165,7 @@ def _lookup(request: Request, values: dict[str, str]) -> Response:
         "programa": stored.program.name,
         "precio": price,
         "valor_a_pagar": int(str(found["adjudicada"])) * price,
+        "valor_pagado": int(str(found["acciones_pagadas"] or 0)) * price,  # once settled
         "plazo_pago": deadline,
     }
     return _result_page(request, values, shown, None)

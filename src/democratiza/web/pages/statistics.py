@@ -25,6 +25,7 @@ from sqlalchemy import select
 
 from democratiza.adjudication.figures import withdrawn
 from democratiza.adjudication.record import acceptance_prices, stored_adjudication
+from democratiza.labels import label
 from democratiza.reports.adjudication_figures import build_figures, report_input
 from democratiza.reports.exports import slug
 from democratiza.reports.public_statistics import (
@@ -69,8 +70,9 @@ def _published(request: Request, code: str) -> tuple[Any, Published]:
         ).scalar_one_or_none()
     if stored.state != "publicada" or result_hash is None:
         raise Conflict(
-            f"La oferta '{code}' está {stored.state}: sus estadísticas y su paquete público "
-            "se publican con los resultados."
+            f"La Primera Etapa del {stored.program.name[:1].lower()}{stored.program.name[1:]} "
+            f"está {label('estado_oferta', stored.state)}: sus estadísticas y su paquete "
+            "público se publican con los resultados."
         )
     cache: dict[tuple[str, str], Published] = request.app.state.published
     key = (code, str(result_hash))

@@ -32,7 +32,7 @@ from democratiza.web.errors import ErrorItem, WebError
 from democratiza.web.security.access import CSRF_COOKIE, principal_of
 from democratiza.web.security.auth import ANONYMOUS, AUDITOR, BROKER, OFFICE
 from democratiza.web.security.clients import is_https
-from democratiza.words import count
+from democratiza.words import count, decision_read
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parents[1] / "templates"))
 TEMPLATES.env.filters["grupo"] = lambda n: group(int(n)) if n is not None else "—"
@@ -71,6 +71,13 @@ def _first_upper(text: object) -> str:
     return shown[:1].upper() + shown[1:]
 
 
+def _moment(stored: object) -> str:
+    """A stored date and time as a person reads it, to the second: '2026-12-02T15:13:47.12'
+    -> '2026-12-02 15:13:47' (the fractions and the ISO 'T' are the database's, not the
+    reader's; the second stays, the order of receipt may turn on it)."""
+    return str(stored or "")[:19].replace("T", " ")
+
+
 # What a broker's file carries (its columns and their codes): in an error about the file
 # these are what the broker must type, and are shown as code, not as text.
 FILE_WORDS = frozenset(
@@ -100,6 +107,8 @@ TEMPLATES.env.filters["etiqueta"] = _label  # {{ c|etiqueta("categoria") }}
 TEMPLATES.env.filters["regla"] = _rule_cited  # {{ r|regla(oferta.programa) }}
 TEMPLATES.env.filters["programa"] = program_name  # {{ o.programa|programa }}
 TEMPLATES.env.filters["mayuscula"] = _first_upper
+TEMPLATES.env.filters["momento"] = _moment  # {{ l.recibido_en|momento }}
+TEMPLATES.env.globals["decision_leida"] = decision_read  # decision_leida(a.decision, a.estado)
 TEMPLATES.env.globals["cuenta"] = count  # {{ cuenta(n, "aceptación", "aceptaciones") }}
 
 

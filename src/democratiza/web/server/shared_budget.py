@@ -76,14 +76,6 @@ class SharedByteBudget:
         with self.engine.begin() as conn:
             conn.execute(delete(upload_holds).where(upload_holds.c.id == hold.number))
 
-    def holding(self) -> int:
-        t = upload_holds.c
-        with self.engine.connect() as conn:
-            now = database_clock(conn)
-            mine = (t.maquina == self.machine) & (t.vence > now)
-            sizes = conn.execute(select(t.bytes).where(mine)).scalars()
-            return sum(int(size) for size in sizes)
-
 
 def budget_for(engine: Engine) -> UploadBudget:
     """The anonymous upload budget for the service on this database."""

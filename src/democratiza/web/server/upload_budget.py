@@ -38,9 +38,6 @@ class UploadBudget(Protocol):
 
     def release(self, hold: Hold) -> None: ...
 
-    def holding(self) -> int:
-        """The bytes held now."""
-
 
 class ByteBudget:
     """The budget of one process, in its memory."""
@@ -60,9 +57,6 @@ class ByteBudget:
     def release(self, hold: Hold) -> None:
         with self._lock:
             self.held = max(0, self.held - hold.size)
-
-    def holding(self) -> int:
-        return self.held
 
 
 BUSY_TEXT = (
