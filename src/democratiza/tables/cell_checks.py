@@ -42,7 +42,7 @@ def cell_errors(source: str, frame: pl.DataFrame, controls: bool = True) -> list
     errors = []
     for row in frame.filter(suspect).iter_rows(named=True):
         for column in columns:
-            errors += _cell_error(source, row["fila"], column, row[column])
+            errors += cell_error(source, row["fila"], column, row[column])
     return errors
 
 
@@ -99,7 +99,7 @@ def byte_facts(data: bytes, separator: str | None) -> ByteFacts:
     return ByteFacts(controls, padded)
 
 
-def _cell_error(source: str, row: int, column: str, text: str | None) -> list[InputError]:
+def cell_error(source: str, row: int, column: str, text: str | None) -> list[InputError]:
     if text is None:
         return []
     control = next((c for c in text if c < " " and c not in "\t\n\r"), None)

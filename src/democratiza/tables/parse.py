@@ -25,7 +25,7 @@ from democratiza.tables.format import (
     Column,
     FileFormat,
 )
-from democratiza.tables.readers import RawTable
+from democratiza.tables.readers import FEW_ROWS, RawTable
 
 TRUE = ["si", "sí", "s", "x", "1", "true", "verdadero", "yes"]
 FALSE = ["no", "n", "0", "false", "falso"]
@@ -115,7 +115,6 @@ def _read_the_rest(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame:
     return typed
 
 
-FEW_ROWS = 64  # up to this many rows, the unread cells are read in one select
 _AMOUNT_CELL = re.compile(AMOUNT_PATTERN)
 
 

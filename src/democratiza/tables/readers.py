@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from democratiza.tables.cell_checks import ByteFacts, byte_facts, cell_errors
+from democratiza.tables.cell_checks import CONTROL, ByteFacts, byte_facts, cell_error, cell_errors
 from democratiza.tables.csv_blocks import Readable, first_record_end, record_blocks
 from democratiza.tables.csv_layout import (
     CsvShape,
@@ -28,6 +28,7 @@ from democratiza.tables.csv_layout import (
     plain_shape,
 )
 from democratiza.tables.errors import InputError, InputRejected
+from democratiza.tables.format import MAX_TEXT
 from democratiza.tables.limits import LIMITS, ReadLimits, check_rows, check_workbook
 from democratiza.tables.xlsx_sheet import Formula, SheetRow, sheet_rows
 
@@ -431,8 +432,42 @@ def read_records(source: str, items: Sequence[Mapping[str, object]]) -> RawTable
     if nested:
         raise InputRejected(nested)
     rows = [[_cell_text(item.get(k)) for k in names] for item in items]
+    if len(rows) <= FEW_ROWS and names and "fila" not in names:
+        return _few_records(source, names, rows)
     frame = pl.DataFrame(rows, schema=dict.fromkeys(names, pl.String), orient="row")
     return _with_rows(source, frame, first_row=1)
+
+
+# Up to this many rows (a group of single acceptances filed at once), records are stripped,
+# numbered and checked in plain Python, and ``tables.parse`` reads their unread cells in one
+# select: building and running the column expressions costs more than a few rows do.
+FEW_ROWS = 64
+# What Polars's ``str.strip_chars()`` strips: Unicode's White_Space. (Python's ``str.strip()``
+# also strips U+001C to U+001F, control characters that must be refused, not stripped.)
+WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
+WHITE_SPACE += "\u2028\u2029\u202f\u205f\u3000"
+_CONTROL = re.compile(CONTROL)
+
+
+def _few_records(source: str, names: list[str], rows: list[list[str | None]]) -> RawTable:
+    """``_with_rows(source, frame of rows, 1)`` in plain Python, for a few rows: the same
+    cells (stripped, blank as missing), the same "fila", the same errors in the same order
+    (row by row, column by column)."""
+    columns: list[list[str | None]] = [[] for _ in names]
+    errors: list[InputError] = []
+    for number, row in enumerate(rows, start=1):
+        for name, column, text in zip(names, columns, row, strict=True):
+            cell = (text.strip(WHITE_SPACE) or None) if text is not None else None
+            column.append(cell)
+            if cell is not None and (len(cell) > MAX_TEXT or _CONTROL.search(cell)):
+                errors += cell_error(source, number, name, cell)
+    if errors:
+        raise InputRejected(errors)
+    frame = pl.DataFrame(
+        [pl.Series("fila", range(1, len(rows) + 1), pl.Int64)]
+        + [pl.Series(name, column, pl.String) for name, column in zip(names, columns, strict=True)]
+    )
+    return RawTable(source, frame)
 
 
 def cell_key(value: object) -> str | None:
