@@ -49,6 +49,7 @@ import io
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -299,6 +300,36 @@ def file_earlier(url: str, brokers: list[str], args: argparse.Namespace) -> int:
     return filed
 
 
+PORT_TAKEN = (
+    "el puerto {port} ya está en uso: otro programa escucha en él, y se mediría ese servicio "
+    "en vez del que arranca esta prueba; elija otro con --puerto (y otra base con --base)"
+)
+
+
+def port_taken(port: int) -> bool:
+    """Whether another program listens on ``port`` (of 127.0.0.1 or of every address).
+
+    Why: a service already on the port answered the start-up check, and the benchmark
+    measured it (0 per second, its tokens being others) instead of the one it started.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        # As uvicorn binds: a port left in TIME_WAIT by the previous run is free; a port
+        # some socket listens on, with or without SO_REUSEPORT, is not.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+    return False
+
+
+def refuse_taken_ports(ports: list[int]) -> None:
+    """Stop, in Spanish, before anything is set up, if one of ``ports`` is in use."""
+    for port in ports:
+        if port_taken(port):
+            raise SystemExit(PORT_TAKEN.format(port=port))
+
+
 def start_server(url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
     code = "from democratiza.cli.main import app; app()"
     command = [
@@ -315,6 +346,8 @@ def start_server(url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
     ]
     server = subprocess.Popen(command, start_new_session=True)
     for _ in range(300):
+        if server.poll() is not None:  # it could not start (the port taken since the check?)
+            raise SystemExit(f"el servicio no arrancó en el puerto {port}")
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/programas", timeout=1).status_code == 200:
                 return server
@@ -360,8 +393,13 @@ def main() -> None:
         help="solo el servicio: solicitudes rechazadas por validación antes del ingreso",
     )
     args = parser.parse_args()
+    ports = [args.puerto + n for n in range(args.puertos)]
+    if not args.directo:
+        refuse_taken_ports(ports)
     if args.contra:
-        paired_runs(ROOT, Path(__file__), args.contra, args.rondas, sys.argv[1:])
+        # Before each run too: REV's own script may not look (f2c6ed9's does not).
+        before = None if args.directo else lambda: refuse_taken_ports(ports)
+        paired_runs(ROOT, Path(__file__), args.contra, args.rondas, sys.argv[1:], before)
         return
 
     url = recreate(args.admin_url, args.base)
@@ -384,7 +422,6 @@ def main() -> None:
     if args.directo:
         one, many, elapsed = run_direct(url, brokers, singles, args.segundos)
     else:
-        ports = [args.puerto + n for n in range(args.puertos)]
         servers = []
         try:
             for port in ports:

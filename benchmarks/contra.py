@@ -19,6 +19,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 SINGLES = re.compile(r"individuales .*?([\d.]+) por segundo; p50 (\d+) ms, p99 (\d+) ms")
@@ -53,8 +54,16 @@ def _one(script: Path, src: Path, argv: list[str]) -> tuple[str, str, str, str, 
     return (singles.group(1), singles.group(2), singles.group(3), rows, missing)
 
 
-def paired_runs(root: Path, script: Path, rev: str, rounds: int, argv: list[str]) -> None:
-    """Print REV's and today's figures, ``rounds`` pairs in alternating order."""
+def paired_runs(
+    root: Path,
+    script: Path,
+    rev: str,
+    rounds: int,
+    argv: list[str],
+    before: Callable[[], None] | None = None,
+) -> None:
+    """Print REV's and today's figures, ``rounds`` pairs in alternating order; ``before``
+    is called before each run (it may stop them all, e.g. a port another service took)."""
     argv = _without_contra(argv)
     today = subprocess.run(
         ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
@@ -84,6 +93,8 @@ def paired_runs(root: Path, script: Path, rev: str, rounds: int, argv: list[str]
                 if n % 2:
                     order.reverse()
                 for label, (bench, src) in order:
+                    if before is not None:
+                        before()
                     per_s, p50, p99, rows, missing = _one(bench, src, argv)
                     print(
                         f"{n + 1:>5}  {label:<16}  {per_s:>9}  {p50:>6}  {p99:>6}  "
