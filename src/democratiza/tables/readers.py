@@ -453,16 +453,21 @@ def _few_records(source: str, names: list[str], rows: list[list[str | None]]) ->
     """``_with_rows(source, frame of rows, 1)`` in plain Python, for a few rows: the same
     cells (stripped, blank as missing), the same "fila", the same errors in the same order
     (row by row, column by column)."""
-    columns: list[list[str | None]] = [[] for _ in names]
-    errors: list[InputError] = []
-    for number, row in enumerate(rows, start=1):
-        for name, column, text in zip(names, columns, row, strict=True):
-            cell = (text.strip(WHITE_SPACE) or None) if text is not None else None
-            column.append(cell)
-            if cell is not None and (len(cell) > MAX_TEXT or _CONTROL.search(cell)):
-                errors += cell_error(source, number, name, cell)
-    if errors:
-        raise InputRejected(errors)
+    columns = [
+        [(text.strip(WHITE_SPACE) or None) if text is not None else None for text in column]
+        for column in zip(*rows, strict=True)
+    ]
+    cells = [cell for column in columns for cell in column if cell is not None]
+    # One look at all the cells (a line feed is no control character), as ``cell_errors``.
+    if _CONTROL.search("\n".join(cells)) or any(len(cell) > MAX_TEXT for cell in cells):
+        errors = [
+            error
+            for n in range(len(rows))
+            for name, column in zip(names, columns, strict=True)
+            for error in cell_error(source, n + 1, name, column[n])
+        ]
+        if errors:
+            raise InputRejected(errors)
     frame = pl.DataFrame(
         [pl.Series("fila", range(1, len(rows) + 1), pl.Int64)]
         + [pl.Series(name, column, pl.String) for name, column in zip(names, columns, strict=True)]
