@@ -133,6 +133,11 @@ def test_a_lane_that_died_after_its_commit_answers_that_the_batch_is_stored(
         "Lote 'L1' recibido: 750 aceptaciones radicadas. (El proceso que lo guardó se detuvo "
         "justo después; lo guardado es esto.)"
     )
+    # Each row not accepted is told why, as the answer the lane could not give would have.
+    rows = told["resultado"]
+    not_accepted = [r for r in rows if r["decision"] != "aceptada"]
+    assert not_accepted and all(r["explicacion"] for r in not_accepted)
+    assert not any(r["explicacion"] for r in rows if r["decision"] == "aceptada")
     assert count(engine, batches) == 1 and count(engine, acceptances) == 750
 
 
