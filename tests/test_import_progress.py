@@ -17,7 +17,8 @@ from sqlalchemy import Engine
 
 from democratiza.cli.progress import rows, rows_done
 from democratiza.filing import batches
-from democratiza.filing.batches import compiled_program, evaluate_in_pieces, import_batch
+from democratiza.filing.batches import evaluate_in_pieces, import_batch
+from democratiza.filing.compiled import compiled_program
 from democratiza.offers.lifecycle import advance, create_offer, load_offer
 from democratiza.tables.acceptances import ACCEPTANCES
 from democratiza.tables.brokers import read_broker_file
