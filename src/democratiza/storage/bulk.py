@@ -96,6 +96,8 @@ def write_rows(
     parts: Iterator[tuple[bytes, int]]
     if rows.height >= BINARY_ROWS:
         parts = _binary(table, rows, COPY_PIECE_ROWS if progress else None)
+        if progress is None:  # encoded whole before the COPY opens, as without a bar always
+            parts = iter(list(parts))
         statement += " WITH (FORMAT binary)"
     else:
         buffer = io.BytesIO()
