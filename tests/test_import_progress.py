@@ -19,7 +19,8 @@ from sqlalchemy import Engine, select
 
 from democratiza.cli.progress import rows, rows_done
 from democratiza.filing import batches
-from democratiza.filing.batches import compiled_program, evaluate_in_pieces, import_batch
+from democratiza.filing.batches import evaluate_in_pieces, import_batch
+from democratiza.filing.compiled import compiled_program
 from democratiza.offers.lifecycle import advance, create_offer, load_offer
 from democratiza.storage.schema import acceptances
 from democratiza.tables.acceptances import ACCEPTANCES

@@ -403,10 +403,10 @@ def import_command(
             raise refuse_file(exc) from None
         except OfferError as exc:
             raise refuse(str(exc)) from None
-    else:
-        counts = result.decisions.group_by("decision").len().sort("decision")
-        for decision, n in counts.iter_rows():  # '681 aceptadas', '1 rechazada'
-            console.print(f"  {count(n, decision, decision + 's')}", highlight=False)
+    # Sent again, it is told what its first answer told: its decisions, and its files.
+    counts = result.decisions.group_by("decision").len().sort("decision")
+    for decision, n in counts.iter_rows():  # '681 aceptadas', '1 rechazada'
+        console.print(f"  {count(n, decision, decision + 's')}", highlight=False)
     folder = salida / codigo / "lotes"
     for path in write_batch_files(result, evaluated, folder, comisionista, lote):
         console.print(f"Escrito: {path}", highlight=False)

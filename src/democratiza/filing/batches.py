@@ -24,6 +24,8 @@ from pathlib import Path
 import polars as pl
 from sqlalchemy import Connection, Engine, select
 
+from democratiza.filing.compiled import compiled_program
+from democratiza.filing.reasons import EXPLAINED_ROWS, resent_explanations
 from democratiza.filing.store import BatchResult, Decided, store_batches
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.parameters import OfferParameterError
@@ -61,39 +63,27 @@ def evaluate_in_pieces(
     return pl.concat(parts) if len(parts) > 1 else parts[0]
 
 
-_COMPILED: dict[tuple[int, int, tuple[tuple[str, object], ...]], CompiledProgram] = {}
-_COMPILED_MAX = 64
-
-
-def compiled_program(stored: StoredOffer, price: int | None = None) -> CompiledProgram:
-    """The offer's compiled rules, reused while the offer's parameters stay the same.
-
-    Why: a compiled program keeps its checks and bases once built; an offer receives many
-    batches (and many single acceptances), and its parameters change only by interruption,
-    which gives a new key here. Programs are immutable, and one text gives one program object
-    (``programs.loader``).
-    """
-    # At the price in force (Ley 226 art. 11 num. 2), or at the price a batch was received at.
-    offer = stored.filing_offer if price is None else stored.offer_at(price)
-    key = (stored.id, id(stored.program), tuple(sorted(offer.values.items())))
-    compiled = _COMPILED.get(key)
-    if compiled is None or compiled.offer.program is not stored.program:
-        if len(_COMPILED) >= _COMPILED_MAX:
-            _COMPILED.clear()
-        compiled = _COMPILED[key] = CompiledProgram(offer)
-    return compiled
-
-
 # The versions a batch wrote when received; later versions of its rows (withdrawn, evaluated
 # again at an adjusted price) keep its ``lote_id`` but are not what the batch was answered.
 RECEIVED = acceptances.c.estado.in_(["radicada", "corregida"])
 
 
 def already_received(
-    conn: Connection, offer_id: int, broker: str, batch: str, digest: str, source: Path | str
+    conn: Connection,
+    stored: StoredOffer,
+    broker: str,
+    batch: str,
+    digest: str,
+    source: Path | str,
 ) -> BatchResult | None:
-    """The stored answer to a batch sent again (``None`` if new; other bytes refused)."""
-    row = previous_batch(conn, batches, {"oferta_id": offer_id}, broker, batch, digest, source)
+    """The stored answer to a batch sent again (``None`` if new; other bytes refused), with
+    each row's reason as its first answer gave it (``reasons.resent_explanations``).
+
+    Why here: every path that answers a resent batch comes through this function (a batch
+    from the web or the command line, a single acceptance sent again, the answer after a
+    lane's process died), so none of them answers without the reasons.
+    """
+    row = previous_batch(conn, batches, {"oferta_id": stored.id}, broker, batch, digest, source)
     if row is None:
         return None
     decisions = pl.DataFrame(
@@ -117,6 +107,7 @@ def already_received(
         row.filas,
         decisions,
         f"El lote '{batch}' ya se había recibido; no se creó nada nuevo.",
+        explanations=resent_explanations(conn, stored, decisions, EXPLAINED_ROWS),
     )
 
 
@@ -142,7 +133,7 @@ def import_batch(
         engine,
         path,
         lambda conn: load_offer(conn, offer_code),
-        lambda conn, offer, digest: already_received(conn, offer.id, broker, batch, digest, path),
+        lambda conn, offer, digest: already_received(conn, offer, broker, batch, digest, path),
     )
     if done:
         return done
@@ -166,7 +157,7 @@ def import_batch(
             return replace(stored_batch, evaluated=(compiled, results, frame))
 
         def resent(conn: Connection) -> BatchResult | None:
-            return already_received(conn, stored.id, broker, batch, digest, path)
+            return already_received(conn, stored, broker, batch, digest, path)
 
         return store_once(engine, store, resent)
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import polars as pl
 from sqlalchemy import Connection, select
 
-from democratiza.filing.batches import compiled_program
+from democratiza.filing.compiled import compiled_program
 from democratiza.filing.reevaluation import as_filed
 from democratiza.offers.lifecycle import StoredOffer
 from democratiza.rules.explain import Explanation, explainer_for
@@ -26,6 +26,10 @@ from democratiza.storage.database import read_frame
 from democratiza.storage.schema import acceptances
 
 WITHDRAWN = "retirada"
+# Rows reported in one answer to a batch (its errors, or the reasons of its rows not
+# accepted); the total says how many there were. The web's answers show as many
+# (``web.errors.MAX_ITEMS`` is this figure); explaining more would be work nobody reads.
+EXPLAINED_ROWS = 1_000
 
 
 def reason_text(explanation: Explanation) -> str:

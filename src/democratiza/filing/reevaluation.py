@@ -15,7 +15,7 @@ from __future__ import annotations
 import polars as pl
 from sqlalchemy import Connection, or_, select
 
-from democratiza.filing.batches import compiled_program
+from democratiza.filing.compiled import compiled_program
 from democratiza.offers.lifecycle import (
     StoredOffer,
     record_interruption,

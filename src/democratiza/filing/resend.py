@@ -16,7 +16,8 @@ from pathlib import Path
 import polars as pl
 from sqlalchemy import Engine, select
 
-from democratiza.filing.batches import RECEIVED, compiled_program
+from democratiza.filing.batches import RECEIVED
+from democratiza.filing.compiled import compiled_program
 from democratiza.filing.store import BatchResult
 from democratiza.offers.lifecycle import OfferError, load_offer
 from democratiza.rules.engine import CompiledProgram

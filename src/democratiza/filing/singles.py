@@ -33,7 +33,8 @@ import polars as pl
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from democratiza.filing.batches import already_received, compiled_program
+from democratiza.filing.batches import already_received
+from democratiza.filing.compiled import compiled_program
 from democratiza.filing.store import BatchResult, Decided, store_batches
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
 from democratiza.programs.parameters import OfferParameterError
@@ -160,7 +161,7 @@ def _answer_resent(
     for i, f in enumerate(filings):
         if (f.broker, f.batch) in known:
             try:
-                done = already_received(conn, stored.id, f.broker, f.batch, f.digest, f.source)
+                done = already_received(conn, stored, f.broker, f.batch, f.digest, f.source)
             except InputRejected as exc:
                 outcomes[i] = exc
                 continue
@@ -303,7 +304,7 @@ def _store_alone(engine: Engine, stored: StoredOffer, d: Decided, source: str) -
     except IntegrityError as exc:
         try:
             with engine.connect() as conn:
-                done = already_received(conn, stored.id, d.broker, d.batch, d.digest, source)
+                done = already_received(conn, stored, d.broker, d.batch, d.digest, source)
         except InputRejected as rejection:
             return rejection
         return done if done is not None else StorageError(refused_write(exc))

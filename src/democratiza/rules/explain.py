@@ -88,7 +88,7 @@ def explainer_for(compiled: CompiledProgram) -> Explainer:
     Why: building the plan of the sentences (``Explainer._plan``) costs about 20 ms, more
     than explaining the rows of a group of single acceptances; made anew for each group it
     was a fifth of every group's time. Compiled programs are reused while an offer's
-    parameters stay the same (``filing.batches.compiled_program``), so the explainer is
+    parameters stay the same (``filing.compiled.compiled_program``), so the explainer is
     found by the program object itself (its identity, checked, never a reused number).
     """
     with _EXPLAINERS_LOCK:

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
+from democratiza.filing.reasons import EXPLAINED_ROWS
 from democratiza.storage.faults import database_fault
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.validation_messages import validation_message
@@ -148,7 +149,7 @@ def disk_full(exc: BaseException) -> bool:
     return False
 
 
-MAX_ITEMS = 1_000  # rows reported in one answer; the total says how many there were
+MAX_ITEMS = EXPLAINED_ROWS  # rows reported in one answer; the total says how many there were
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     code: {"model": ApiError, "description": text}

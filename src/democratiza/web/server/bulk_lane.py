@@ -42,17 +42,13 @@ import os
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import replace
 from pathlib import Path
 
 from sqlalchemy import Engine
 
 from democratiza.filing.batches import import_batch
-from democratiza.filing.reasons import resent_explanations
-from democratiza.offers.lifecycle import load_offer
 from democratiza.storage.audit import acting_as, request_now
 from democratiza.storage.database import make_engine
-from democratiza.web.errors import MAX_ITEMS
 from democratiza.web.server import metrics
 from democratiza.web.server.filing_answers import (
     REFUSALS,
@@ -117,11 +113,6 @@ def file_batch_here(
         metrics.count_refusal()
         raise filing_refusal(exc, shown, str(path.parent)) from None
     metrics.count_filing(result)
-    if not result.created:  # sent again: its rows' reasons, as its first answer gave them
-        with engine.connect() as conn:
-            stored = load_offer(conn, code)
-            again = resent_explanations(conn, stored, result.decisions, MAX_ITEMS)
-        result = replace(result, explanations=again)
     return answer_json(batch_answer(result))
 
 

@@ -42,9 +42,7 @@ def after_worker_died(
             engine,
             path,
             lambda conn: load_offer(conn, code),
-            lambda conn, offer, digest: already_received(
-                conn, offer.id, broker, batch, digest, shown
-            ),
+            lambda conn, offer, digest: already_received(conn, offer, broker, batch, digest, shown),
         )
     except (DBAPIError, OSError, OfferError, InputRejected):
         raise Unavailable(UNKNOWN) from None
