@@ -138,3 +138,22 @@ def test_new_ids_come_back_in_the_rows_order(table_engine: Engine) -> None:
     with table_engine.connect() as conn:
         stored = {row.id: row.corto for row in conn.execute(select(every_type))}
     assert [stored[i] for i in ids] == [row["corto"] for row in rows]
+
+
+def test_a_write_told_piece_by_piece_keeps_every_value(
+    table_engine: Engine, encoding: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``progress``, 12 rows in pieces of 5 are told at 5, 10 and 12 (binary COPY and
+    SQLite's INSERTs go piece by piece; CSV and JSON, for fewer rows, in one) and read back
+    value for value as a write in one piece."""
+    monkeypatch.setattr(bulk, "COPY_PIECE_ROWS", 5)
+    monkeypatch.setattr(bulk, "INSERT_CHUNK", 5)
+    rows = pl.concat([ROWS] * 3).with_columns(pl.int_range(1, 13).alias("id"))
+    told: list[tuple[int, int]] = []
+    with table_engine.begin() as conn:
+        write_rows(conn, every_type, rows, lambda done, total: told.append((done, total)))
+    in_pieces = table_engine.dialect.name != "postgresql" or encoding == "binario"
+    assert told == ([(5, 12), (10, 12), (12, 12)] if in_pieces else [(12, 12)])
+    with table_engine.connect() as conn:
+        stored = conn.execute(select(every_type).order_by(every_type.c.id)).all()
+    assert [tuple(row) for row in stored] == rows.rows()

@@ -1,7 +1,8 @@
 """``lote importar`` tells the rows it has done: read, evaluated piece by piece, stored.
 
 A batch evaluated in pieces is decided exactly as in one piece (each acceptance is decided
-alone), so watching the import changes nothing of what it decides.
+alone), and one stored in pieces is stored exactly as in one, so watching the import changes
+nothing of what it decides or stores.
 """
 
 from __future__ import annotations
@@ -10,16 +11,18 @@ from datetime import datetime
 from io import StringIO
 from pathlib import Path
 
+import polars as pl
 import pytest
 import yaml
 from rich.console import Console
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 
 from democratiza.cli.progress import rows, rows_done
 from democratiza.filing import batches
 from democratiza.filing.batches import evaluate_in_pieces, import_batch
 from democratiza.filing.compiled import compiled_program
 from democratiza.offers.lifecycle import advance, create_offer, load_offer
+from democratiza.storage.schema import acceptances
 from democratiza.tables.acceptances import ACCEPTANCES
 from democratiza.tables.brokers import read_broker_file
 
@@ -29,10 +32,40 @@ CODE = "central-primera-fase"
 BATCH = SAMPLE / "lote-1-casa-de-bolsa.csv"
 
 
-def open_offer(engine: Engine) -> None:
+def open_offer(engine: Engine, code: str = CODE) -> None:
     with engine.begin() as conn:
-        stored = create_offer(conn, CODE, "central-seguros-vida", PARAMS, "oficina", "aviso")
+        stored = create_offer(conn, code, "central-seguros-vida", PARAMS, "oficina", "aviso")
         advance(conn, stored, "abierta", "oficina", "inicio del plazo")
+
+
+def large_batch(folder: Path, n: int) -> Path:
+    """The sample batch's rows over and over up to ``n``, each with a reference of its own."""
+    sample = pl.read_csv(BATCH, infer_schema=False)
+    rows = pl.concat([sample] * -(-n // sample.height)).head(n)
+    numbered = pl.format("AC-{}", pl.int_range(1, n + 1).cast(pl.String).str.zfill(7))
+    path = folder / "lote-grande-casa-de-bolsa.csv"
+    rows.with_columns(numbered.alias("referencia")).write_csv(path)
+    return path
+
+
+def stored_rows(engine: Engine, code: str) -> pl.DataFrame:
+    """An offer's acceptances as a broker and the office read them: all but the database's
+    own ids and order of receipt, which differ between two offers by construction."""
+    drawn = {"id", "oferta_id", "lote_id", "recepcion"}
+    columns = [c for c in acceptances.columns if c.name not in drawn]
+    with engine.connect() as conn:
+        stored = load_offer(conn, code)
+        found = conn.execute(
+            select(*columns)
+            .where(acceptances.c.oferta_id == stored.id)
+            .order_by(acceptances.c.radicado)
+        )
+        return pl.DataFrame(
+            [tuple(r) for r in found],
+            schema=[c.name for c in columns],
+            orient="row",
+            infer_schema_length=None,
+        )
 
 
 def test_the_import_tells_each_step_with_its_rows(
@@ -51,6 +84,32 @@ def test_the_import_tells_each_step_with_its_rows(
     assert evaluated[:3] == [0, 100, 200] and evaluated[-1] == n and n not in evaluated[:-1]
     assert evaluated == sorted(evaluated)
     assert told[-2:] == [("Guardando", 0, n), ("Guardando", n, n)]
+
+
+def test_a_large_batch_is_told_as_it_is_saved_and_stored_as_unwatched(
+    engine: Engine, tmp_path: Path
+) -> None:
+    # 120.000 acceptances: written 20.000 at a time, each piece told as it goes, so the
+    # bar moves while the longest step runs instead of waiting at 0 until it ends.
+    n = 120_000
+    path = large_batch(tmp_path, n)
+    open_offer(engine)
+    open_offer(engine, "central-segunda-oferta")
+    told: list[tuple[str, int, int]] = []
+    watched = import_batch(
+        engine, CODE, path, "Casa de Bolsa", "L1", "scb", progress=lambda *t: told.append(t)
+    )
+    unwatched = import_batch(engine, "central-segunda-oferta", path, "Casa de Bolsa", "L1", "scb")
+    assert watched.rows == unwatched.rows == n
+    saving = [(done, total) for step, done, total in told if step == "Guardando"]
+    assert {total for _, total in saving} == {n}
+    saved = [done for done, _ in saving]
+    assert saved[0] == 0 and saved[-1] == n  # from nothing to every row
+    assert len(saved) >= 5  # several pieces told in between, not only start and end
+    assert saved == sorted(set(saved))  # each telling further than the one before
+    assert told[-1] == ("Guardando", n, n)  # nothing told after the rows are all stored
+    # Watching changed nothing of what was stored.
+    assert stored_rows(engine, CODE).equals(stored_rows(engine, "central-segunda-oferta"))
 
 
 def test_a_batch_decided_in_pieces_is_decided_as_in_one(

@@ -152,8 +152,8 @@ def import_batch(
 
         def store(conn: Connection) -> BatchResult:
             tell("Guardando", 0, frame.height)
-            stored_batch = store_batches(conn, stored, [received], before_commit)[0]
-            tell("Guardando", frame.height, frame.height)
+            saving = None if progress is None else lambda done, n: progress("Guardando", done, n)
+            [stored_batch] = store_batches(conn, stored, [received], before_commit, progress=saving)
             return replace(stored_batch, evaluated=(compiled, results, frame))
 
         def resent(conn: Connection) -> BatchResult | None:

@@ -25,6 +25,7 @@ from democratiza.rules.person import stored_general
 from democratiza.storage import audit
 from democratiza.storage.bulk import (
     BulkWriteRefused,
+    Written,
     insert_with_new_ids,
     rows_with_keys,
     write_rows,
@@ -99,6 +100,7 @@ def store_batches(
     decided: Sequence[Decided],
     before_commit: Callable[[], None] | None = None,
     numbers_apart: bool = True,
+    progress: Written | None = None,
 ) -> list[BatchResult]:
     """Write batches in the caller's transaction: each its ``lotes`` row, rows and audit entry.
 
@@ -111,6 +113,10 @@ def store_batches(
     (``_batch_numbers``); a group of single acceptances, whose whole write takes
     milliseconds, takes them in the caller's transaction instead (``False``), which saves
     the group a commit of its own.
+
+    ``progress``: told the acceptances written so far, of all the batches' rows, after each
+    piece of their bulk write (``storage.bulk.write_rows``), the longest step of a large
+    batch's storing; the total once all are stored.
     """
     now = datetime.now()
     numbers = _batch_numbers(conn, stored.id, [d.broker for d in decided], numbers_apart)
@@ -180,7 +186,7 @@ def store_batches(
         .select(written_columns(acceptances))
     )
     try:
-        write_rows(conn, acceptances, rows)
+        write_rows(conn, acceptances, rows, progress)
     except BulkWriteRefused as exc:
         raise StorageError(refused_message(str(exc))) from None
     corrected = rows.filter(pl.col("version") > 1)["lote_id"].to_list()

@@ -19,10 +19,11 @@ CSV for 30 rows), which a group of single acceptances would pay on each of its w
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import polars as pl
+import pyarrow as pa
 from pgpq import ArrowToPostgresBinaryEncoder
 from sqlalchemy import (
     BigInteger,
@@ -41,6 +42,9 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.types import TypeEngine
 
 INSERT_CHUNK = 20_000
+# Rows sent into a COPY between two tellings of ``progress``: 200.000 acceptances are told ten
+# times, each piece still one Arrow slice (no copy) and a few hundred kilobytes sent at once.
+COPY_PIECE_ROWS = 20_000
 # SQLAlchemy's SQLite dialect stores a DateTime and a Date as this text (its storage formats).
 SQLITE_DATETIME = "%Y-%m-%d %H:%M:%S%.6f"
 SQLITE_DATE = "%Y-%m-%d"
@@ -64,27 +68,41 @@ WIRE_TYPES: list[tuple[type[TypeEngine[Any]], pl.DataType]] = [
 ]
 
 
+# Rows written so far, of the write's total (``write_rows``' ``progress``).
+Written = Callable[[int, int], None]
+
+
 class BulkWriteRefused(Exception):
     pass
 
 
-def write_rows(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
+def write_rows(
+    conn: Connection, table: Table, rows: pl.DataFrame, progress: Written | None = None
+) -> None:
+    """Write ``rows`` into ``table``; ``progress``, if given, told the rows written so far
+    after each piece and the total at the end (never row by row)."""
     if rows.is_empty():
         return
+    total = rows.height
     if conn.dialect.name != "postgresql":
-        _insert_sqlite(conn, table, rows)
+        _insert_sqlite(conn, table, rows, progress)
         return
     if rows.height <= JSON_ROWS:
         _insert_json(conn, table, rows)
+        if progress:
+            progress(total, total)
         return
     statement = f"COPY {table.name} ({', '.join(rows.columns)}) FROM STDIN"
+    parts: Iterator[tuple[bytes, int]]
     if rows.height >= BINARY_ROWS:
-        parts = _binary(table, rows)
+        parts = _binary(table, rows, COPY_PIECE_ROWS if progress else None)
+        if progress is None:  # encoded whole before the COPY opens, as without a bar always
+            parts = iter(list(parts))
         statement += " WITH (FORMAT binary)"
     else:
         buffer = io.BytesIO()
         rows.write_csv(buffer, include_header=False, datetime_format="%Y-%m-%d %H:%M:%S%.f")
-        parts = [buffer.getvalue()]
+        parts = iter([(buffer.getvalue(), 0)])
         statement += " WITH (FORMAT csv)"
     if rows.height > TRANSITION_ROWS:
         conn.exec_driver_sql(f"SET LOCAL work_mem = '{TRANSITION_MEMORY}'")
@@ -93,10 +111,14 @@ def write_rows(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
 
     try:
         with raw.cursor() as cursor, cursor.copy(statement) as copy:  # type: ignore[union-attr]
-            for part in parts:
+            for part, sent in parts:
                 copy.write(part)
+                if progress and sent:
+                    progress(sent, total)
     except psycopg.Error as exc:
         raise BulkWriteRefused(str(exc).strip().splitlines()[0]) from None
+    if progress:  # the COPY ended: the server has stored every row (and run its triggers)
+        progress(total, total)
 
 
 def _insert_json(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
@@ -118,23 +140,31 @@ def _insert_json(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
         raise BulkWriteRefused(str(exc.orig).strip().splitlines()[0]) from None
 
 
-def _insert_sqlite(conn: Connection, table: Table, rows: pl.DataFrame) -> None:
-    """Chunked INSERTs of the rows' values as the driver takes them (``sqlite_values``).
+def _insert_sqlite(
+    conn: Connection, table: Table, rows: pl.DataFrame, progress: Written | None = None
+) -> None:
+    """Chunked INSERTs of the rows' values as the driver takes them (``sqlite_values``),
+    ``progress`` told the rows written after each chunk.
 
     Why not SQLAlchemy's ``insert`` with a dict per row: binding each value through its
     type took two thirds of a large batch's write (100.000 acceptances: about 4 of 6 s),
     and on SQLite that time holds the database's one write lock from every other broker.
     """
+    total = rows.height
     converted = sqlite_values(table, rows)
     if converted is None:  # a column type without a text form here: SQLAlchemy binds it
-        for start in range(0, rows.height, INSERT_CHUNK):
+        for start in range(0, total, INSERT_CHUNK):
             conn.execute(insert(table), rows.slice(start, INSERT_CHUNK).to_dicts())
+            if progress:
+                progress(min(total, start + INSERT_CHUNK), total)
         return
     names = ", ".join(rows.columns)
     marks = ", ".join("?" for _ in rows.columns)
     statement = f"INSERT INTO {table.name} ({names}) VALUES ({marks})"
-    for start in range(0, rows.height, INSERT_CHUNK):
+    for start in range(0, total, INSERT_CHUNK):
         conn.exec_driver_sql(statement, converted.slice(start, INSERT_CHUNK).rows())
+        if progress:
+            progress(min(total, start + INSERT_CHUNK), total)
 
 
 def sqlite_values(table: Table, rows: pl.DataFrame) -> pl.DataFrame | None:
@@ -170,18 +200,36 @@ def written_columns(table: Table) -> list[str]:
     return [c.name for c in table.columns if c.name != "id"]
 
 
-def _binary(table: Table, rows: pl.DataFrame) -> list[bytes]:
-    """The rows in PostgreSQL's binary COPY format, each column cast to its wire type."""
+def _binary(
+    table: Table, rows: pl.DataFrame, piece_rows: int | None = None
+) -> Iterator[tuple[bytes, int]]:
+    """The rows in PostgreSQL's binary COPY format, each column cast to its wire type.
+
+    Each part comes with the rows sent once it is written, where a piece of ``piece_rows``
+    ends before the last (0 for the others); without ``piece_rows``, the whole frame is one
+    piece. Cast here, before the COPY starts, so a value that does not fit refuses the write
+    before anything is sent; encoded piece by piece as the parts are taken.
+    """
     try:
         wire = rows.select(pl.col(c).cast(wire_type(table.c[c].type)) for c in rows.columns)
     except pl.exceptions.InvalidOperationError as exc:  # say, a number too large for int4
         first = str(exc).strip().splitlines()[0]
         raise BulkWriteRefused(f"un valor no cabe en el tipo de su columna: {first}") from None
     arrow = wire.to_arrow(compat_level=pl.CompatLevel.oldest())
+    return _encoded(arrow, piece_rows or arrow.num_rows)
+
+
+def _encoded(arrow: pa.Table, piece_rows: int) -> Iterator[tuple[bytes, int]]:
     encoder = ArrowToPostgresBinaryEncoder(arrow.schema)
-    parts = [encoder.write_header()]  # the encoder wants header, batches, end, in order
-    parts += [encoder.write_batch(batch) for batch in arrow.to_batches()]
-    return [*parts, encoder.finish()]
+    yield encoder.write_header(), 0  # the encoder wants header, batches, end, in order
+    total = arrow.num_rows
+    for start in range(0, total, piece_rows):
+        batches = arrow.slice(start, piece_rows).to_batches()
+        for batch in batches[:-1]:
+            yield encoder.write_batch(batch), 0
+        sent = start + piece_rows
+        yield encoder.write_batch(batches[-1]), sent if sent < total else 0
+    yield encoder.finish(), 0
 
 
 def wire_type(column_type: TypeEngine[Any]) -> pl.DataType:
