@@ -99,6 +99,7 @@ def test_every_command_on_a_damaged_sqlite_file_answers_in_spanish(
         ("credito", "corregir"),  # the same fields as registrar
         ("respaldo", "crear"),  # its destination, which must not exist yet
         ("verificar",),  # its package, before the chain its --db holds
+        ("multa", "calcular"),  # its program, before the series its --db may hold
     }
 
 

@@ -228,7 +228,7 @@ def test_every_problem_of_a_file_at_once_in_spanish(tmp_path: Path) -> None:
     text = SOURCE.read_text(encoding="utf-8")
     for old, new in [
         ("valor: 1836235403", "valor: muchas"),
-        ("multiplo: 5\n", "multiplo: 2.5\n"),
+        ("multiplo: 5\n", "multiplo: cinco\n"),
         ("fuentes: [limite_inversion]", "fuentes: [limite_inversiones]"),
         ("{norma: d706, ref: art. 10.1}", "{norma: d999, ref: art. 10.1}"),
     ]:
@@ -239,13 +239,32 @@ def test_every_problem_of_a_file_at_once_in_spanish(tmp_path: Path) -> None:
     assert messages(path) == [
         "parametros.acciones_ofrecidas.valor: se espera un número, un número entero o una fecha "
         "AAAA-MM-DD",
-        "limites[1].multiplo: se espera un número entero sin decimales o un objeto con claves",
+        "limites[1].multiplo: se espera un número entero o un objeto con claves",
         "limites[6].base.fuentes[0]: valor no admitido (se admite: 'patrimonio_liquido', "
         "'ingresos_declaracion', 'ingresos_certificado', 'ingresos_usd', 'remuneracion_anual', "
         "'salario_mensual_anualizado', 'patrimonio_ajustado', 'ingresos_estados_financieros', "
         "'limite_inversion' o 'salario_mensual')",
         "limites[7].cita.norma: la norma 'd999' no está declarada en 'normas'",
     ]
+
+
+def test_every_inexact_number_of_a_file_at_once_with_its_line(tmp_path: Path) -> None:
+    """YAML reads an unquoted 2.5 or 1.500 as a float: refused before the file is read, all
+    of them in one message, each by its key and line, so none is taken for an exact value."""
+    text = SOURCE.read_text(encoding="utf-8")
+    for old, new in [("multiplo: 5\n", "multiplo: 2.5\n"), ("valor: 1836235403", "valor: 1.500")]:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "programa.yaml"
+    path.write_text(text, encoding="utf-8")
+    [said] = messages(path)
+    assert "acciones_ofrecidas.valor: 1.500 (línea" in said and "multiplo: 2.5 (línea" in said
+    # In the file's order: the parameters come before the limits.
+    assert said.index("acciones_ofrecidas.valor: 1.500") < said.index("limites[1].multiplo: 2.5")
+    assert said.endswith(
+        ": YAML lee esos números como decimales inexactos (1.500 sería 1,5); los montos, las "
+        'acciones y los precios son exactos: escriba 1500, o "1.500" entre comillas'
+    )
 
 
 def test_a_yaml_syntax_error_is_said_in_spanish_with_its_line(tmp_path: Path) -> None:

@@ -152,19 +152,24 @@ def _refuse_aliases(root: yaml.Node) -> None:
 
 
 def _refuse_floats(root: yaml.Node) -> None:
-    """Refuse a number YAML reads with decimals (``1.500`` is 1,5 to YAML), naming its key
-    path and the value as written; walked over the composed nodes, before anything is built."""
+    """Refuse the numbers YAML reads with decimals (``1.500`` is 1,5 to YAML), every one of
+    the file at once, each by its key path, the value as written and its line; walked over
+    the composed nodes, before anything is built."""
     pending: list[tuple[str, yaml.Node]] = [("", root)]
+    found: list[tuple[int, int, str]] = []
     while pending:
         path, node = pending.pop()
         if isinstance(node, yaml.ScalarNode) and node.tag == FLOAT_TAG:
-            raise _Float(
-                problem=f"{path or 'el archivo'}: {node.value}", problem_mark=node.start_mark
-            )
+            mark = node.start_mark
+            said = f"{path or 'el archivo'}: {node.value}"
+            where = f"(línea {mark.line + 1}, columna {mark.column + 1})"
+            found.append((mark.line, mark.column, f"{said} {where}"))
         if isinstance(node, yaml.SequenceNode):
             pending += [(f"{path}[{i}]", item) for i, item in enumerate(node.value)]
         elif isinstance(node, yaml.MappingNode):
             pending += [(f"{path}.{k.value}" if path else str(k.value), v) for k, v in node.value]
+    if found:
+        raise _Float(problem="; ".join(said for *_, said in sorted(found)), note=str(len(found)))
 
 
 class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -211,9 +216,13 @@ def load_yaml(text: str, floats: bool = False) -> Any:
                 f"{where} se usa más de una vez; escriba cada valor en su lugar"
             ) from None
         if isinstance(exc, _Float):
+            read = (
+                "ese número como un decimal inexacto"
+                if exc.note == "1"
+                else "esos números como decimales inexactos"
+            )
             raise YamlProblem(
-                f"{exc.problem}{where}: YAML lee ese número como un decimal inexacto "
-                "(1.500 sería 1,5); los montos, las acciones y los precios son exactos: "
-                'escriba 1500, o "1.500" entre comillas'
+                f"{exc.problem}: YAML lee {read} (1.500 sería 1,5); los montos, las acciones "
+                'y los precios son exactos: escriba 1500, o "1.500" entre comillas'
             ) from None
         raise YamlProblem(f"no es YAML válido{where}") from None
