@@ -50,17 +50,32 @@ def parse_pesos(text: str) -> int:
     """
     written = text.strip()
     body = written.removeprefix("-").strip()
-    match = _AMOUNT.match(body)
-    if match is None:
+    value = amount_centavos(body)
+    if value is None:
+        if _AMOUNT.match(body):  # the grammar's, but more whole digits than any amount has
+            raise MoneyError(f"'{written}' está fuera de todo rango plausible")
         if _TOO_FINE.match(body):
             raise MoneyError(f"'{written}' tiene más de dos decimales")
         raise MoneyError(f"'{written}' no es un monto en pesos (se escribe {AMOUNT_EXAMPLES})")
+    return -value if written.startswith("-") else value
+
+
+def amount_centavos(body: str) -> int | None:
+    """The centavos of an amount written by the grammar, unsigned and with nothing around
+    it; None if it is not (or has more than ``AMOUNT_DIGITS`` whole pesos).
+
+    >>> amount_centavos("48.000.000,50"), amount_centavos("2075.3"), amount_centavos("1,234")
+    (4800000050, 207530, None)
+    """
+    match = _AMOUNT.fullmatch(body)  # not ``match``: Python's ``$`` also takes a final "\n"
+    if match is None:
+        return None
     whole = match["plain"] or match["grouped"].replace(".", "")
     if len(whole) > AMOUNT_DIGITS:
-        raise MoneyError(f"'{written}' está fuera de todo rango plausible")
-    cents = (match["plain_cents"] or match["grouped_cents"] or "").ljust(2, "0")
-    value = int(whole) * 100 + int(cents)
-    return -value if written.startswith("-") else value
+        return None
+    return int(whole) * 100 + int(
+        (match["plain_cents"] or match["grouped_cents"] or "").ljust(2, "0")
+    )
 
 
 # A number of shares as a person writes it, by the rule of the pesos: digits, with or without

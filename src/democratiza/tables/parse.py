@@ -7,13 +7,18 @@ digits, so no amount ever passes through a float.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import polars as pl
 
-from democratiza.money import AMOUNT_DIGITS, AMOUNT_EXAMPLES, AMOUNT_PATTERN, TOO_FINE_PATTERN
+from democratiza.money import (
+    AMOUNT_DIGITS,
+    AMOUNT_EXAMPLES,
+    AMOUNT_PATTERN,
+    TOO_FINE_PATTERN,
+    amount_centavos,
+)
 from democratiza.tables.acceptances import ACCEPTANCES
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.format import (
@@ -115,22 +120,6 @@ def _read_the_rest(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame:
     return typed
 
 
-_AMOUNT_CELL = re.compile(AMOUNT_PATTERN)
-
-
-def _cents(cell: str) -> int | None:
-    """``_amount_value`` of one cell, in Python: the same pattern, the same digits."""
-    match = _AMOUNT_CELL.match(cell)
-    if match is None or match.end() != len(cell):  # Python's ``$`` also takes a final "\n"
-        return None
-    whole = match["plain"] or match["grouped"].replace(".", "")
-    if len(whole) > AMOUNT_DIGITS:
-        return None
-    return int(whole) * 100 + int(
-        (match["plain_cents"] or match["grouped_cents"] or "").ljust(2, "0")
-    )
-
-
 def _read_the_rest_at_once(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame:
     """``_read_the_rest`` for a few rows (single acceptances filed at once): the same second
     reading of the same cells, in one select for every column that has any.
@@ -138,7 +127,7 @@ def _read_the_rest_at_once(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame
     Why: for a few rows the cost is Polars planning, not the reading; a frame, a select and
     a scatter for each such column (mostly planning the grammar's regex) took half of typing
     a group of 30 single acceptances, where amounts with centavos are usual. An amount is
-    therefore read here in Python by the very pattern of the grammar (``_cents``, as
+    therefore read here in Python by the very pattern of the grammar (``money.amount_centavos``, as
     ``_amount_value`` reads it); any other kind, in one select for every column that has
     an unread cell, a cell read first keeping its first value.
     """
@@ -152,7 +141,7 @@ def _read_the_rest_at_once(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame
             continue
         if second is _amount_value:
             cells = zip(typed[_written(name)].to_list(), typed[name].to_list(), strict=True)
-            values = [_cents(w) if w is not None and v is None else v for w, v in cells]
+            values = [amount_centavos(w) if w is not None and v is None else v for w, v in cells]
             read.append(pl.Series(name, values, dtype=typed.schema[name]))
             continue
         written, value = pl.col(_written(name)), pl.col(name)
