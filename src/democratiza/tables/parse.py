@@ -102,54 +102,44 @@ def _read_the_rest(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame:
     than 'si' or 'no'.
 
     Only those cells are read, so a file of plain amounts pays for no regex at all, and one
-    of 'si' and 'no' for no lower-casing.
+    of 'si' and 'no' for no lower-casing. A few rows (single acceptances filed at once,
+    ``FEW_ROWS``) are read otherwise, to the same values: there the cost is Polars planning,
+    not the reading (a frame, a select and a scatter for each such column, mostly planning
+    the grammar's regex, took half of typing a group of 30 single acceptances, where amounts
+    with centavos are usual). So an amount is read in Python by the very grammar
+    (``money.amount_centavos``), and any other kind in the one select of every column that
+    has an unread cell, a cell read first keeping its first value.
     """
-    for column in fmt.columns:
-        second = SECOND_READ.get(column.kind)
-        if second is None:
-            continue
-        written, value = typed[_written(column.name)], typed[column.name]
-        unread = (written.is_not_null() & value.is_null()).arg_true()
-        if unread.len():
-            cells = pl.DataFrame({"celda": written.gather(unread)})
-            read = cells.select(second(pl.col("celda"))).to_series()
-            typed = typed.with_columns(value.clone().scatter(unread, read))
-            if column.kind == "cantidad" and FRACTION in typed.columns:
-                fraction = cells.select(_fraction(pl.col("celda"))).to_series()
-                typed = typed.with_columns(typed[FRACTION].clone().scatter(unread, fraction))
-    return typed
-
-
-def _read_the_rest_at_once(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame:
-    """``_read_the_rest`` for a few rows (single acceptances filed at once): the same second
-    reading of the same cells, in one select for every column that has any.
-
-    Why: for a few rows the cost is Polars planning, not the reading; a frame, a select and
-    a scatter for each such column (mostly planning the grammar's regex) took half of typing
-    a group of 30 single acceptances, where amounts with centavos are usual. An amount is
-    therefore read here in Python by the very pattern of the grammar (``money.amount_centavos``, as
-    ``_amount_value`` reads it); any other kind, in one select for every column that has
-    an unread cell, a cell read first keeping its first value.
-    """
+    few = typed.height <= FEW_ROWS
     read: list[pl.Expr | pl.Series] = []
     for column in fmt.columns:
         second = SECOND_READ.get(column.kind)
         if second is None:
             continue
         name = column.name
-        if not (typed[_written(name)].is_not_null() & typed[name].is_null()).any():
-            continue
-        if second is _amount_value:
-            cells = zip(typed[_written(name)].to_list(), typed[name].to_list(), strict=True)
-            values = [amount_centavos(w) if w is not None and v is None else v for w, v in cells]
-            read.append(pl.Series(name, values, dtype=typed.schema[name]))
-            continue
-        written, value = pl.col(_written(name)), pl.col(name)
+        written, value = typed[_written(name)], typed[name]
         unread = written.is_not_null() & value.is_null()
-        read.append(pl.when(unread).then(second(written)).otherwise(value).alias(name))
-        if column.kind == "cantidad" and FRACTION in typed.columns:
-            fraction = pl.when(unread).then(_fraction(written)).otherwise(pl.col(FRACTION))
-            read.append(fraction.alias(FRACTION))
+        if not unread.any():
+            continue
+        fraction = column.kind == "cantidad" and FRACTION in typed.columns
+        if few and second is _amount_value:
+            cells = zip(written.to_list(), value.to_list(), unread.to_list(), strict=True)
+            values = [amount_centavos(w) if u else v for w, v, u in cells]
+            read.append(pl.Series(name, values, dtype=typed.schema[name]))
+        elif few:
+            cell = pl.col(_written(name))
+            is_unread = cell.is_not_null() & pl.col(name).is_null()
+            read.append(pl.when(is_unread).then(second(cell)).otherwise(pl.col(name)).alias(name))
+            if fraction:
+                had = pl.col(FRACTION)
+                read.append(pl.when(is_unread).then(_fraction(cell)).otherwise(had).alias(FRACTION))
+        else:
+            at = unread.arg_true()
+            cells_read = pl.DataFrame({"celda": written.gather(at)}).select(
+                second(pl.col("celda")).alias(name),
+                *([_fraction(pl.col("celda")).alias(FRACTION)] if fraction else []),
+            )
+            read += [typed[c].clone().scatter(at, cells_read[c]) for c in cells_read.columns]
     return typed.with_columns(read) if read else typed
 
 
@@ -474,8 +464,6 @@ def _may_repeat(key: pl.Series) -> bool:
 def _typed(frame: pl.DataFrame, plan: _Plan, fmt: FileFormat) -> pl.DataFrame:
     """Each column's typed value beside the cell as written (the frame as prepared)."""
     first = frame.select("fila", *plan.values, *plan.extra, *plan.written)
-    if first.height <= FEW_ROWS:
-        return _read_the_rest_at_once(first, fmt)
     return _read_the_rest(first, fmt)
 
 
