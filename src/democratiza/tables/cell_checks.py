@@ -9,6 +9,8 @@ characters.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,11 +41,31 @@ def cell_errors(source: str, frame: pl.DataFrame, controls: bool = True) -> list
     ).to_series()
     if not suspect.any():
         return []
-    errors = []
-    for row in frame.filter(suspect).iter_rows(named=True):
-        for column in columns:
-            errors += cell_error(source, row["fila"], column, row[column])
-    return errors
+    rows = frame.filter(suspect).select("fila", *columns).iter_rows()
+    return rows_errors(source, columns, ((row[0], row[1:]) for row in rows))
+
+
+def any_suspect(cells: Iterable[str]) -> bool:
+    """``cell_errors``' one look, over a few cells in Python: whether any may be refused (a
+    control character, a line feed being none; more characters than ``MAX_TEXT``)."""
+    cells = list(cells)
+    return bool(_CONTROL.search("\n".join(cells))) or any(len(c) > MAX_TEXT for c in cells)
+
+
+_CONTROL = re.compile(CONTROL)
+
+
+def rows_errors(
+    source: str, columns: Sequence[str], rows: Iterable[tuple[int, Sequence[str | None]]]
+) -> list[InputError]:
+    """Every error of these rows (each its number and its cells, in ``columns``' order), row
+    by row and column by column."""
+    return [
+        error
+        for number, cells in rows
+        for column, text in zip(columns, cells, strict=True)
+        for error in cell_error(source, number, column, text)
+    ]
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,13 @@ from pathlib import Path
 
 import polars as pl
 
-from democratiza.tables.cell_checks import CONTROL, ByteFacts, byte_facts, cell_error, cell_errors
+from democratiza.tables.cell_checks import (
+    ByteFacts,
+    any_suspect,
+    byte_facts,
+    cell_errors,
+    rows_errors,
+)
 from democratiza.tables.csv_blocks import Readable, first_record_end, record_blocks
 from democratiza.tables.csv_layout import (
     CsvShape,
@@ -28,7 +34,6 @@ from democratiza.tables.csv_layout import (
     plain_shape,
 )
 from democratiza.tables.errors import InputError, InputRejected
-from democratiza.tables.format import MAX_TEXT
 from democratiza.tables.limits import LIMITS, ReadLimits, check_rows, check_workbook
 from democratiza.tables.xlsx_sheet import Formula, SheetRow, sheet_rows
 
@@ -446,7 +451,6 @@ FEW_ROWS = 64
 # also strips U+001C to U+001F, control characters that must be refused, not stripped.)
 WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
 WHITE_SPACE += "\u2028\u2029\u202f\u205f\u3000"
-_CONTROL = re.compile(CONTROL)
 
 
 def _few_records(source: str, names: list[str], rows: list[list[str | None]]) -> RawTable:
@@ -457,15 +461,9 @@ def _few_records(source: str, names: list[str], rows: list[list[str | None]]) ->
         [(text.strip(WHITE_SPACE) or None) if text is not None else None for text in column]
         for column in zip(*rows, strict=True)
     ]
-    cells = [cell for column in columns for cell in column if cell is not None]
-    # One look at all the cells (a line feed is no control character), as ``cell_errors``.
-    if _CONTROL.search("\n".join(cells)) or any(len(cell) > MAX_TEXT for cell in cells):
-        errors = [
-            error
-            for n in range(len(rows))
-            for name, column in zip(names, columns, strict=True)
-            for error in cell_error(source, n + 1, name, column[n])
-        ]
+    if any_suspect(cell for column in columns for cell in column if cell is not None):
+        numbered = ((n + 1, [column[n] for column in columns]) for n in range(len(rows)))
+        errors = rows_errors(source, names, numbered)
         if errors:
             raise InputRejected(errors)
     frame = pl.DataFrame(
