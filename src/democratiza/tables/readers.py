@@ -457,10 +457,7 @@ def _few_records(source: str, names: list[str], rows: list[list[str | None]]) ->
     """``_with_rows(source, frame of rows, 1)`` in plain Python, for a few rows: the same
     cells (stripped, blank as missing), the same "fila", the same errors in the same order
     (row by row, column by column)."""
-    columns = [
-        [(text.strip(WHITE_SPACE) or None) if text is not None else None for text in column]
-        for column in zip(*rows, strict=True)
-    ]
+    columns = [[_stripped(text) for text in column] for column in zip(*rows, strict=True)]
     if any_suspect(cell for column in columns for cell in column if cell is not None):
         numbered = ((n + 1, [column[n] for column in columns]) for n in range(len(rows)))
         errors = rows_errors(source, names, numbered)
@@ -474,15 +471,15 @@ def _few_records(source: str, names: list[str], rows: list[list[str | None]]) ->
 
 
 def cell_key(value: object) -> str | None:
-    """A cell as ``read_records`` leaves it (text, stripped, blank as missing), for grouping.
+    """A cell as ``read_records`` leaves it (text, stripped, blank as missing), for grouping:
+    stripped of exactly what Polars strips (``WHITE_SPACE``), so two cells are read as equal
+    if and only if their keys are."""
+    return _stripped(_cell_text(value))
 
-    Python strips every character Polars strips (and a few control characters more), so two
-    cells Polars would read as equal always have equal keys here.
-    """
-    text = _cell_text(value)
-    if text is None:
-        return None
-    return text.strip() or None
+
+def _stripped(text: str | None) -> str | None:
+    """A cell stripped as Polars's ``str.strip_chars()`` strips it, blank as missing."""
+    return (text.strip(WHITE_SPACE) or None) if text is not None else None
 
 
 READERS = {".csv": read_csv, ".xlsx": read_xlsx, ".json": read_json}
