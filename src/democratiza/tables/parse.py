@@ -289,7 +289,9 @@ def _text(column: Column, codes: tuple[str, ...] | None) -> Parsed:
     error = pl.when(col.is_not_null() & ~col.is_in(list(codes))).then(
         pl.lit(f"valor desconocido '{{}}'; se admite: {listed}")
     )
-    return pl.when(col.is_in(list(codes))).then(col), error
+    # A cell that is none of the codes is null: the cast, not strict, tells it (cheaper than
+    # looking each cell up in the list and casting it after).
+    return col.cast(pl.Enum(list(codes)), strict=False), error
 
 
 # Each parser gets the column and its prepared column (``PREPARED``, see ``_plan``).
