@@ -60,7 +60,7 @@ def _money(col: pl.Expr, maximum: int, unit: str) -> Parsed:
     value = pl.when(~signed & (col.str.len_bytes() <= AMOUNT_DIGITS)).then(
         col.cast(pl.Int64, strict=False) * 100
     )
-    whole = _amount(col)[0]
+    whole = _amount(_amount_groups(col))[0]
     error = (
         pl.when(col.is_null())
         .then(None)
@@ -87,9 +87,13 @@ def _signed(col: pl.Expr) -> pl.Expr:
     return (col >= "+") & (col < ".")
 
 
-def _amount(col: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
-    """(whole pesos, their cents) as written, by the grammar; null where it does not fit."""
-    groups = col.str.extract_groups(AMOUNT_PATTERN)
+def _amount_groups(col: pl.Expr) -> pl.Expr:
+    """The grammar's groups of each cell (a struct; its fields null where it does not fit)."""
+    return col.str.extract_groups(AMOUNT_PATTERN)
+
+
+def _amount(groups: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """(whole pesos, their cents) as written, from the grammar's ``groups``."""
     grouped = groups.struct.field("grouped").str.replace_all(".", "", literal=True)
     whole = pl.coalesce(groups.struct.field("plain"), grouped)
     cents = pl.coalesce(groups.struct.field("plain_cents"), groups.struct.field("grouped_cents"))
@@ -98,7 +102,11 @@ def _amount(col: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
 
 def _amount_value(col: pl.Expr) -> pl.Expr:
     """The cell's centavos by the grammar (null if it does not fit it, or is implausible)."""
-    whole, cents = _amount(col)
+    return _amount_of_groups(_amount_groups(col))
+
+
+def _amount_of_groups(groups: pl.Expr) -> pl.Expr:
+    whole, cents = _amount(groups)
     return pl.when(whole.str.len_chars() <= AMOUNT_DIGITS).then(
         whole.cast(pl.Int64, strict=False) * 100
         + cents.str.pad_end(2, "0").cast(pl.Int64, strict=False).fill_null(0)
@@ -144,8 +152,16 @@ def _read_the_rest(typed: pl.DataFrame, fmt: FileFormat) -> pl.DataFrame:
                 read.append(pl.when(is_unread).then(_fraction(cell)).otherwise(had).alias(FRACTION))
         else:
             at = unread.arg_true()
-            cells_read = pl.DataFrame({"celda": written.gather(at)}).select(
-                second(pl.col("celda")).alias(name),
+            unread_cells = pl.DataFrame({"celda": written.gather(at)})
+            reading = second(pl.col("celda"))
+            if second is _amount_value:
+                # The groups matched once, in a column: each use of them in one expression
+                # matched the regex again (this took most of reading an amount's cells).
+                groups = _amount_groups(pl.col("celda")).alias("grupos")
+                unread_cells = unread_cells.with_columns(groups)
+                reading = _amount_of_groups(pl.col("grupos"))
+            cells_read = unread_cells.select(
+                reading.alias(name),
                 *([_fraction(pl.col("celda")).alias(FRACTION)] if fraction else []),
             )
             read += [typed[c].clone().scatter(at, cells_read[c]) for c in cells_read.columns]
