@@ -250,12 +250,25 @@ def anchor(conn: Connection) -> Anchor:
 
 
 def locked_anchor(conn: Connection) -> Anchor:
-    """The anchor as it is now, with the chain's lock taken for the rest of the transaction
-    (PostgreSQL), so that no other writer appends before the caller's own entry: the anchor
-    is then exactly the entry that entry will follow."""
+    """The anchor as it is now, with the chain's lock taken for the rest of the transaction,
+    so that no other writer appends before the caller's own entry: the anchor is then
+    exactly the entry that entry will follow, and whatever the caller reads afterwards in the
+    same transaction no other writer changes meanwhile, in any process.
+
+    PostgreSQL: the chain's advisory transaction lock. SQLite: the database's one write lock,
+    taken now (``BEGIN IMMEDIATE``) unless the transaction already wrote and so holds it (the
+    driver begins a transaction only before its first write: a read before it sees no lock).
+    """
     if conn.dialect.name == "postgresql":
         conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
+    elif conn.dialect.name == "sqlite" and not _writing(conn):
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
     return anchor(conn)
+
+
+def _writing(conn: Connection) -> bool:
+    """Whether a SQLite connection is inside a transaction (so it holds the write lock)."""
+    return bool(getattr(conn.connection.dbapi_connection, "in_transaction", False))
 
 
 def verify(conn: Connection, anchored: Anchor | None = None) -> ChainReport:
