@@ -197,10 +197,21 @@ def append(
 
 
 @dataclass(frozen=True)
+class Missed:
+    """The first anchor a chain that verifies no longer holds, as data, for a caller that
+    words it its own way (``verification.chain_head``: the head a package names)."""
+
+    anchor: Anchor
+    found: str | None  # the hash the chain holds at the anchored entry; None: it ends before
+    held: int  # the last anchored entry before it that still holds (0: none)
+
+
+@dataclass(frozen=True)
 class ChainReport:
     entries: int
     broken_at: int | None  # the first entry that does not verify, or None
     reason: str | None  # why, in Spanish
+    missed: Missed | None = None  # when it verifies but does not hold an anchor
 
     @property
     def ok(self) -> bool:
@@ -304,6 +315,7 @@ def verify_entries(chunks: Iterable[Sequence[Any]], anchors: Sequence[Anchor] = 
                 f"el ancla {kept.entries}:{kept.last_hash[:12]}… dice que la cadena llegaba a la "
                 f"entrada {group(kept.entries)} y hoy termina en la {group(report.entries)}: "
                 f"faltan las entradas {group(report.entries + 1)} a {group(kept.entries)}",
+                Missed(kept, None, held),
             )
         if found.get(kept.entries) != kept.last_hash:
             since = "ninguna ancla anterior coincide"
@@ -316,6 +328,7 @@ def verify_entries(chunks: Iterable[Sequence[Any]], anchors: Sequence[Anchor] = 
                 f"cadena fue reescrita desde una entrada entre la {group(held + 1)} y la "
                 f"{group(kept.entries)} (comparada con un registro exportado antes, "
                 "`democratiza auditoria verificar --cadena ARCHIVO`, se sabe desde cuál)",
+                Missed(kept, found.get(kept.entries), held),
             )
         held = kept.entries
     return report
