@@ -157,3 +157,18 @@ def test_a_write_told_piece_by_piece_keeps_every_value(
     with table_engine.connect() as conn:
         stored = conn.execute(select(every_type).order_by(every_type.c.id)).all()
     assert [tuple(row) for row in stored] == rows.rows()
+
+
+def test_a_binary_copy_in_pieces_is_the_whole_frames_encoding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One way to encode, with or without a bar: 12 rows in pieces of 5 are exactly the bytes
+    of the 12 in one piece, and say the rows sent where the first two pieces end."""
+    rows = pl.concat([ROWS] * 3).with_columns(pl.int_range(1, 13).alias("id"))
+    monkeypatch.setattr(bulk, "COPY_PIECE_ROWS", 1_000)
+    whole = list(bulk._binary(every_type, rows))
+    monkeypatch.setattr(bulk, "COPY_PIECE_ROWS", 5)
+    pieces = list(bulk._binary(every_type, rows))
+    assert b"".join(part for part, _ in pieces) == b"".join(part for part, _ in whole)
+    assert [sent for _, sent in pieces if sent] == [5, 10]
+    assert [sent for _, sent in whole if sent] == []

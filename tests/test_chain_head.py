@@ -100,6 +100,9 @@ def test_a_chain_cut_short_before_the_head_is_refused_naming_the_entry(
     folder, before = published(engine, db_url, tmp_path)
     lines = exported(db_url, tmp_path / "registro.jsonl")
     cut = write_lines(tmp_path / "recortada.jsonl", lines[: before.entries - 2])
+    # The chain's own check against the head, as data: it ends before the head's entry.
+    report = audit.verify_entries(export_chunks(cut), [before])
+    assert report.missed == audit.Missed(before, None, 0)
     code, said = check(folder, cut)
     assert code != 0
     assert (
@@ -134,6 +137,8 @@ def test_a_tail_rewritten_with_its_hashes_recomputed_is_refused_naming_the_entry
         )
     forged = write_lines(tmp_path / "reescrita.jsonl", lines)
     assert audit.verify_entries(export_chunks(forged)).ok  # whole again on its own
+    report = audit.verify_entries(export_chunks(forged), [before])  # not against the head
+    assert report.missed == audit.Missed(before, str(lines[before.entries - 1]["huella"]), 0)
     alone = runner.invoke(app, ["verificar", str(folder)])
     assert alone.exit_code == 0  # the package itself is intact
     code, said = check(folder, forged)

@@ -51,6 +51,25 @@ def test_a_population_file_keeps_its_proportions() -> None:
     assert load_yaml("declaran_renta: 0.65\n", floats=True) == {"declaran_renta": 0.65}
 
 
+def test_one_inexact_number_is_said_in_the_singular_two_in_the_plural() -> None:
+    with pytest.raises(YamlProblem, match="YAML lee ese número como un decimal inexacto"):
+        load_yaml("precio: 1.500\n")
+    with pytest.raises(YamlProblem) as refused:
+        load_yaml("precio: 1.500\nlotes: [2.5, 10]\n")
+    assert str(refused.value).startswith(
+        "precio: 1.500 (línea 1, columna 9); lotes[0]: 2.5 (línea 2, columna 9): "
+        "YAML lee esos números como decimales inexactos"
+    )
+
+
+def test_an_alias_is_refused_before_any_inexact_number_and_in_a_population_too() -> None:
+    # One walk finds both; the alias is what is said (nothing it stands for is walked).
+    text = "a: &x [1.5, 2.5]\nb: *x\n"
+    for floats in (False, True):
+        with pytest.raises(YamlProblem, match="no se admiten anclas ni alias de YAML"):
+            load_yaml(text, floats=floats)
+
+
 def test_a_program_file_with_a_yaml_decimal_price_names_file_and_key(tmp_path: Path) -> None:
     text = (PROGRAMS / "geb-2017.yaml").read_text(encoding="utf-8")
     before = 'precio: {valor: "2018.00"'

@@ -4,6 +4,7 @@ writer; without it, commas and a dot decimal as before."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -13,12 +14,18 @@ from democratiza.adjudication.record import stored_adjudication
 from democratiza.compliance.ledger import acceptance_terms
 from democratiza.offers.lifecycle import load_offer
 from democratiza.reports.exports import broker_files
+from democratiza.reports.stage_report import registry_file
+from democratiza.stages.allocate import stored_allocation
 from democratiza.tables.cells import csv_style
 from democratiza.web.app import create_app
 from tests.test_person_reductions import reduced
-from tests.test_web_support import BROKER_B, CODE, bearer, log_in
+from tests.test_stage_payments import allocated
+from tests.test_web_after_sale import session
+from tests.test_web_support import BROKER_B, CODE, add_people, bearer, log_in
 
-__all__ = ["reduced"]  # the fixture: two filings of one person, adjudicated and published
+# The fixtures: two filings of one person, adjudicated and published; a Segunda Fase
+# allocated (O1 8.000, O2 7.200 and O3 4.700 shares at $ 1.200, all through Casa de Bolsa).
+__all__ = ["allocated", "reduced"]
 
 
 def test_a_broker_downloads_its_file_for_excel_as_the_cli_writes_it(
@@ -49,3 +56,46 @@ def test_the_office_page_links_each_file_for_excel(engine: Engine, reduced: obje
     assert registry.status_code == 200 and ";" in registry.text.splitlines()[0]
     refused = client.get(f"/api/ofertas/{CODE}/registro-adjudicatarios.csv?separador=|")
     assert refused.status_code == 422
+
+
+def test_a_stage_s_files_for_excel_are_the_cli_s_with_semicolons_and_comma_decimals(
+    engine: Engine, allocated: dict[str, str], tmp_path: Path
+) -> None:
+    add_people(engine)
+    office = session(create_app(engine), "oficina")
+    # The registry for the depository: the very file ``etapa exportar --separador ";"``
+    # writes (the shares summed by buyer: whole numbers, so only the separator changes).
+    done = stored_allocation(engine, "segunda")
+    written = registry_file(done, tmp_path / "out", None, csv_style(";")).read_bytes()
+    excel = office.get("/api/etapas/segunda/registro.csv", params={"separador": ";"})
+    assert excel.status_code == 200 and excel.content == written
+    assert excel.text.splitlines()[0] == (
+        "tipo_identificacion;numero_identificacion;nombre;comisionista;acciones"
+    )
+    # The allocation: each order's sum to pay with a comma decimal, 8.000 × $ 1.200 for O1.
+    url = "/api/etapas/segunda/asignacion.csv"
+    [header, *rows] = office.get(url, params={"separador": ";"}).text.splitlines()
+    assert header.startswith("comisionista;") and len(rows) == 3
+    assert any(row.endswith(";9600000,00") or ";9600000,00;" in row for row in rows)
+    plain = office.get(url).text.splitlines()
+    assert plain[0].startswith("comisionista,") and any("9600000.00" in r for r in plain[1:])
+    assert office.get(url, params={"separador": "|"}).status_code == 422
+
+
+def test_every_link_for_excel_names_its_file_as_the_docs_quote_it() -> None:
+    """Each page's link to a file for Excel is its file's name and «(CSV para Excel, ;)»,
+    beside the same name and «(CSV)»; docs/web.md quotes both."""
+    root = Path(__file__).parents[1]
+    docs = (root / "docs" / "web.md").read_text(encoding="utf-8")
+    assert "«(CSV)» y «(CSV para Excel, ;)» tras su nombre" in docs
+    templates = root / "src" / "democratiza" / "web" / "templates"
+    links = [
+        re.findall(r'\.csv(\?separador=%3B)?">([^<]*)</a>', path.read_text(encoding="utf-8"))
+        for path in sorted(templates.glob("*.html"))
+    ]
+    for_excel = [name for found in links for semicolon, name in found if semicolon]
+    plain = {name for found in links for semicolon, name in found if not semicolon}
+    assert len(for_excel) == 6
+    for name in for_excel:
+        assert name.endswith(" (CSV para Excel, ;)")
+        assert name.replace(" (CSV para Excel, ;)", " (CSV)") in plain

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -16,7 +17,9 @@ from sqlalchemy import Engine
 from democratiza.design.designs import load_designs
 from democratiza.design.simulate import simulate
 from democratiza.design.sources import example_populations, from_offer, from_spec
+from democratiza.reports import design_report
 from democratiza.reports.design_comparison import comparison_csv, design_figures
+from democratiza.reports.render.charts import responsive_svg
 from democratiza.storage.database import make_engine, migrate
 from democratiza.web.app import create_app
 from democratiza.web.pages import designer_input
@@ -82,6 +85,27 @@ def test_the_office_compares_designs_on_an_offer_s_acceptances(sqlite: Engine) -
     assert csv.status_code == 200 and csv.content == comparison_csv(expected)
     assert client.get(f"{PAGE}/{run_id.group(1)}.pdf").content.startswith(b"%PDF")
     assert "Curvas de Lorenz" in client.get(f"{PAGE}/{run_id.group(1)}.html").text
+
+
+def test_each_chart_is_drawn_once_per_comparison(
+    sqlite: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page and the report to download show the same charts: drawn once for both."""
+    drawn: list[str] = []
+
+    def counted(*args: Any, **kwargs: Any) -> str:
+        drawn.append(str(args[3]))  # the chart's title
+        return responsive_svg(*args, **kwargs)
+
+    monkeypatch.setattr("democratiza.reports.design_report.responsive_svg", counted)
+    client, csrf = office(sqlite)
+    file = DESIGNS / "disenos-central.yaml"
+    page = run(client, csrf, {"fuente": "oferta", "oferta": CODE}, file.read_bytes(), file.name)
+    assert drawn == [title for _, title, *_ in design_report.CHARTS]
+    run_id = re.search(r"/oficina/disenador/([0-9a-f]{32})\.csv", page)
+    assert run_id is not None
+    report = client.get(f"{PAGE}/{run_id.group(1)}.html").text
+    assert report.count('<svg class="grafica-ancha"') == page.count('<svg class="grafica-ancha"')
 
 
 def test_a_shipped_synthetic_population_is_a_choice(sqlite: Engine) -> None:

@@ -21,7 +21,7 @@ from democratiza.stages.lifecycle import advance_stage, load_stage
 from democratiza.stages.orders import import_orders, withdraw_order
 from democratiza.storage.schema import orders
 from democratiza.verification.package import AWARDS
-from democratiza.web.api.views import WITHDRAWN
+from democratiza.web.api.views import ORDER_WITHDRAWN
 from democratiza.web.app import create_app
 from tests.test_stages import FIRST, book, close, new_stage, order, settle_sample
 from tests.test_web_support import csrf_of
@@ -118,7 +118,7 @@ def test_a_buyer_finds_their_order_once_the_stage_is_published(
     assert refused["decision"] == "rechazada" and refused["asignada"] == 0
     assert refused["motivo"] == rows["O3"]["motivo"] and "mínimo" in refused["motivo"]
     gone = public.post("/api/resultados/consulta", json=query(rows["O4"])).json()
-    assert gone["decision"] == "rechazada" and gone["motivo"] == WITHDRAWN  # no user named
+    assert gone["decision"] == "rechazada" and gone["motivo"] == ORDER_WITHDRAWN  # no user named
     assert "usuario:scb" in rows["O4"]["motivo"]
     # The pseudonym is the one the stage's package names the order by.
     package = public.get(f"/etapas/{STAGE}/paquete.zip")

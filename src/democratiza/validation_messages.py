@@ -107,7 +107,7 @@ def validated_yaml(
 # YAML a person wrote (program files, designs files, populations, a stage's terms) is read
 # safely, with LibYAML's parser where installed, and a key written twice is refused: YAML
 # keeps the last of two equal keys, so an edit written under a key already there would be
-# silently lost. Aliases (``*nombre``) are refused too: see ``_refuse_aliases``.
+# silently lost. Aliases (``*nombre``) are refused too: see ``_refuse``.
 
 
 class YamlProblem(ValueError):
@@ -122,61 +122,55 @@ class _Alias(yaml.MarkedYAMLError):
     pass
 
 
-class _Float(yaml.MarkedYAMLError):
-    pass
+class _Floats(yaml.YAMLError):
+    """The numbers of a file YAML reads with decimals, each as a person reads it."""
+
+    def __init__(self, found: list[str]) -> None:
+        super().__init__("; ".join(found))
+        self.found = tuple(found)
 
 
 FLOAT_TAG = "tag:yaml.org,2002:float"
 
 
-def _refuse_aliases(root: yaml.Node) -> None:
-    """Refuse a document in which a node is reached twice: that is an alias (``*nombre``).
+def _refuse(root: yaml.Node, floats: bool) -> None:
+    """Walk the composed nodes once, before anything is built, and refuse a document in which
+    a node is reached twice (that is an alias, ``*nombre``) or, unless ``floats``, any number
+    YAML reads with decimals (``1.500`` is 1,5 to YAML): every one of the file at once, each
+    by its key path, the value as written and its line.
 
-    Why: nine levels of aliases, each naming the previous one ten times, make 633 bytes
-    stand for 10^9 values, and whatever walks them next (validation, a design's
-    simulation) keeps a core busy for hours. No file a person writes here needs them.
-    Walked once over the composed nodes, which aliases share, before anything is built.
+    Why aliases: nine levels of them, each naming the previous one ten times, make 633 bytes
+    stand for 10^9 values, and whatever walks them next (validation, a design's simulation)
+    keeps a core busy for hours. No file a person writes here needs them; the first node
+    reached again stops the walk, so it never walks what they stand for.
     """
     seen: set[int] = set()
-    pending = [root]
+    # (key path, node); the path is None for a mapping's key, and when floats are allowed.
+    pending: list[tuple[str | None, yaml.Node]] = [(None if floats else "", root)]
+    found: list[tuple[int, int, str]] = []
     while pending:
-        node = pending.pop()
+        path, node = pending.pop()
         if id(node) in seen:
             raise _Alias(problem="alias", problem_mark=node.start_mark)
         seen.add(id(node))
         if isinstance(node, yaml.SequenceNode):
-            pending.extend(node.value)
+            for i, item in enumerate(node.value):
+                pending.append((None if path is None else f"{path}[{i}]", item))
         elif isinstance(node, yaml.MappingNode):
             for key, value in node.value:
-                pending += [key, value]
-
-
-def _refuse_floats(root: yaml.Node) -> None:
-    """Refuse the numbers YAML reads with decimals (``1.500`` is 1,5 to YAML), every one of
-    the file at once, each by its key path, the value as written and its line; walked over
-    the composed nodes, before anything is built."""
-    pending: list[tuple[str, yaml.Node]] = [("", root)]
-    found: list[tuple[int, int, str]] = []
-    while pending:
-        path, node = pending.pop()
-        if isinstance(node, yaml.ScalarNode) and node.tag == FLOAT_TAG:
+                under = None if path is None else f"{path}.{key.value}" if path else str(key.value)
+                pending += [(None, key), (under, value)]
+        elif path is not None and node.tag == FLOAT_TAG:
             mark = node.start_mark
-            said = f"{path or 'el archivo'}: {node.value}"
             where = f"(línea {mark.line + 1}, columna {mark.column + 1})"
-            found.append((mark.line, mark.column, f"{said} {where}"))
-        if isinstance(node, yaml.SequenceNode):
-            pending += [(f"{path}[{i}]", item) for i, item in enumerate(node.value)]
-        elif isinstance(node, yaml.MappingNode):
-            pending += [(f"{path}.{k.value}" if path else str(k.value), v) for k, v in node.value]
+            found.append((mark.line, mark.column, f"{path or 'el archivo'}: {node.value} {where}"))
     if found:
-        raise _Float(problem="; ".join(said for *_, said in sorted(found)), note=str(len(found)))
+        raise _Floats([said for *_, said in sorted(found)])
 
 
 class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     def construct_document(self, node: yaml.Node) -> Any:
-        _refuse_aliases(node)
-        if not self.floats:
-            _refuse_floats(node)
+        _refuse(node, self.floats)
         return super().construct_document(node)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
@@ -215,14 +209,15 @@ def load_yaml(text: str, floats: bool = False) -> Any:
                 "no se admiten anclas ni alias de YAML (&nombre, *nombre): el valor"
                 f"{where} se usa más de una vez; escriba cada valor en su lugar"
             ) from None
-        if isinstance(exc, _Float):
+        if isinstance(exc, _Floats):
             read = (
                 "ese número como un decimal inexacto"
-                if exc.note == "1"
+                if len(exc.found) == 1
                 else "esos números como decimales inexactos"
             )
+            said = "; ".join(exc.found)
             raise YamlProblem(
-                f"{exc.problem}: YAML lee {read} (1.500 sería 1,5); los montos, las acciones "
+                f"{said}: YAML lee {read} (1.500 sería 1,5); los montos, las acciones "
                 'y los precios son exactos: escriba 1500, o "1.500" entre comillas'
             ) from None
         raise YamlProblem(f"no es YAML válido{where}") from None

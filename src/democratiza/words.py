@@ -263,11 +263,19 @@ def orders_filed(n: int) -> str:
     return count(n, "orden radicada", "órdenes radicadas")
 
 
-WITHDRAWN = "retirada"  # an acceptance's estado once its broker withdrew it
+# The estado of a stored row once it was withdrawn (an acceptance by its broker, an order, a
+# credit line): the one definition every layer above compares with.
+WITHDRAWN = "retirada"
+
+
+def decision_of(decision: object, state: object) -> object:
+    """The decision an acceptance is shown with: a withdrawn one is "retirada" (its last
+    version stores "rechazada" with nothing permitted, which is how it leaves the
+    adjudication, but nobody refused it)."""
+    return WITHDRAWN if state == WITHDRAWN else decision
 
 
 def decision_read(decision: object, state: object) -> str:
     """The decision a person reads for an acceptance: a withdrawn one is "retirada por su
-    comisionista" (its last version stores "rechazada" with nothing permitted, which is
-    how it leaves the adjudication, but nobody refused it)."""
-    return word("decision", WITHDRAWN if state == WITHDRAWN else decision)
+    comisionista" (``decision_of``)."""
+    return word("decision", decision_of(decision, state))

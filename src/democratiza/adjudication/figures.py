@@ -29,8 +29,7 @@ from sqlalchemy import ColumnElement, Connection, case, func, select
 
 from democratiza.offers.lifecycle import StoredOffer
 from democratiza.storage.schema import acceptances, adjudications, awards
-
-WITHDRAWN = "retirada"  # an acceptance's estado once its broker withdrew it
+from democratiza.words import WITHDRAWN
 
 TITLES: dict[str, str] = {
     "recibidas": "aceptaciones recibidas (incluidas las retiradas)",

@@ -29,6 +29,7 @@ from democratiza.storage.schema import acceptances
 from democratiza.tables.acceptances import typed_schema
 from democratiza.tables.parse import parse
 from democratiza.tables.readers import read_table
+from democratiza.words import WITHDRAWN
 
 # The parameter files shipped with the project (in its checkout, next to ``src``).
 EXAMPLES = Path(__file__).parents[3] / "examples" / "simulacion"
@@ -56,7 +57,7 @@ class TooMany(ValueError):
 
 def _current(offer_id: int) -> ColumnElement[bool]:
     a = acceptances.c
-    return and_(a.oferta_id == offer_id, a.vigente, a.estado != "retirada")
+    return and_(a.oferta_id == offer_id, a.vigente, a.estado != WITHDRAWN)
 
 
 def offer_size(engine: Engine, code: str) -> int:

@@ -99,6 +99,10 @@ def _placement(designs: list[DesignFigures], ax: Axes, width: Width) -> None:
     plain_axes(ax)
 
 
+# Each chart's (title, inline SVG), as ``chart_svgs`` draws them.
+Charts = list[tuple[str, str]]
+
+
 # Each chart: its key, title, drawing, size (inches) and height on a phone (inches).
 CHARTS = (
     ("lorenz", "Curvas de Lorenz de las adjudicaciones", _lorenz, (6.4, 6.0), 5.6),
@@ -106,7 +110,7 @@ CHARTS = (
 )
 
 
-def chart_svgs(designs: list[DesignFigures]) -> list[tuple[str, str]]:
+def chart_svgs(designs: list[DesignFigures]) -> Charts:
     """(title, inline SVG for a wide screen and for a phone) of each chart: the report's, and
     the designer page's."""
     out = []
@@ -137,13 +141,15 @@ el mismo método de adjudicación que una oferta real, sobre la misma población
 """
 
 
-def render_html(designs: list[DesignFigures], program: str) -> str:
+def render_html(designs: list[DesignFigures], program: str, charts: Charts | None = None) -> str:
+    """The comparison as a page; ``charts``: the designs' charts if already drawn."""
+    drawn = chart_svgs(designs) if charts is None else charts
     return PAGES.from_string(_PAGE).render(
         title=TITLE,
         program=program,
         names=[d.name for d in designs],
         rows=comparison_rows(designs),
-        charts=[(title, Markup(chart)) for title, chart in chart_svgs(designs)],  # our own SVG
+        charts=[(title, Markup(chart)) for title, chart in drawn],  # our own SVG
     )
 
 
@@ -191,14 +197,18 @@ def render_pdf(designs: list[DesignFigures], program: str, path: Path) -> None:
     atomic_write(path, out.getvalue())
 
 
-def write_report(designs: list[DesignFigures], program: str, folder: Path) -> list[Path]:
+def write_report(
+    designs: list[DesignFigures], program: str, folder: Path, charts: Charts | None = None
+) -> list[Path]:
+    """The comparison's page, PDF and CSV in ``folder``; ``charts``: the designs' charts if
+    already drawn (the designer's page shows the same ones: drawn once per request)."""
     folder.mkdir(parents=True, exist_ok=True)
     html_path, pdf_path, csv_path = (
         folder / "comparacion-disenos.html",
         folder / "comparacion-disenos.pdf",
         folder / "comparacion-disenos.csv",
     )
-    atomic_write(html_path, render_html(designs, program).encode("utf-8"))
+    atomic_write(html_path, render_html(designs, program, charts).encode("utf-8"))
     render_pdf(designs, program, pdf_path)
     atomic_write(csv_path, comparison_csv(designs))
     return [html_path, pdf_path, csv_path]

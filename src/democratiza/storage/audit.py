@@ -197,10 +197,21 @@ def append(
 
 
 @dataclass(frozen=True)
+class Missed:
+    """The first anchor a chain that verifies no longer holds, as data, for a caller that
+    words it its own way (``verification.chain_head``: the head a package names)."""
+
+    anchor: Anchor
+    found: str | None  # the hash the chain holds at the anchored entry; None: it ends before
+    held: int  # the last anchored entry before it that still holds (0: none)
+
+
+@dataclass(frozen=True)
 class ChainReport:
     entries: int
     broken_at: int | None  # the first entry that does not verify, or None
     reason: str | None  # why, in Spanish
+    missed: Missed | None = None  # when it verifies but does not hold an anchor
 
     @property
     def ok(self) -> bool:
@@ -250,12 +261,25 @@ def anchor(conn: Connection) -> Anchor:
 
 
 def locked_anchor(conn: Connection) -> Anchor:
-    """The anchor as it is now, with the chain's lock taken for the rest of the transaction
-    (PostgreSQL), so that no other writer appends before the caller's own entry: the anchor
-    is then exactly the entry that entry will follow."""
+    """The anchor as it is now, with the chain's lock taken for the rest of the transaction,
+    so that no other writer appends before the caller's own entry: the anchor is then
+    exactly the entry that entry will follow, and whatever the caller reads afterwards in the
+    same transaction no other writer changes meanwhile, in any process.
+
+    PostgreSQL: the chain's advisory transaction lock. SQLite: the database's one write lock,
+    taken now (``BEGIN IMMEDIATE``) unless the transaction already wrote and so holds it (the
+    driver begins a transaction only before its first write: a read before it sees no lock).
+    """
     if conn.dialect.name == "postgresql":
         conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
+    elif conn.dialect.name == "sqlite" and not _writing(conn):
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
     return anchor(conn)
+
+
+def _writing(conn: Connection) -> bool:
+    """Whether a SQLite connection is inside a transaction (so it holds the write lock)."""
+    return bool(getattr(conn.connection.dbapi_connection, "in_transaction", False))
 
 
 def verify(conn: Connection, anchored: Anchor | None = None) -> ChainReport:
@@ -291,6 +315,7 @@ def verify_entries(chunks: Iterable[Sequence[Any]], anchors: Sequence[Anchor] = 
                 f"el ancla {kept.entries}:{kept.last_hash[:12]}… dice que la cadena llegaba a la "
                 f"entrada {group(kept.entries)} y hoy termina en la {group(report.entries)}: "
                 f"faltan las entradas {group(report.entries + 1)} a {group(kept.entries)}",
+                Missed(kept, None, held),
             )
         if found.get(kept.entries) != kept.last_hash:
             since = "ninguna ancla anterior coincide"
@@ -303,6 +328,7 @@ def verify_entries(chunks: Iterable[Sequence[Any]], anchors: Sequence[Anchor] = 
                 f"cadena fue reescrita desde una entrada entre la {group(held + 1)} y la "
                 f"{group(kept.entries)} (comparada con un registro exportado antes, "
                 "`democratiza auditoria verificar --cadena ARCHIVO`, se sabe desde cuál)",
+                Missed(kept, found.get(kept.entries), held),
             )
         held = kept.entries
     return report

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
-import pyarrow as pa
 from pgpq import ArrowToPostgresBinaryEncoder
 from sqlalchemy import (
     BigInteger,
@@ -41,9 +40,13 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.types import TypeEngine
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 INSERT_CHUNK = 20_000
-# Rows sent into a COPY between two tellings of ``progress``: 200.000 acceptances are told ten
-# times, each piece still one Arrow slice (no copy) and a few hundred kilobytes sent at once.
+# Rows of a binary COPY encoded and sent at once, and between two tellings of ``progress``:
+# 200.000 acceptances are told ten times, each piece still one Arrow slice (no copy) and a
+# few hundred kilobytes sent at once, while the server stores the one before.
 COPY_PIECE_ROWS = 20_000
 # SQLAlchemy's SQLite dialect stores a DateTime and a Date as this text (its storage formats).
 SQLITE_DATETIME = "%Y-%m-%d %H:%M:%S%.6f"
@@ -95,9 +98,7 @@ def write_rows(
     statement = f"COPY {table.name} ({', '.join(rows.columns)}) FROM STDIN"
     parts: Iterator[tuple[bytes, int]]
     if rows.height >= BINARY_ROWS:
-        parts = _binary(table, rows, COPY_PIECE_ROWS if progress else None)
-        if progress is None:  # encoded whole before the COPY opens, as without a bar always
-            parts = iter(list(parts))
+        parts = _binary(table, rows)
         statement += " WITH (FORMAT binary)"
     else:
         buffer = io.BytesIO()
@@ -200,15 +201,14 @@ def written_columns(table: Table) -> list[str]:
     return [c.name for c in table.columns if c.name != "id"]
 
 
-def _binary(
-    table: Table, rows: pl.DataFrame, piece_rows: int | None = None
-) -> Iterator[tuple[bytes, int]]:
+def _binary(table: Table, rows: pl.DataFrame) -> Iterator[tuple[bytes, int]]:
     """The rows in PostgreSQL's binary COPY format, each column cast to its wire type.
 
-    Each part comes with the rows sent once it is written, where a piece of ``piece_rows``
-    ends before the last (0 for the others); without ``piece_rows``, the whole frame is one
-    piece. Cast here, before the COPY starts, so a value that does not fit refuses the write
-    before anything is sent; encoded piece by piece as the parts are taken.
+    Each part comes with the rows sent once it is written, where a piece of
+    ``COPY_PIECE_ROWS`` ends before the last (0 for the others). Cast here, before the COPY
+    starts, so a value that does not fit refuses the write before anything is sent; encoded
+    piece by piece as the parts are taken, so the server stores one piece while the next is
+    encoded, and a bar, if any, is told as they go.
     """
     try:
         wire = rows.select(pl.col(c).cast(wire_type(table.c[c].type)) for c in rows.columns)
@@ -216,7 +216,7 @@ def _binary(
         first = str(exc).strip().splitlines()[0]
         raise BulkWriteRefused(f"un valor no cabe en el tipo de su columna: {first}") from None
     arrow = wire.to_arrow(compat_level=pl.CompatLevel.oldest())
-    return _encoded(arrow, piece_rows or arrow.num_rows)
+    return _encoded(arrow, COPY_PIECE_ROWS)
 
 
 def _encoded(arrow: pa.Table, piece_rows: int) -> Iterator[tuple[bytes, int]]:

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import Connection, Table, insert, select, update
 
 from democratiza.storage import audit
+from democratiza.words import WITHDRAWN
 
 RETIRE_CHUNK = 5_000  # ids per UPDATE, below SQLite's limit of bound parameters
 
@@ -60,7 +61,7 @@ def withdraw(
     )
     if row is None:
         return False
-    supersede(conn, table, row, estado="retirada", **changes)
+    supersede(conn, table, row, estado=WITHDRAWN, **changes)
     action, where = audit_entry
     audit.append(
         conn,
@@ -68,6 +69,6 @@ def withdraw(
         action,
         where,
         {"version": row["version"], "estado": row["estado"]},
-        {"version": row["version"] + 1, "estado": "retirada", "motivo": why},
+        {"version": row["version"] + 1, "estado": WITHDRAWN, "motivo": why},
     )
     return True

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from democratiza.money import group
-from democratiza.storage.audit import Anchor, walk
+from democratiza.storage.audit import Anchor, verify_entries
 from democratiza.verification.package import HEAD, MANIFEST
 
 
@@ -54,29 +54,32 @@ class HeadCheck:
 
 def check_head(head: Anchor, chunks: Iterable[Sequence[Any]], source: str) -> HeadCheck:
     """Whether the chain in ``chunks`` verifies and holds the entry ``head`` names, with its
-    hash; ``source`` names the chain for a person ("del archivo …", "de la base de datos")."""
-    report, reached = walk(chunks, {head.entries})
-    found = reached.get(head.entries)
+    hash; ``source`` names the chain for a person ("del archivo …", "de la base de datos").
+
+    The check is the chain's own against one anchor (``audit.verify_entries``); only its
+    words are the package's."""
+    report = verify_entries(chunks, [head])
     named = f"la entrada {group(head.entries)} (huella {head.last_hash[:12]}…)"
-    if not report.ok:
-        return HeadCheck(
-            False,
-            f"La cadena de auditoría {source} está rota en la entrada "
-            f"{group(report.broken_at or 0)}: {report.reason}.",
-        )
-    if head.entries and report.entries < head.entries:
+    missed = report.missed
+    if missed is not None and missed.found is None:
         return HeadCheck(
             False,
             f"La cadena de auditoría {source} termina en la entrada {group(report.entries)} "
             f"y el paquete dice que al publicarse llegaba a {named}: faltan las entradas "
             f"{group(report.entries + 1)} a {group(head.entries)} (la cadena fue recortada).",
         )
-    if head.entries and found != head.last_hash:
+    if missed is not None and missed.found is not None:
         return HeadCheck(
             False,
             f"La entrada {group(head.entries)} de la cadena de auditoría {source} no es la "
-            f"que el paquete nombra: su huella es {(found or '')[:12]}… y el paquete dice "
-            f"{head.last_hash[:12]}… (la cadena fue reescrita desde esa entrada o antes).",
+            f"que el paquete nombra: su huella es {missed.found[:12]}… y el paquete "
+            f"dice {head.last_hash[:12]}… (la cadena fue reescrita desde esa entrada o antes).",
+        )
+    if not report.ok:
+        return HeadCheck(
+            False,
+            f"La cadena de auditoría {source} está rota en la entrada "
+            f"{group(report.broken_at or 0)}: {report.reason}.",
         )
     return HeadCheck(
         True,

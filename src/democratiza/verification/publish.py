@@ -75,7 +75,11 @@ def _record(conn: Connection, who: str, where: str, built: Package) -> Package:
     a restart, the command line), the same package carries the same head, so it is byte for
     byte the one whose manifest SHA-256 was recorded and published, and no entry is added.
     Only a package that differs from the recorded one is recorded anew, with today's head.
+
+    The chain's lock is taken before the recorded package is looked up: two processes
+    building the first package at once would otherwise both find none and both record it.
     """
+    head = audit.locked_anchor(conn)
     e = audit_log.c
     last = conn.execute(
         select(e.id, e.huella_anterior, e.despues)
@@ -87,7 +91,7 @@ def _record(conn: Connection, who: str, where: str, built: Package) -> Package:
         again = with_head(built, audit.Anchor(int(last.id) - 1, str(last.huella_anterior)))
         if json.loads(str(last.despues)).get("manifiesto") == again.manifest_digest:
             return again
-    package = with_head(built, audit.locked_anchor(conn))
+    package = with_head(built, head)
     audit.append(
         conn, who, PUBLISHED, where, None, {"manifiesto": package.manifest_digest}
     )

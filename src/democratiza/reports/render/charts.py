@@ -57,14 +57,13 @@ PX_PER_POINT = 4 / 3  # an SVG drawn in points, shown at its size: 1 point is 4/
 
 @dataclass(frozen=True)
 class Width:
-    """What a chart is drawn for: its figure's width, its smallest letters, how many ticks a
-    numeric axis holds and how long a line of a name on an axis is."""
+    """What a chart is drawn for: its figure's width, its smallest letters and how many ticks
+    a numeric axis holds."""
 
     css: str  # the SVG's class, which the style sheets show on wide or narrow screens
     inches: float | None  # None: the chart's own width (a page's column, a PDF page)
     least: float  # points: no letter of the chart is smaller
     ticks: int  # at most this many ticks on a numeric axis
-    line: int  # characters in a line of a name on an axis
     narrow: bool
 
     def size(self, wide: tuple[float, float], tall: float) -> tuple[float, float]:
@@ -83,12 +82,14 @@ class Width:
 
     def title(self, text: str) -> str:
         """An axis title, whole, in lines that fit the chart's width."""
-        return wrap(text, self.line + 12) if self.narrow else text
+        return wrap(text, NAME_LINE + 12) if self.narrow else text
 
 
-WIDE = Width("grafica-ancha", None, 0.0, 6, 30, narrow=False)
+WIDE = Width("grafica-ancha", None, 0.0, 6, narrow=False)
 # 3,5 in is 336 px: a 375 px phone shows it whole, at 90 % or more, its letters 12 px or more.
-NARROW = Width("grafica-estrecha", 3.5, 10.0, 3, 22, narrow=True)
+NARROW = Width("grafica-estrecha", 3.5, 10.0, 3, narrow=True)
+# Characters in a line of a name on a narrow chart (a wide one has room for the name whole).
+NAME_LINE = 22
 
 
 def smallest_letter(fig: Figure) -> float:
@@ -114,24 +115,21 @@ def _least_letters(fig: Figure, points: float) -> None:
             text.set_fontsize(points)
 
 
-def svg(fig: Figure, label: str, ids: str | None = None, width: Width | None = None) -> str:
+def svg(fig: Figure, label: str, ids: str, width: Width) -> str:
     """``fig`` as inline SVG with its accessible label, in the style the caller has set.
 
     ``ids`` prefixes every id of the drawing (and each reference to one), so that several
-    SVGs can share a page. Drawn for a ``width``, the SVG carries its class and, in
-    ``data-letra``, the CSS pixels of its smallest letters when shown at its size.
+    SVGs can share a page. The SVG carries the class of the ``width`` it was drawn for and,
+    in ``data-letra``, the CSS pixels of its smallest letters when shown at its size.
     """
     buf = io.StringIO()
     fig.savefig(buf, format="svg", metadata={"Date": None})
     text = buf.getvalue()
     text = text[text.index("<svg") :]
-    if ids is not None:
-        text = _SVG_ID.sub(lambda m: f"{m.group(1)}{ids}-", text)
+    text = _SVG_ID.sub(lambda m: f"{m.group(1)}{ids}-", text)
     label = html.escape(label, quote=True)
-    extra = ""
-    if width is not None:
-        letter = round(smallest_letter(fig) * PX_PER_POINT, 1)
-        extra = f'class="{width.css}" data-letra="{letter}" '
+    letter = round(smallest_letter(fig) * PX_PER_POINT, 1)
+    extra = f'class="{width.css}" data-letra="{letter}" '
     return text.replace("<svg ", f'<svg {extra}role="img" aria-label="{label}" ', 1)
 
 
@@ -164,7 +162,7 @@ def bar_names(ax: Axes, width: Width, names: list[str]) -> None:
         return
     ax.set_yticks([])
     for i, name in zip(rows, names, strict=True):
-        text = tick(name, 2 * width.line, 2)
+        text = tick(name, 2 * NAME_LINE, 2)
         ax.text(0, i - 0.12, text, transform=ax.get_yaxis_transform(), va="bottom", ha="left")
     ax.set_ylim(len(names) - 0.4, -0.55)  # inverted: the first row on top, its name in view
 

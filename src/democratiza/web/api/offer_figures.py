@@ -39,7 +39,6 @@ from typing import Any
 from sqlalchemy import Connection, Engine, case, func, select
 
 from democratiza.adjudication.figures import (
-    WITHDRAWN,
     FilingFigures,
     awarded_in_database,
     filing_figures,
@@ -48,6 +47,7 @@ from democratiza.offers.lifecycle import StoredOffer, load_offer
 from democratiza.storage import advisory
 from democratiza.storage.schema import acceptances, adjudications, offer_events
 from democratiza.web.api import shared_figures
+from democratiza.words import WITHDRAWN
 
 CHEAP = 0.1  # seconds: figures that took less are recomputed at once on every change
 

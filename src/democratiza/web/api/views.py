@@ -44,6 +44,7 @@ from democratiza.verification.pseudonyms import offer_key, pseudonym
 from democratiza.web.api.result_steps import result_steps
 from democratiza.web.errors import NotFound
 from democratiza.web.security.auth import BROKER, Principal
+from democratiza.words import WITHDRAWN, decision_of
 
 # What a broker, the office and the auditors see of an acceptance (personal data included).
 ACCEPTANCE_FIELDS = [
@@ -256,7 +257,8 @@ def lookup_result(
         raise missing
     # The decision and its rule are the adjudication's, through the person's filings.
     found = {**dict(row), **_as_adjudicated(conn, stored, radicado, id_type, id_number)}
-    found["retirada"] = found.pop("estado") == "retirada"
+    state = found.pop("estado")
+    found["retirada"] = state == WITHDRAWN
     header = json.loads(str(found.pop("registro")))
     found["topes_que_limitaron"] = [
         str(cap["id"])
@@ -276,13 +278,12 @@ def lookup_result(
         explained = stored_explanations(conn, stored, [radicado]).get(radicado)
         found["causas_al_radicar"] = list(explained.causes) if explained else []
     found["pasos"] = [asdict(step) for step in result_steps(stored, found)]
-    if found["retirada"]:
-        found["decision"] = "retirada"  # "retirada por su comisionista", never "rechazada"
+    found["decision"] = decision_of(found["decision"], state)  # never "rechazada" if withdrawn
     return found
 
 
 # A withdrawn order, as its buyer reads it: the stored reason is the broker's own note.
-WITHDRAWN = "su comisionista la retiró mientras la etapa recibía órdenes"
+ORDER_WITHDRAWN = "su comisionista la retiró mientras la etapa recibía órdenes"
 
 
 def _missing() -> NotFound:
@@ -345,8 +346,8 @@ def lookup_order_result(
         raise _missing()
     found = dict(row)
     who = (str(found.pop("tipo_identificacion")), str(found.pop("numero_identificacion")))
-    if found.pop("estado") == "retirada":  # its stored reason names who withdrew it
-        found["motivo"] = WITHDRAWN
+    if found.pop("estado") == WITHDRAWN:  # its stored reason names who withdrew it
+        found["motivo"] = ORDER_WITHDRAWN
     assigned = int(found["asignada"] or 0)
     price = int(found["precio_adjudicacion"] or 0)
     return {

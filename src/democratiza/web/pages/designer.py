@@ -43,7 +43,7 @@ from democratiza.reports.design_comparison import (
     comparison_rows,
     design_figures,
 )
-from democratiza.reports.design_report import chart_svgs, write_report
+from democratiza.reports.design_report import Charts, chart_svgs, write_report
 from democratiza.tables.errors import InputRejected
 from democratiza.web.api import catalog
 from democratiza.web.errors import ErrorItem, NotFound, rejected_file
@@ -167,7 +167,8 @@ def _run(
     except ValueError as exc:  # a design the adjudication cannot run (its own words)
         return _page(request, form, FieldErrors({"disenos": [str(exc)]}), status=422)
     program = designs[0].offer.program.name
-    run_id = _keep(results, program)
+    charts = chart_svgs(results)  # drawn once: for this page and the report to download
+    run_id = _keep(results, program, charts)
     rows = comparison_rows(results)
     result = {
         "titulo": f"{len(results)} diseños de {program} sobre {group(people.height)} aceptantes",
@@ -180,7 +181,7 @@ def _run(
             for what, values in rows
             if what != CHANGES_ROW
         ],
-        "graficas": [(title, Markup(svg)) for title, svg in chart_svgs(results)],  # our SVG
+        "graficas": [(title, Markup(svg)) for title, svg in charts],  # our SVG
         "simulacion": run_id,
     }
     return _page(request, form, FieldErrors(), result)
@@ -204,12 +205,12 @@ def _folder() -> Path:
     return folder
 
 
-def _keep(results: list[DesignFigures], program: str) -> str:
+def _keep(results: list[DesignFigures], program: str, charts: Charts) -> str:
     """Write the files to download under a new name; forget those older than an hour."""
     folder = _folder()
     remove_older(folder, KEEP_SECONDS, time.time())
     run_id = secrets.token_hex(16)
-    write_report(results, program, folder / run_id)
+    write_report(results, program, folder / run_id, charts)
     return run_id
 
 
