@@ -1,5 +1,5 @@
-"""A few rows (single acceptances filed at once) are typed with every unread cell read in one
-select (``tables.parse._read_the_rest_at_once``); a file, column by column. Both give the
+"""A few rows (single acceptances filed at once) have their unread amounts read in Python by
+the grammar (``tables.parse._read_the_rest``); a file's, column by column. Both give the
 same typed rows and the same errors, word for word: worked on the sample batch spoiled in
 the ways cells are written, and on every broken file of ``test_bad_files``. Before that,
 a few records (single acceptances, ``readers.read_records``) are stripped, numbered and
