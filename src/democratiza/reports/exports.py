@@ -15,14 +15,14 @@ from typing import Any
 
 import polars as pl
 
-from democratiza.adjudication.record import RESULT_COLUMNS, Adjudication
+from democratiza.adjudication.record import DATETIMES, RESULT_COLUMNS, Adjudication
 from democratiza.labels import frame_in_words
 from democratiza.money import round_centavos
 from democratiza.programs.schema import Program
 from democratiza.reports.columns import TITLES
 from democratiza.reports.render.amounts import in_pesos, price_in_pesos
 from democratiza.reports.render.workbook import write_workbook
-from democratiza.tables.cells import write_csv
+from democratiza.tables.cells import csv_bytes, write_csv
 
 # A broker's file: the adjudication's results for its own acceptants.
 BROKER_COLUMNS = [c for c in RESULT_COLUMNS if c != "comisionista"]
@@ -48,7 +48,7 @@ def per_broker_files(
     out_dir: Path,
     prefix: str,
     sheet: str,
-    datetime_format: str = "%Y-%m-%dT%H:%M:%S",
+    datetime_format: str = DATETIMES,
     style: Mapping[str, Any] | None = None,
     words: Mapping[str, str] | None = None,
     program: Program | None = None,
@@ -140,6 +140,19 @@ def broker_files(
         words=WORDS_OF_COLUMNS,
         program=program,
     )
+
+
+def broker_csv(
+    done: Adjudication,
+    broker: str | None,
+    terms: pl.DataFrame | None = None,
+    style: Mapping[str, Any] | None = None,
+) -> bytes:
+    """One broker's CSV in memory: the very bytes ``broker_files`` writes for it (and so
+    ``oferta exportar``), the header alone for a broker with no acceptant."""
+    own = Adjudication(done.offer_code, done.header, own_rows(done.results, broker))
+    frame = broker_frame(own, terms).drop("comisionista")
+    return csv_bytes(frame, datetime_format=DATETIMES, **(style or {}))
 
 
 def paid_only(results: pl.DataFrame, column: str, paid: pl.DataFrame | None) -> pl.DataFrame:
