@@ -6,17 +6,21 @@ adjustment, interest and payments, for the office and the auditors. Money is in 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from datetime import date
+
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import Field
+from sqlalchemy import Engine
 
 from democratiza.compliance.fines.account import Payment
-from democratiza.compliance.fines.case import compute_fine
+from democratiza.compliance.fines.case import FineComputation, compute_fine
 from democratiza.compliance.fines.terms import FineError
 from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.official_series import max_rate_in_force
 from democratiza.compliance.series import MissingSeriesValue
-from democratiza.programs.schema import FineBaseKey
+from democratiza.programs.schema import FineBaseKey, Program
 from democratiza.reports.fine_statement import fine_statement_csv
 from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.tables.format import MAX_SHARES
@@ -26,6 +30,24 @@ from democratiza.web.api.catalog import program_or_404
 from democratiza.web.api.formats import Statement, in_format, json_text, statement_route
 from democratiza.web.errors import ERROR_RESPONSES, Unprocessable
 from democratiza.web.security.access import route
+
+
+def fine_with_loaded_rates(
+    engine: Engine,
+    program: Program,
+    reference: date,
+    breach: date,
+    shares: int,
+    until: date,
+    values: Mapping[FineBaseKey, int | None],
+    payments: Sequence[Payment],
+) -> FineComputation:
+    """``compute_fine`` at the maximum legal rate of the series the office loaded
+    (``max_rate_in_force``): the one reading of them for the fines page and the API."""
+    with engine.connect() as conn:
+        rates = max_rate_in_force(conn)
+    return compute_fine(program, reference, breach, shares, until, values, payments, rates=rates)
+
 
 router = APIRouter(prefix="/api", tags=["después de la venta"], responses=ERROR_RESPONSES)
 
@@ -62,10 +84,9 @@ def fine_statement(formato: Statement, data: FineData, request: Request) -> Resp
         "contraprestacion": data.contraprestacion,
         "precio_segunda_etapa": data.precio_segunda_etapa,
     }
-    with request.app.state.engine.connect() as conn:  # the series the office loaded
-        rates = max_rate_in_force(conn)
     try:
-        done = compute_fine(
+        done = fine_with_loaded_rates(
+            request.app.state.engine,
             program,
             data.fecha_referencia,
             data.fecha_incumplimiento,
@@ -73,7 +94,6 @@ def fine_statement(formato: Statement, data: FineData, request: Request) -> Resp
             data.hasta,
             values,
             [Payment(p.fecha, p.monto) for p in data.pagos],
-            rates=rates,
         )
     except (FineError, MissingSeriesValue) as exc:
         raise Unprocessable(str(exc)) from None
