@@ -6,21 +6,18 @@ adjustment, interest and payments, for the office and the auditors. Money is in 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import date
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import Field
 from sqlalchemy import Engine
 
 from democratiza.compliance.fines.account import Payment
-from democratiza.compliance.fines.case import FineComputation, compute_fine
+from democratiza.compliance.fines.case import compute_fine
 from democratiza.compliance.fines.terms import FineError
 from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.official_series import max_rate_in_force
-from democratiza.compliance.series import MissingSeriesValue
-from democratiza.programs.schema import FineBaseKey, Program
+from democratiza.compliance.series import MaxLegalRate, MissingSeriesValue
+from democratiza.programs.schema import FineBaseKey
 from democratiza.reports.fine_statement import fine_statement_csv
 from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.tables.format import MAX_SHARES
@@ -32,21 +29,12 @@ from democratiza.web.errors import ERROR_RESPONSES, Unprocessable
 from democratiza.web.security.access import route
 
 
-def fine_with_loaded_rates(
-    engine: Engine,
-    program: Program,
-    reference: date,
-    breach: date,
-    shares: int,
-    until: date,
-    values: Mapping[FineBaseKey, int | None],
-    payments: Sequence[Payment],
-) -> FineComputation:
-    """``compute_fine`` at the maximum legal rate of the series the office loaded
-    (``max_rate_in_force``): the one reading of them for the fines page and the API."""
+def loaded_rates(engine: Engine) -> MaxLegalRate:
+    """The maximum legal rate of the series the office loaded (``max_rate_in_force``), that
+    a fine's default interest runs at: the one reading of them for the fines page and the
+    API."""
     with engine.connect() as conn:
-        rates = max_rate_in_force(conn)
-    return compute_fine(program, reference, breach, shares, until, values, payments, rates=rates)
+        return max_rate_in_force(conn)
 
 
 router = APIRouter(prefix="/api", tags=["después de la venta"], responses=ERROR_RESPONSES)
@@ -85,8 +73,7 @@ def fine_statement(formato: Statement, data: FineData, request: Request) -> Resp
         "precio_segunda_etapa": data.precio_segunda_etapa,
     }
     try:
-        done = fine_with_loaded_rates(
-            request.app.state.engine,
+        done = compute_fine(
             program,
             data.fecha_referencia,
             data.fecha_incumplimiento,
@@ -94,6 +81,7 @@ def fine_statement(formato: Statement, data: FineData, request: Request) -> Resp
             data.hasta,
             values,
             [Payment(p.fecha, p.monto) for p in data.pagos],
+            rates=loaded_rates(request.app.state.engine),
         )
     except (FineError, MissingSeriesValue) as exc:
         raise Unprocessable(str(exc)) from None
