@@ -534,6 +534,33 @@ def test_the_rule_that_picks_the_base_comes_from_the_program_file() -> None:
         FineTerms.from_program(parse_program(data, "geb-2017"))
 
 
+def test_a_cpi_adjustment_without_default_interest_names_what_is_missing() -> None:
+    data = program_data("geb-2017")
+    del data["multas"]["intereses_mora"]
+    with pytest.raises(FineError) as refused:
+        FineTerms.from_program(parse_program(data, "geb-2017"))
+    assert str(refused.value).endswith(
+        " no define los intereses de mora de una multa: no se puede calcular una multa que se "
+        "ajusta por IPC."
+    )
+    # With the file's own reason (no_modelado), the sentence quotes it, as everywhere.
+    data["no_modelado"].append(
+        {
+            "disposicion": "Intereses de mora de la multa",
+            "cita": {"norma": "d706", "ref": "art. 11.1"},
+            "razon": "El texto no fija la tasa.",
+            "seccion": "multas.intereses_mora",
+        }
+    )
+    with pytest.raises(FineError) as quoted:
+        FineTerms.from_program(parse_program(data, "geb-2017"))
+    assert str(quoted.value).endswith(
+        " no trae los intereses de mora de una multa: Intereses de mora de la multa (Decreto "
+        "706/2017 art. 11.1): El texto no fija la tasa. No se puede calcular una multa que se "
+        "ajusta por IPC."
+    )
+
+
 def test_one_key_per_listed_base() -> None:
     data = program_data("geb-2017")
     data["multas"]["claves_bases"] = KEYS[:2]

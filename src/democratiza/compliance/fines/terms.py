@@ -79,15 +79,15 @@ class FineTerms:
         ]
         if missing:
             raise FineError(
-                f"{program.called} no permite calcular multas: le faltan "
-                f"{', '.join(missing)}."
+                f"{program.called} no permite calcular multas: le faltan {', '.join(missing)}."
             )
         assert fines.base_keys is not None and fines.reference_date is not None
         assert fines.adjustment_method is not None and fines.base_rule is not None
         if fines.adjustment_method == "ipc_1_enero" and fines.default_interest is None:
             raise FineError(
-                f"{program.called} ajusta por IPC pero no dice los intereses de mora "
-                "de la multa; no se calcula la multa."
+                missing_section(
+                    program, "multas.intereses_mora", "calcular una multa que se ajusta por IPC"
+                )
             )
 
         return cls(
