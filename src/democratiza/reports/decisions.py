@@ -15,14 +15,16 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import polars as pl
-import pyarrow.parquet as pq
 
 from democratiza.rules.engine import DECISIONS, IDENTITY_COLUMNS, CompiledProgram, limit_column
 from democratiza.rules.explain import Explainer
 from democratiza.tables.cells import csv_style, write_csv
+
+if TYPE_CHECKING:  # imported by the writer of a Parquet file only (``--parquet``)
+    import pyarrow.parquet as pq
 
 CHUNK = 100_000
 
@@ -212,6 +214,8 @@ class DecisionFiles:
         if self.outputs.json:
             self._files[1].write((b"" if first else b",") + _json_records(part))
         if self.outputs.parquet:
+            import pyarrow.parquet as pq
+
             table = part.to_arrow()
             if self._parquet is None:
                 self._parquet = pq.ParquetWriter(self._tmp[-1], table.schema)
@@ -228,6 +232,8 @@ class DecisionFiles:
             if self._parquet is not None:
                 self._parquet.close()
             elif kind is None and self.outputs.parquet:  # no rows: the columns, empty
+                import pyarrow.parquet as pq
+
                 columns = export_columns(self.compiled)
                 pq.write_table(
                     pl.DataFrame(schema=dict.fromkeys(columns)).to_arrow(), self._tmp[-1]
