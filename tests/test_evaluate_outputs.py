@@ -159,3 +159,22 @@ def test_the_json_is_polars_write_json_of_the_rows_even_with_newlines_in_a_cell(
         assert text[text.index(b'"decisiones": [') + 14 : -2] == expected.write_json().encode()
         document = json.loads(text)
         assert [d["nombre"] for d in document["decisiones"]] == frame["nombre"].to_list()
+
+
+@pytest.mark.parametrize("program_id", list(PARAMS))
+def test_the_causes_codes_are_each_rows_failed_checks_in_order(program_id: str) -> None:
+    """``causas_codigos`` is looked up by the distinct values of the bits
+    (``reports.decisions.cause_codes``): row by row, the codes of the checks whose bit is set,
+    in the program's order, and '' for a row with no cause."""
+    params = PARAMS[program_id]
+    frame = typed(generate(3_000, seed=5, program_id=program_id, params=params))
+    program = CompiledProgram(make_offer(load_program(program_id), params))
+    results = program.evaluate(frame)
+    assert results["causas"].n_unique() > 2  # several kinds of rejection, and none
+    found = explain_chunk(Explainer(program), results, frame)["causas_codigos"].to_list()
+    expected = [
+        ";".join(c.code for i, c in enumerate(program.checks) if bits & (1 << i))
+        for bits in results["causas"].to_list()
+    ]
+    assert found == expected
+    assert "" in found
