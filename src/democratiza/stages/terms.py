@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from democratiza.calendar import add_months
 from democratiza.money import MoneyError, parse_shares, pesos, to_centavos
-from democratiza.programs.schema import LaterStages, Program
+from democratiza.programs.schema import LaterStages, Program, missing_section
 from democratiza.vocabulary import Mechanism
 
 
@@ -99,10 +99,7 @@ class MinimumPrice:
 def rules(program: Program) -> LaterStages:
     """The program file's rules for later stages, or a refusal naming what is missing."""
     if program.later_stages is None:
-        raise StageError(
-            f"{program.called} no trae las reglas de las etapas siguientes: sin las "
-            "reglas del decreto para la Segunda Etapa no se puede crear una."
-        )
+        raise StageError(missing_section(program, "etapas_siguientes", "crear una Segunda Etapa"))
     return program.later_stages
 
 
@@ -114,10 +111,8 @@ def minimum_price(
     cite = program.cite(floor_rule.citation)
     cpi_rule = rules(program).cpi_adjustment
     if terms.cpi_adjustment is not None and cpi_rule is None:
-        raise StageError(
-            f"{program.called} no prevé el ajuste del precio mínimo por IPC "
-            "(etapas_siguientes.ajuste_ipc): los términos de la etapa no pueden pedirlo."
-        )
+        why = "pedir ese ajuste en los términos de la etapa"
+        raise StageError(missing_section(program, "etapas_siguientes.ajuste_ipc", why))
     steps = [f"Precio fijo de la Primera Etapa: {pesos(first_price)}."]
     base = first_price
     if terms.minimum_price is not None:
