@@ -4,6 +4,7 @@ sentences, the JSON and the Parquet only when asked, with today's detailed bytes
 from __future__ import annotations
 
 import json
+import mmap
 from pathlib import Path
 
 import polars as pl
@@ -147,7 +148,8 @@ def test_the_json_is_polars_write_json_of_the_rows_even_with_newlines_in_a_cell(
     expected = explain_chunk(Explainer(program), results, frame).with_columns(
         pl.col("fecha_radicacion").dt.to_string()
     )
-    monkeypatch.setattr(decisions, "ARRAY_STEP", 7)  # the in-place pass in pieces too
+    # The in-place pass a window at a time too: the smallest a map allows.
+    monkeypatch.setattr(decisions, "ARRAY_STEP", mmap.ALLOCATIONGRANULARITY)
     for chunk in (5, 22):
         monkeypatch.setattr(decisions, "CHUNK", chunk)
         outputs = Outputs(detail=True, json=True)
@@ -155,6 +157,7 @@ def test_the_json_is_polars_write_json_of_the_rows_even_with_newlines_in_a_cell(
             program, results, frame, tmp_path / str(chunk), "d", None, outputs
         )
         text = written.read_bytes()
+        assert len(text) > 3 * mmap.ALLOCATIONGRANULARITY
         assert text.endswith(b"]}\n")
         assert text[text.index(b'"decisiones": [') + 14 : -2] == expected.write_json().encode()
         document = json.loads(text)

@@ -29,7 +29,9 @@ if TYPE_CHECKING:  # imported by the writer of a Parquet file only (``--parquet`
 
 CHUNK = 100_000
 NEWLINE, COMMA = ord("\n"), ord(",")
-ARRAY_STEP = 1 << 25  # bytes of the JSON's records turned into an array's inside at a time
+# Bytes of the JSON mapped at a time to make its records an array (a multiple of the
+# granularity of a map's offset).
+ARRAY_STEP = 1 << 25
 
 
 @dataclass(frozen=True)
@@ -308,12 +310,15 @@ def _close_array(target: BinaryIO, start: int) -> None:
     target.flush()
     end = target.seek(0, os.SEEK_END)
     if end > start:
-        with mmap.mmap(target.fileno(), end) as mapped:
-            for begin in range(start, end - 1, ARRAY_STEP):
-                piece = np.frombuffer(
-                    mapped, dtype=np.uint8, count=min(ARRAY_STEP, end - 1 - begin), offset=begin
-                )
+        # A window of the file mapped at a time, so that the mapped pages (which count as the
+        # process's memory) stay a window's, however large the file.
+        first = start - start % mmap.ALLOCATIONGRANULARITY  # where a map may begin
+        for base in range(first, end - 1, ARRAY_STEP):
+            length = min(ARRAY_STEP, end - base)
+            with mmap.mmap(target.fileno(), length, offset=base) as mapped:
+                window = np.frombuffer(mapped, dtype=np.uint8)
+                piece = window[max(start - base, 0) : min(end - 1 - base, length)]
                 piece[piece == NEWLINE] = COMMA
-                del piece  # the map cannot close while a view of it lives
+                del window, piece  # the map cannot close while a view of it lives
         target.seek(end - 1)  # the last record's newline
     target.write(b"]}\n")
