@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from democratiza.calendar import add_months
 from democratiza.money import MoneyError, parse_shares, pesos, to_centavos
@@ -49,6 +49,21 @@ class CpiPeriod(BaseModel):
     source: str = Field(alias="fuente", min_length=1)
 
 
+def _typed_shares(value: object) -> object:
+    """A share count typed in the form or the terms file with or without thousands dots
+    ("40.000"), as every other share count (``money.parse_shares``)."""
+    if isinstance(value, str):
+        try:
+            return parse_shares(value)
+        except MoneyError as exc:
+            raise ValueError(str(exc)) from None
+    return value
+
+
+# A share count of a stage's terms: a whole number, written or typed as text.
+Shares = Annotated[int, BeforeValidator(_typed_shares), Field(ge=1)]
+
+
 class StageTerms(BaseModel):
     """A stage file, as the program office writes it (Spanish keys)."""
 
@@ -60,22 +75,10 @@ class StageTerms(BaseModel):
     closes: date = Field(alias="fecha_cierre")
     minimum_price: Decimal | None = Field(default=None, alias="precio_minimo", gt=0)
     cpi_adjustment: tuple[CpiPeriod, ...] | None = Field(default=None, alias="ajuste_ipc")
-    minimum_order: int = Field(default=1, alias="orden_minima", ge=1)
-    lot: int = Field(default=1, alias="lote", ge=1)
+    minimum_order: Shares = Field(default=1, alias="orden_minima")
+    lot: Shares = Field(default=1, alias="lote")
     tranche_cap_percent: Decimal | None = Field(default=None, alias="tope_porcentaje", gt=0, le=100)
     source: str = Field(alias="fuente", min_length=1)  # the reglamento / aviso it comes from
-
-    @field_validator("minimum_order", "lot", mode="before")
-    @classmethod
-    def _shares_as_typed(cls, value: object) -> object:
-        """Share counts typed in the form or the terms file with or without thousands dots
-        ("40.000"), as every other share count (``money.parse_shares``)."""
-        if isinstance(value, str):
-            try:
-                return parse_shares(value)
-            except MoneyError as exc:
-                raise ValueError(str(exc)) from None
-        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> StageTerms:
