@@ -66,6 +66,10 @@ def test_a_batch_imported_again_returns_the_reasons_of_its_first_answer(engine: 
     assert not again.created and again.explanations is not None
     assert by_radicado(again, again.explanations) == by_radicado(first, told)
     assert by_radicado(again, again.explanations)  # the sample has rows not accepted
+    # The command line, which never shows them, asks for none; the answer is otherwise the same.
+    unexplained = import_batch(engine, "central", BATCH, BROKER, "L1", "scb", explain=False)
+    assert unexplained.explanations is None
+    assert unexplained.decisions.equals(again.decisions) and unexplained.created is False
 
 
 def test_lote_importar_of_the_same_file_again_tells_what_the_first_import_told(

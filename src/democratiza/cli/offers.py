@@ -391,7 +391,10 @@ def import_command(
     engine = engine_for(db)
     try:
         with rows() as tell:
-            result = import_batch(engine, codigo, archivo, comisionista, lote, quien, progress=tell)
+            # Its files are written from its own evaluation: a resend's reasons go unread.
+            result = import_batch(
+                engine, codigo, archivo, comisionista, lote, quien, progress=tell, explain=False
+            )
     except InputRejected as exc:
         raise refuse_file(exc) from None
     except (OfferError, StorageError) as exc:

@@ -75,13 +75,16 @@ def already_received(
     batch: str,
     digest: str,
     source: Path | str,
+    explain: bool = True,
 ) -> BatchResult | None:
     """The stored answer to a batch sent again (``None`` if new; other bytes refused), with
     each row's reason as its first answer gave it (``reasons.resent_explanations``).
 
     Why here: every path that answers a resent batch comes through this function (a batch
     from the web or the command line, a single acceptance sent again, the answer after a
-    lane's process died), so none of them answers without the reasons.
+    lane's process died), so none of them answers without the reasons. Only a caller that
+    never shows them says so (``explain=False``: the command line, which writes the batch's
+    files again from its own evaluation): explaining up to a thousand rows reads them again.
     """
     row = previous_batch(conn, batches, {"oferta_id": stored.id}, broker, batch, digest, source)
     if row is None:
@@ -107,7 +110,9 @@ def already_received(
         row.filas,
         decisions,
         f"El lote '{batch}' ya se había recibido; no se creó nada nuevo.",
-        explanations=resent_explanations(conn, stored, decisions, EXPLAINED_ROWS),
+        explanations=resent_explanations(conn, stored, decisions, EXPLAINED_ROWS)
+        if explain
+        else None,
     )
 
 
@@ -121,9 +126,11 @@ def import_batch(
     before_commit: Callable[[], None] | None = None,
     exclusive: Callable[[], AbstractContextManager[object]] = nullcontext,
     progress: Progress | None = None,
+    explain: bool = True,
 ) -> BatchResult:
     """Receive one broker batch. ``before_commit`` lets tests interrupt a transaction;
-    ``progress`` is told the rows read, evaluated and stored, as each step goes.
+    ``progress`` is told the rows read, evaluated and stored, as each step goes;
+    ``explain=False`` answers a resent batch without its rows' reasons (``already_received``).
 
     ``exclusive`` is held while the batch is evaluated and stored, not while its file is
     read: a service that files one batch at a time lets the next broker's batch go on
@@ -133,7 +140,9 @@ def import_batch(
         engine,
         path,
         lambda conn: load_offer(conn, offer_code),
-        lambda conn, offer, digest: already_received(conn, offer, broker, batch, digest, path),
+        lambda conn, offer, digest: already_received(
+            conn, offer, broker, batch, digest, path, explain
+        ),
     )
     if done:
         return done
@@ -157,7 +166,7 @@ def import_batch(
             return replace(stored_batch, evaluated=(compiled, results, frame))
 
         def resent(conn: Connection) -> BatchResult | None:
-            return already_received(conn, stored, broker, batch, digest, path)
+            return already_received(conn, stored, broker, batch, digest, path, explain)
 
         return store_once(engine, store, resent)
 

@@ -36,7 +36,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from democratiza.filing.batches import already_received
 from democratiza.filing.compiled import compiled_program
 from democratiza.filing.store import BatchResult, Decided, store_batches
-from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
+from democratiza.offers.lifecycle import OfferError, StoredOffer, current_offer
 from democratiza.programs.parameters import OfferParameterError
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import Explanation, explainer_for
@@ -119,7 +119,7 @@ def _process_once(engine: Engine, filings: Sequence[SingleFiling]) -> list[Outco
         # Two reads, each its own statement: no transaction around them (on PostgreSQL a
         # BEGIN and a ROLLBACK are two more round trips, for every group).
         with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            stored = load_offer(conn, filings[0].offer_code)
+            stored = current_offer(conn, filings[0].offer_code)
             _answer_resent(conn, stored, filings, outcomes)
     except OfferError as exc:
         # One exception per filing: each is raised in its own caller's thread.

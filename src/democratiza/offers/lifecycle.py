@@ -17,7 +17,7 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any, Literal, cast, get_args
 
-from sqlalchemy import Connection, RowMapping, insert, select
+from sqlalchemy import Connection, RowMapping, bindparam, func, insert, select
 
 from democratiza.calendar import add_months
 from democratiza.offers.prices import (
@@ -180,6 +180,49 @@ def load_offer(conn: Connection, code: str) -> StoredOffer:
     state = cast(OfferState, row["estado"])
     prices = price_adjustments(conn, row["id"])
     return StoredOffer(row["id"], code, state, offer, row["programa_huella"], prices, kept)
+
+
+# What tells one stored version of an offer from another (``current_offer``).
+_INTERRUPTIONS = (offer_events.c.oferta_id == offers.c.id) & (offer_events.c.tipo == "interrupcion")
+_STORED_VERSION = select(
+    offers.c.id,
+    offers.c.estado,
+    offers.c.parametros,
+    offers.c.programa_huella,
+    offers.c.version_programa,
+    func.length(offers.c.programa_texto),
+    func.length(offers.c.programa_normas),
+    select(func.count()).where(_INTERRUPTIONS).scalar_subquery(),
+    select(func.max(offer_events.c.id)).where(_INTERRUPTIONS).scalar_subquery(),
+).where(offers.c.codigo == bindparam("code"))
+# The offers this process loaded, by database and code, with the stored version each was
+# loaded at (a process may use two databases: the tests do).
+_LOADED: dict[tuple[str, str], tuple[tuple[Any, ...], StoredOffer]] = {}
+_LOADED_MAX = 64
+
+
+def current_offer(conn: Connection, code: str) -> StoredOffer:
+    """``load_offer``, answered from this process's last load while the stored offer is the same.
+
+    Why: a single acceptances' group loaded its offer whole, the program's texts (about
+    50 KB) read, checked by their hashes and parsed again, for every group. The offer's
+    stored version is read every time (several processes and machines share the database,
+    and a stale offer is never served): its row's state, parameters, program hash and the
+    lengths of its texts, with the count and the last id of its interruptions (its price
+    adjustments). Any change of those loads it again.
+    """
+    version = conn.execute(_STORED_VERSION, {"code": code}).first()
+    if version is None:
+        raise OfferError(f"No existe la oferta '{code}'.")
+    key, where = tuple(version), (str(conn.engine.url), code)
+    known = _LOADED.get(where)
+    if known is not None and known[0] == key:
+        return known[1]
+    stored = load_offer(conn, code)
+    if len(_LOADED) >= _LOADED_MAX:
+        _LOADED.clear()
+    _LOADED[where] = (key, stored)
+    return stored
 
 
 def _kept_program(code: str, row: RowMapping) -> tuple[Program, tuple[NormText, ...]]:

@@ -120,8 +120,9 @@ async def file_one(
     except REFUSALS as exc:
         metrics.count_refusal()
         raise filing_refusal(exc, SINGLE_SOURCE, SINGLE_SOURCE) from None
-    metrics.count_filing(result)
-    return batch_answer(result)
+    answer = batch_answer(result)
+    metrics.count_filing(answer["creado"], answer["por_decision"])
+    return answer
 
 
 class OneAcceptance(BaseModel):

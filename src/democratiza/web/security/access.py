@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import datetime
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
 from starlette.routing import BaseRoute
@@ -253,8 +253,6 @@ def gate(name: str) -> Callable[[Request], Awaitable[Principal]]:
     roles = ACCESS.get(name, frozenset())  # a route missing from the table admits no one
 
     async def check(request: Request) -> Principal:
-        if getattr(request.state, "gated", None) == name:  # already passed (``GatedRoute``)
-            return principal_of(request)
         # A remembered token needs no database, so no worker thread either.
         who = remembered_broker(request)
         if who is None:
@@ -268,7 +266,6 @@ def gate(name: str) -> Callable[[Request], Awaitable[Principal]]:
             address = client_address(request, request.app.state.proxies)
             request.app.state.throttle.attempt(name, address)
             await _check_csrf(request, who)
-        request.state.gated = name
         return who
 
     return check
@@ -302,7 +299,8 @@ class GatedRoute(APIRoute):
 
     Why: FastAPI reads (and spools to disk) a body before it solves any dependency, so a
     gate that is only a dependency would let anyone make the service read a large upload
-    before the 401. Here the gate runs first; as a dependency it then finds its answer.
+    before the 401. Here the gate runs first, and only here (the route declares no
+    dependency that repeats it).
     """
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
@@ -323,14 +321,10 @@ def route(
     """Declare a route under its access-table name, with the gate in front of it."""
 
     def declare(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+        # The gate and the media-type check run in ``GatedRoute`` alone: as dependencies too
+        # they ran a second time on every request, after the body, to find their own answer.
         router.add_api_route(
-            path,
-            endpoint,
-            methods=[method],
-            name=name,
-            dependencies=[Depends(gate(name)), Depends(media_type)],
-            route_class_override=GatedRoute,
-            **options,
+            path, endpoint, methods=[method], name=name, route_class_override=GatedRoute, **options
         )
         return endpoint
 

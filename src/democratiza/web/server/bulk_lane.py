@@ -112,8 +112,9 @@ def file_batch_here(
     except REFUSALS as exc:
         metrics.count_refusal()
         raise filing_refusal(exc, shown, str(path.parent)) from None
-    metrics.count_filing(result)
-    return answer_json(batch_answer(result))
+    answer = batch_answer(result)
+    metrics.count_filing(answer["creado"], answer["por_decision"])
+    return answer_json(answer)
 
 
 def _engine(url: str) -> Engine:

@@ -25,7 +25,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from starlette.routing import BaseRoute, Match
+from fastapi.routing import APIRoute
+from starlette._utils import get_route_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from democratiza.verification.archive import UPLOAD_BYTES
@@ -54,14 +55,20 @@ STATIC = "/estaticos/"
 
 
 class LimitsAndHeaders:
-    def __init__(self, app: ASGIApp, max_upload: int, uploads: Sequence[BaseRoute] = ()) -> None:
+    def __init__(self, app: ASGIApp, max_upload: int, uploads: Sequence[APIRoute] = ()) -> None:
         self.app = app
         self.max_upload = max_upload
         self._uploads = uploads  # the routes that take a file (``api.uploads.UPLOAD_ROUTES``)
 
     def _is_upload(self, scope: Scope) -> bool:
-        """Whether the request is for a route that takes a file (its path and method)."""
-        return any(r.matches(scope)[0] == Match.FULL for r in self._uploads)
+        """Whether the request is for a route that takes a file (its path and method).
+
+        By each route's own path pattern and methods, what its ``matches`` checks for a full
+        match: ``matches`` itself cost 45 µs for the nine such routes on every request, a
+        single acceptance's included, and this 10 µs.
+        """
+        path, method = get_route_path(scope), scope["method"]
+        return any(method in (r.methods or ()) and r.path_regex.match(path) for r in self._uploads)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
