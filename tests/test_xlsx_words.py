@@ -10,14 +10,17 @@ from pathlib import Path
 import polars as pl
 from openpyxl import load_workbook
 from sqlalchemy import Engine
-from typer.testing import CliRunner
 
-from democratiza.adjudication.record import adjudicate
-from democratiza.cli.main import app
+from democratiza.adjudication.figures import withdrawn
+from democratiza.adjudication.record import adjudicate, stored_adjudication
+from democratiza.compliance.ledger import acceptance_terms
 from democratiza.filing.batches import import_batch, withdraw
 from democratiza.labels import frame_in_words
-from democratiza.stages.allocate import allocate_stage
-from democratiza.stages.orders import import_orders, withdraw_order
+from democratiza.offers.lifecycle import load_offer
+from democratiza.reports import exports, stage_report
+from democratiza.stages.allocate import allocate_stage, stored_allocation
+from democratiza.stages.lifecycle import load_stage
+from democratiza.stages.orders import import_orders, withdraw_order, withdrawn_orders
 from tests.test_receipt_order import one_row
 from tests.test_stages import book, close, new_stage, order, settled
 from tests.test_web_support import BROKER_A, CODE, move, open_offer
@@ -32,12 +35,6 @@ def cells(path: Path) -> dict[str, list[object]]:
     assert sheet is not None
     header, *rows = (list(r) for r in sheet.iter_rows(values_only=True))
     return {str(title): [row[i] for row in rows] for i, title in enumerate(header)}
-
-
-def export(*args: str, engine: Engine) -> None:
-    url = engine.url.render_as_string(hide_password=False)
-    result = CliRunner().invoke(app, [*args, "--db", url])
-    assert result.exit_code == 0, result.output
 
 
 def test_an_enum_or_categorical_column_of_codes_reads_in_words() -> None:
@@ -65,8 +62,13 @@ def test_the_broker_workbook_reads_a_withdrawn_acceptance_as_withdrawn(
     withdraw(engine, CODE, radicado, "scb", "el aceptante desistió")
     move(engine, "cerrada")
     adjudicate(engine, CODE, "oficina", "adjudicación")
-    export("oferta", "exportar", CODE, "--salida", str(tmp_path / "out"), engine=engine)
-    stem = tmp_path / "out" / CODE / "comisionistas" / "adjudicacion-casa-de-bolsa"
+    # As oferta exportar writes the brokers' files.
+    done = stored_adjudication(engine, CODE)
+    with engine.connect() as conn:
+        stored = load_offer(conn, CODE)
+        terms, left = acceptance_terms(conn, stored), withdrawn(conn, stored)
+    exports.broker_files(done, tmp_path, terms, None, stored.program, left["radicado"].to_list())
+    stem = tmp_path / "adjudicacion-casa-de-bolsa"
     shown = cells(stem.with_suffix(".xlsx"))
     decisions = dict(zip(shown["Radicado"], shown["Decisión"], strict=True))
     assert decisions[radicado] == WITHDRAWN_READ
@@ -86,8 +88,11 @@ def test_the_stage_workbook_reads_decisions_in_words_and_a_withdrawn_order_as_wi
     withdraw_order(engine, "segunda", radicado, "scb", "el inversionista desistió")
     close(engine)
     allocate_stage(engine, "segunda", "bolsa", "cierre del libro")
-    export("etapa", "exportar", "segunda", "--salida", str(tmp_path / "out"), engine=engine)
-    stem = tmp_path / "out" / "segunda" / "segunda-casa-de-bolsa"
+    # As etapa exportar writes the brokers' files.
+    with engine.connect() as conn:
+        gone = withdrawn_orders(conn, load_stage(conn, "segunda"))
+    stage_report.broker_files(stored_allocation(engine, "segunda"), tmp_path, None, gone)
+    stem = tmp_path / "segunda-casa-de-bolsa"
     shown = cells(stem.with_suffix(".xlsx"))
     decisions = dict(zip(shown["Radicado"], shown["Decisión"], strict=True))
     assert decisions[radicado] == WITHDRAWN_READ
