@@ -38,8 +38,10 @@ lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/mypy
 
+# The suite on every core (pytest-xdist): each worker has its own PostgreSQL database, ports
+# and temporary folders (tests/conftest.py); the tests marked xdist_group run in one worker.
 test: lint
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n auto --dist loadgroup
 
 bench: setup
 	$(PY) benchmarks/bench_engine.py

@@ -3,8 +3,15 @@
 PostgreSQL is the server at 127.0.0.1:5432 unless DEMOCRATIZA_TEST_PG names another (any
 database of it: the run only uses it to create its own). Each test run creates a database of
 its own with a unique name and drops it at the end, so two runs at once on the same server
-never touch each other's tables. Where no server answers, those tests are skipped with the
+never touch each other's tables; under pytest-xdist (``make test``) each worker is a run of
+its own, and its name says which. Where no server answers, those tests are skipped with the
 reason shown.
+
+The command line's tables are as wide as ``COLUMNS`` says (rich, typer), read each time
+they print: every test starts with 80 (``columns``), so that what it reads does not depend on
+the terminal (or the lack of one) that the run, or an xdist worker, was started from; a test
+gives another width with ``CliRunner.invoke(env=…)``. It is never set while the modules are
+imported: a console made with ``COLUMNS`` set keeps that width, whatever a test gives.
 """
 
 from __future__ import annotations
@@ -21,7 +28,15 @@ from sqlalchemy.exc import OperationalError
 from democratiza.storage.database import make_engine, migrate
 
 SERVER_URL = os.environ.get("DEMOCRATIZA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-RUN_DATABASE = f"democratiza_prueba_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "solo")  # gw0, gw1… under xdist
+RUN_DATABASE = f"democratiza_prueba_{WORKER}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+os.environ.pop("COLUMNS", None)  # before the command line's consoles are made (see above)
+
+
+@pytest.fixture(autouse=True)
+def columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """80 columns, what a run without a terminal gets (CI's), unless the test says otherwise."""
+    monkeypatch.setenv("COLUMNS", "80")
 
 
 def _admin() -> Engine:

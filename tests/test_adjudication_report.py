@@ -32,6 +32,9 @@ from democratiza.reports.adjudication_figures import (
 from democratiza.reports.adjudication_report import render_html, render_pdf
 from democratiza.rules.person import person_keys
 
+# One worker runs this file (make test, pytest-xdist): its figures and PDF are made once.
+pytestmark = pytest.mark.xdist_group("test_adjudication_report")
+
 PRICE = 201_850  # $ 2.018,50
 OFFERED = 7_000
 

@@ -20,7 +20,9 @@ from democratiza.storage.audit_compare import compare
 from democratiza.storage.audit_export import export_chunks
 from democratiza.storage.schema import audit_log
 
-runner = CliRunner()
+# Wide enough that no message is wrapped inside the temporary paths it names (longer under
+# pytest-xdist, whose workers each have a folder of their own).
+runner = CliRunner(env={"COLUMNS": "1000"})
 ENTRIES, FROM = 45, 10
 
 

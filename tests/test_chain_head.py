@@ -36,7 +36,9 @@ from democratiza.verification.publish import offer_package
 from tests.storage_support import adjudicate_sample
 
 CODE = "central-cabeza"
-runner = CliRunner()
+# Wide enough that no message is wrapped inside the temporary paths it names (longer under
+# pytest-xdist, whose workers each have a folder of their own).
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 
 def published(engine: Engine, db_url: str, tmp_path: Path) -> tuple[Path, audit.Anchor]:

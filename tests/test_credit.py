@@ -495,5 +495,9 @@ def test_a_program_whose_text_lacks_the_article_takes_ley_226_art_11_num_3(
 
 def test_a_program_file_without_credit_line_conditions_cannot_be_checked() -> None:
     program = load_program("ebsa").model_copy(update={"credit_lines": None})
-    with pytest.raises(CreditError, match="no trae las condiciones de sus líneas de crédito"):
+    refusal = (
+        "no define las condiciones de las líneas de crédito: no se puede ofrecer la Primera "
+        "Etapa, que solo se ofrece cuando existen líneas de crédito para los destinatarios"
+    )
+    with pytest.raises(CreditError, match=refusal):
         CreditTerms.from_program(program)

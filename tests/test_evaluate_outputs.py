@@ -4,6 +4,7 @@ sentences, the JSON and the Parquet only when asked, with today's detailed bytes
 from __future__ import annotations
 
 import json
+import mmap
 from pathlib import Path
 
 import polars as pl
@@ -15,6 +16,7 @@ from democratiza.cli.main import app
 from democratiza.cli.offer_options import offer_from
 from democratiza.programs.loader import load_program
 from democratiza.programs.parameters import make_offer
+from democratiza.reports import decisions
 from democratiza.reports.decisions import (
     Outputs,
     explain_chunk,
@@ -125,3 +127,57 @@ def test_the_default_csv_is_the_detailed_ones_columns_byte_for_byte(
             program, results, frame, tmp_path / separator, "d", None, outputs
         )
         assert written.read_bytes() == csv_bytes(detailed, **csv_style(separator))
+
+
+def test_the_json_is_polars_write_json_of_the_rows_even_with_newlines_in_a_cell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The JSON's records are written as lines and their newlines made commas in place
+    (``reports.decisions._close_array``): a newline, a quote or a backslash inside a cell
+    stays escaped, in pieces of any size, and the array holds the bytes ``write_json``
+    gives for the same rows."""
+    program = compiled()
+    frame = parse(read_table(SAMPLE))
+    frame = frame.with_columns(
+        pl.when(pl.col("fila") % 3 == 0)
+        .then(pl.concat_str([pl.col("nombre"), pl.lit(' "alias"\n\\ ')]))
+        .otherwise(pl.col("nombre"))
+        .alias("nombre")
+    )
+    results = program.evaluate(frame)
+    expected = explain_chunk(Explainer(program), results, frame).with_columns(
+        pl.col("fecha_radicacion").dt.to_string()
+    )
+    # The in-place pass a window at a time too: the smallest a map allows.
+    monkeypatch.setattr(decisions, "ARRAY_STEP", mmap.ALLOCATIONGRANULARITY)
+    for chunk in (5, 22):
+        monkeypatch.setattr(decisions, "CHUNK", chunk)
+        outputs = Outputs(detail=True, json=True)
+        _, written = write_decisions(
+            program, results, frame, tmp_path / str(chunk), "d", None, outputs
+        )
+        text = written.read_bytes()
+        assert len(text) > 3 * mmap.ALLOCATIONGRANULARITY
+        assert text.endswith(b"]}\n")
+        assert text[text.index(b'"decisiones": [') + 14 : -2] == expected.write_json().encode()
+        document = json.loads(text)
+        assert [d["nombre"] for d in document["decisiones"]] == frame["nombre"].to_list()
+
+
+@pytest.mark.parametrize("program_id", list(PARAMS))
+def test_the_causes_codes_are_each_rows_failed_checks_in_order(program_id: str) -> None:
+    """``causas_codigos`` is looked up by the distinct values of the bits
+    (``reports.decisions.cause_codes``): row by row, the codes of the checks whose bit is set,
+    in the program's order, and '' for a row with no cause."""
+    params = PARAMS[program_id]
+    frame = typed(generate(3_000, seed=5, program_id=program_id, params=params))
+    program = CompiledProgram(make_offer(load_program(program_id), params))
+    results = program.evaluate(frame)
+    assert results["causas"].n_unique() > 2  # several kinds of rejection, and none
+    found = explain_chunk(Explainer(program), results, frame)["causas_codigos"].to_list()
+    expected = [
+        ";".join(c.code for i, c in enumerate(program.checks) if bits & (1 << i))
+        for bits in results["causas"].to_list()
+    ]
+    assert found == expected
+    assert "" in found

@@ -31,6 +31,10 @@ def test_a_stages_minimum_order_and_lot_take_thousands_dots() -> None:
     terms = StageTerms.model_validate({**TERMS, "orden_minima": "40.000", "lote": "1.000"})
     assert (terms.minimum_order, terms.lot) == (40_000, 1_000)
     assert StageTerms.model_validate({**TERMS, "orden_minima": "5000"}).minimum_order == 5_000
+    # The same share type for both fields: typed as text, a count is still at least one.
+    for field in ("orden_minima", "lote"):
+        with pytest.raises(ValueError, match=field):
+            StageTerms.model_validate({**TERMS, field: "0"})
 
 
 def test_a_badly_grouped_minimum_order_is_refused_in_spanish() -> None:

@@ -7,6 +7,7 @@ validation as an official file.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal, localcontext
 from importlib import resources
@@ -489,8 +490,14 @@ def test_central_without_payment_shows_what_is_due_that_day() -> None:
     assert st.due == 150_000_000 + precise(150_000_000, "0.2630", 376)
 
 
+CENTRAL_CALLED = (
+    "El programa de enajenación de acciones de Fogafín en la Compañía Central de Seguros de "
+    "Vida S.A. (Primera Fase)"
+)
+
+
 def test_central_partial_payments_are_not_modelled() -> None:
-    with pytest.raises(FineError, match="no dice cómo se imputan pagos parciales"):
+    with pytest.raises(FineError) as refused:
         fine_statement(
             CENTRAL,
             central_fine(),
@@ -498,6 +505,27 @@ def test_central_partial_payments_are_not_modelled() -> None:
             [Payment(date(2025, 1, 30), 100_000_000)],
             rates=shipped_max_rate(),
         )
+    # The program by its name, never by its identifier (central-seguros-vida).
+    assert str(refused.value).startswith("El pago de $ 1.000.000 del 2025-01-30 no cubre")
+    assert str(refused.value).endswith(
+        f". {CENTRAL_CALLED} no dice cómo se imputan pagos parciales."
+    )
+
+
+def test_the_fine_refusals_name_the_program_by_its_name() -> None:
+    two = [Payment(date(2025, 1, 30), 1), Payment(date(2025, 1, 31), 1)]
+    with pytest.raises(FineError) as partial:
+        fine_statement(CENTRAL, central_fine(), date(2025, 2, 1), two, rates=shipped_max_rate())
+    assert str(partial.value) == (
+        f"{CENTRAL_CALLED} no dice cómo se imputan pagos parciales; solo se liquida un pago total."
+    )
+    with pytest.raises(FineError) as band:
+        CENTRAL.band_citation(GEB.bands[0].model_copy(update={"percent": 99}))
+    assert str(band.value) == f"{CENTRAL_CALLED} no tiene un tramo del 99 %."
+    two_bases = replace(CENTRAL, base_keys=CENTRAL.base_keys[:2], base_texts=CENTRAL.base_texts[:2])
+    with pytest.raises(FineError) as base:
+        fine_base(two_bases, {"precio_segunda_etapa": 100, "contraprestacion": 1})
+    assert str(base.value).startswith(f"{CENTRAL_CALLED} no usa como base: ")
 
 
 def test_central_a_payment_day_without_a_certified_rate_stops() -> None:
@@ -532,6 +560,33 @@ def test_the_rule_that_picks_the_base_comes_from_the_program_file() -> None:
     del data["multas"]["regla_base"]
     with pytest.raises(FineError, match="le faltan la regla que elige la base"):
         FineTerms.from_program(parse_program(data, "geb-2017"))
+
+
+def test_a_cpi_adjustment_without_default_interest_names_what_is_missing() -> None:
+    data = program_data("geb-2017")
+    del data["multas"]["intereses_mora"]
+    with pytest.raises(FineError) as refused:
+        FineTerms.from_program(parse_program(data, "geb-2017"))
+    assert str(refused.value).endswith(
+        " no define los intereses de mora de una multa: no se puede calcular una multa que se "
+        "ajusta por IPC."
+    )
+    # With the file's own reason (no_modelado), the sentence quotes it, as everywhere.
+    data["no_modelado"].append(
+        {
+            "disposicion": "Intereses de mora de la multa",
+            "cita": {"norma": "d706", "ref": "art. 11.1"},
+            "razon": "El texto no fija la tasa.",
+            "seccion": "multas.intereses_mora",
+        }
+    )
+    with pytest.raises(FineError) as quoted:
+        FineTerms.from_program(parse_program(data, "geb-2017"))
+    assert str(quoted.value).endswith(
+        " no trae los intereses de mora de una multa: Intereses de mora de la multa (Decreto "
+        "706/2017 art. 11.1): El texto no fija la tasa. No se puede calcular una multa que se "
+        "ajusta por IPC."
+    )
 
 
 def test_one_key_per_listed_base() -> None:

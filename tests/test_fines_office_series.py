@@ -10,7 +10,9 @@ December 2018 to March 2019 instead of the certified rates the package ships.
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from typer.testing import CliRunner
@@ -78,7 +80,9 @@ def test_the_page_and_the_api_use_the_usura_the_office_loaded(engine: Engine) ->
     assert pesos(loaded) in answer.json()["estado_de_cuenta"]
 
 
-def test_multa_calcular_reads_the_offices_series_from_its_database(engine: Engine) -> None:
+def test_multa_calcular_reads_the_offices_series_from_its_database(
+    engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with engine.begin() as conn:
         save_official_rates(conn, "usura", USURA, "usura-oficina.csv", "oficina")
     office = MaxLegalRate(
@@ -92,5 +96,14 @@ def test_multa_calcular_reads_the_offices_series_from_its_database(engine: Engin
     result = CliRunner().invoke(app, [*args, "--db", url], env={"COLUMNS": "300"})
     assert result.exit_code == 0, result.output
     assert pesos(due_with(office)) in result.output
-    without = CliRunner().invoke(app, args, env={"COLUMNS": "300"})
+    # As every command: without --db, the database DEMOCRATIZA_DB names.
+    named = CliRunner().invoke(app, args, env={"COLUMNS": "300", "DEMOCRATIZA_DB": url})
+    assert named.exit_code == 0 and pesos(due_with(office)) in named.output
+    # Neither, and no sqlite:///democratiza.db here: the shipped points, and no file made.
+    elsewhere = tmp_path / "sin-base"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    without = CliRunner().invoke(app, args, env={"COLUMNS": "300", "DEMOCRATIZA_DB": None})
+    assert without.exit_code == 0, without.output
     assert pesos(due_with(shipped_max_rate())) in without.output
+    assert not (elsewhere / "democratiza.db").exists()

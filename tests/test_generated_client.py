@@ -31,6 +31,9 @@ from democratiza.storage.database import make_engine
 from democratiza.web.app import create_app
 from tests.test_web_support import BROKER_A, CODE, SAMPLE, add_people, bearer, open_offer, serving
 
+# One worker runs this file (make test, pytest-xdist): its client is generated once.
+pytestmark = pytest.mark.xdist_group("test_generated_client")
+
 GENERATOR = Path(sys.prefix) / "generador" / "bin" / "openapi-python-client"
 PACKAGE = "cliente_democratiza"
 OPTIONS = ["--meta", "none", "--config", "config.yaml"]  # the package alone; no formatter

@@ -292,6 +292,10 @@ def test_a_program_file_without_the_ineffectiveness_citation_cannot_flag_one() -
     from democratiza.programs.loader import load_program
 
     bare = load_program("ebsa").model_copy(update={"ineffectiveness": ()})
-    with pytest.raises(OfferError, match="no trae la ineficacia de una adquisición"):
+    refusal = (
+        "no define la ineficacia de una adquisición: no se puede declarar ineficaz una "
+        "adquisición sin su cita."
+    )
+    with pytest.raises(OfferError, match=refusal):
         ineffectiveness_citation(bare)
     assert ineffectiveness_citation(load_program("ebsa")) == "Ley 226/1995 art. 14 inciso 2"

@@ -21,7 +21,13 @@ from typer.testing import CliRunner
 from democratiza.adjudication.record import adjudicate
 from democratiza.cli.main import app
 from democratiza.filing.batches import import_batch
-from democratiza.offers.lifecycle import OfferError, advance, create_offer, load_offer
+from democratiza.offers.lifecycle import (
+    OfferError,
+    advance,
+    create_offer,
+    load_offer,
+    offer_programs,
+)
 from democratiza.programs.loader import load_program, read_program
 from democratiza.storage.database import MIGRATIONS, make_engine, migrate
 from democratiza.storage.schema import adjudications, offers
@@ -67,6 +73,25 @@ def test_later_edits_to_the_file_never_change_an_offers_rules(
     assert again.program_sha256 == stored.program_sha256
     path.unlink()  # the file is gone: the offer still has its program
     assert 367_800 in caps(engine, "propia")
+
+
+def test_offer_programs_names_the_offers_of_several_states_in_one_list(
+    engine: Engine, tmp_path: Path
+) -> None:
+    own = copy_of_central(tmp_path)
+    edit(own, "version: 3", "version: 9")
+    with engine.begin() as conn:
+        create_offer(conn, "borrador-1", str(own), PARAMS, "oficina", "aviso")
+        opened = create_offer(conn, "abierta-1", "central-seguros-vida", PARAMS, "oficina", "aviso")
+        advance(conn, opened, "abierta", "oficina", "inicio del plazo")
+        create_offer(conn, "borrador-2", "central-seguros-vida", PARAMS, "oficina", "aviso")
+    with engine.connect() as conn:
+        both = [(code, p.version) for code, p in offer_programs(conn, "borrador", "abierta")]
+        drafts = [code for code, _ in offer_programs(conn, "borrador")]
+        none = offer_programs(conn, "publicada")
+    # In the order they were created, each with the program it keeps.
+    assert both == [("borrador-1", 9), ("abierta-1", 3), ("borrador-2", 3)]
+    assert drafts == ["borrador-1", "borrador-2"] and none == []
 
 
 def test_the_adjudication_record_names_the_programs_hash(engine: Engine, tmp_path: Path) -> None:

@@ -212,9 +212,16 @@ def test_cpi_adjustment_every_six_months_from_the_aviso(
 def test_a_program_whose_file_has_no_cpi_rule_refuses_a_cpi_adjustment(
     engine: Engine, settled: int
 ) -> None:
-    # Central's text has no rule for the Segunda Fase's price beyond Ley 226 art. 10.
-    with engine.begin() as conn, pytest.raises(StageError, match=r"no prevé el ajuste"):
+    # Central's text has no rule for the Segunda Fase's price beyond Ley 226 art. 10: the
+    # refusal quotes the file's no_modelado entry, its citation and its reason.
+    with engine.begin() as conn, pytest.raises(StageError) as refused:
         create_stage(conn, "s", FIRST, terms(ajuste_ipc=CPI, **CPI_DATES), "oficina", "aviso")
+    said = str(refused.value)
+    assert (
+        " no trae el ajuste del precio mínimo por IPC: Ajuste por IPC del precio mínimo de " in said
+    )
+    assert "un ajuste del precio mínimo por IPC no se admite, porque el texto disponible" in said
+    assert said.endswith("no lo prevé. No se puede pedir ese ajuste en los términos de la etapa.")
 
 
 def test_a_tranche_cap_offers_part_and_the_rest_passes_on(engine: Engine, settled: int) -> None:

@@ -17,6 +17,7 @@ from sqlalchemy import Engine
 from democratiza.adjudication.record import adjudicate
 from democratiza.stages.lifecycle import load_stage
 from democratiza.web.app import create_app
+from democratiza.web.errors import INVALID_REQUEST
 from tests.test_web_support import (
     BROKER_A,
     CODE,
@@ -212,6 +213,18 @@ def test_fine_statement_and_credit_over_http(engine: Engine) -> None:
     assert checked["cumple"] is False
     failing = [c["regla"] for c in checked["condiciones"] if not c["cumple"]]
     assert failing == ["plazo_minimo"]
+    # A line that cannot be (no lender, a grace as long as the term): one row per field, in
+    # the words ``CreditLine`` refuses with, under the shared title.
+    wrong = {**line, "entidad": "  ", "gracia_meses": 48}
+    answer = auditor.post("/api/credito/verificacion", json=wrong)
+    assert answer.status_code == 422 and answer.json()["detalle"] == INVALID_REQUEST
+    assert [(e["columna"], e["mensaje"]) for e in answer.json()["errores"]] == [
+        ("entidad", "falta el nombre de la entidad otorgante"),
+        (
+            "gracia_meses",
+            "la gracia (48 meses) no deja meses para amortizar dentro del plazo (48 meses)",
+        ),
+    ]
     loan = {
         "monto": 1_000_000_000,
         "tasa_ea": "18",

@@ -7,6 +7,7 @@ those of a batch filed in the service's own process.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -14,7 +15,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +37,10 @@ from democratiza.web.server.lane_worker import LaneWorker, WorkerDied
 from tests.test_web_support import BROKER_A, BROKER_B, CODE, SAMPLE, bearer, count, open_offer
 
 GOOD = (SAMPLE / "lote-1-casa-de-bolsa.csv").read_bytes()
+# The longest any wait of these tests lasts, on a loaded machine (a lane's process is
+# started by spawn, imports the package and reads a 750-row batch): each wait ends by then,
+# and the test fails saying what did not happen instead of hanging.
+PATIENCE = 120.0
 BAD = (SAMPLE / "lote-4-credicorp-capital-con-errores.csv").read_bytes()
 
 
@@ -167,6 +174,17 @@ sys.stdin.read()  # until killed
 """
 
 
+def within(seconds: float, done: Callable[[], bool]) -> bool:
+    """Whether ``done()`` became true within ``seconds`` (asked every 50 ms, and once more at
+    the end): a wait bounded by the clock, not by a count of sleeps that load stretches."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if done():
+            return True
+        time.sleep(0.05)
+    return done()
+
+
 def gone(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
@@ -186,15 +204,14 @@ def test_the_lane_process_ends_when_its_service_is_killed_outright() -> None:
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
     )
     assert service.stdout is not None
-    worker = int(service.stdout.readline())
-    assert not gone(worker)
-    service.kill()  # kill -9: the service cannot stop its lane
-    service.wait()
-    for _ in range(600):  # the worker checks for its parent every half second
-        if gone(worker):
-            break
-        time.sleep(0.1)
-    assert gone(worker), f"el proceso {worker} del carril de lotes quedó huérfano"
+    try:
+        worker = int(service.stdout.readline())
+        assert not gone(worker)
+    finally:
+        service.kill()  # kill -9: the service cannot stop its lane
+        service.wait(timeout=PATIENCE)
+    # The worker checks for its parent every half second.
+    assert within(PATIENCE, lambda: gone(worker)), f"el proceso {worker} del carril quedó huérfano"
 
 
 OTHER = (SAMPLE / "lote-2-acciones-y-valores.csv").read_bytes()  # Acciones y Valores's
@@ -218,10 +235,7 @@ def held_while_evaluated(
 
     def held(stored: StoredOffer, price: int | None = None) -> CompiledProgram:
         (folder / "a-evaluando").touch()
-        for _ in range(1200):
-            if (folder / "soltar").exists():
-                break
-            time.sleep(0.05)
+        within(PATIENCE, (folder / "soltar").exists)
         return compiled(stored, price)
 
     # The name ``import_batch`` calls: batches' own, imported from ``filing.compiled``.
@@ -250,21 +264,17 @@ def test_one_brokers_batch_is_not_held_behind_another_brokers_being_evaluated(
         ).status_code
 
     a_token, b_token = bearer(engine, BROKER_A), bearer(engine, BROKER_B)
-    with TestClient(create_app(engine, lane=lane)) as client:
-        a = threading.Thread(target=send, args=(BROKER_A, GOOD, a_token))
+    a = threading.Thread(target=send, args=(BROKER_A, GOOD, a_token))
+    b = threading.Thread(target=send, args=(BROKER_B, OTHER, b_token))
+    with TestClient(create_app(engine, lane=lane)) as client, released_at_the_end(tmp_path, [a, b]):
         a.start()
-        for _ in range(1200):  # the lane's process starts (spawn) and reads A's file
-            if (tmp_path / "a-evaluando").exists():
-                break
-            time.sleep(0.05)
-        assert (tmp_path / "a-evaluando").exists(), "el lote de A no llegó a evaluarse"
-        b = threading.Thread(target=send, args=(BROKER_B, OTHER, b_token))
+        # The lane's process starts (spawn) and reads A's file.
+        arrived = within(PATIENCE, (tmp_path / "a-evaluando").exists)
+        assert arrived, "el lote de A no llegó a evaluarse"
         b.start()
-        b.join(timeout=60)  # a new lane process, B's file read, evaluated, stored
+        b.join(timeout=PATIENCE)  # a new lane process, B's file read, evaluated, stored
         b_done_while_a_held = not b.is_alive() and a.is_alive()
-        (tmp_path / "soltar").touch()
-        a.join(timeout=60)
-        b.join(timeout=60)
+    assert not a.is_alive() and not b.is_alive(), "un lote quedó sin respuesta"
     assert b_done_while_a_held, "el lote de B esperó a que terminara el de A"
     assert answers == {BROKER_B: 201, BROKER_A: 201}
     assert count(engine, batches) == 2
@@ -275,12 +285,29 @@ def held_until_released(
 ) -> bytes:
     """The lane's work, once the test releases it; the process's number is left for the test."""
     folder = Path(os.environ[HOLD])
-    (folder / f"{broker}.pid").write_text(str(os.getpid()), encoding="ascii")
-    for _ in range(1200):
-        if (folder / "soltar").exists():
-            break
-        time.sleep(0.05)
+    written = folder / f"{broker}.pid.escribiendo"  # renamed once whole: never read half written
+    written.write_text(str(os.getpid()), encoding="ascii")
+    written.rename(folder / f"{broker}.pid")
+    within(PATIENCE, (folder / "soltar").exists)
     return _file(url, code, path, shown, batch, broker, who)
+
+
+@contextmanager
+def released_at_the_end(folder: Path, senders: list[threading.Thread]) -> Iterator[None]:
+    """The held lane processes are released when the test ends, passed or failed, and any
+    sender still waiting then has its process killed: the service's shutdown (which waits for
+    every request) then never waits for a batch held by a test that already failed."""
+    try:
+        yield
+    finally:
+        (folder / "soltar").touch()
+        started = [sender for sender in senders if sender.ident is not None]
+        for sender in started:
+            sender.join(timeout=PATIENCE)
+        if any(sender.is_alive() for sender in started):
+            for pid in folder.glob("*.pid"):
+                with contextlib.suppress(ProcessLookupError, ValueError):
+                    os.kill(int(pid.read_text()), signal.SIGKILL)
 
 
 def test_a_dying_lane_process_takes_only_its_own_batch_with_it(
@@ -303,30 +330,36 @@ def test_a_dying_lane_process_takes_only_its_own_batch_with_it(
         )
         answers[broker] = (answer.status_code, answer.json())
 
-    with TestClient(create_app(engine, lane=lane)) as client:
-        senders = [
-            threading.Thread(target=send, args=(BROKER_A, GOOD)),
-            threading.Thread(target=send, args=(BROKER_B, OTHER)),
-        ]
+    senders = [
+        threading.Thread(target=send, args=(BROKER_A, GOOD)),
+        threading.Thread(target=send, args=(BROKER_B, OTHER)),
+    ]
+    resent = threading.Thread(target=send, args=(BROKER_A, GOOD))
+    with (
+        TestClient(create_app(engine, lane=lane)) as client,
+        released_at_the_end(tmp_path, [*senders, resent]),
+    ):
         for sender in senders:
             sender.start()
         pids = {b: tmp_path / f"{b}.pid" for b in (BROKER_A, BROKER_B)}
-        for _ in range(1200):  # both processes start (spawn) and hold their batch
-            if all(p.exists() and p.read_text() for p in pids.values()):
-                break
-            time.sleep(0.05)
+        # Both processes start (spawn) and hold their batch.
+        held = within(PATIENCE, lambda: all(p.exists() for p in pids.values()))
+        assert held, "los dos lotes no llegaron al carril"
         a_pid, b_pid = (int(pids[b].read_text()) for b in (BROKER_A, BROKER_B))
         assert a_pid != b_pid
         os.kill(a_pid, signal.SIGKILL)
         (tmp_path / "soltar").touch()
         for sender in senders:
-            sender.join(timeout=60)
+            sender.join(timeout=PATIENCE)
+        assert not any(s.is_alive() for s in senders), "un lote quedó sin respuesta"
         assert count(engine, batches) == 1  # B's alone
         a_status, a_told = answers[BROKER_A]
         assert a_status == 503 and a_told["detalle"] == NOT_STORED
         b_status, b_told = answers[BROKER_B]
         assert b_status == 201 and b_told["creado"] is True and b_told["filas"] > 0
-        send(BROKER_A, GOOD)  # resent: stored by B's process, which the lane kept
+        resent.start()  # stored by B's process, which the lane kept
+        resent.join(timeout=PATIENCE)
+        assert not resent.is_alive(), "el lote reenviado quedó sin respuesta"
     assert answers[BROKER_A][0] == 201 and answers[BROKER_A][1]["creado"] is True
     assert count(engine, batches) == 2 and lane.started == 2
 

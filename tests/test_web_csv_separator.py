@@ -46,6 +46,18 @@ def test_a_broker_downloads_its_file_for_excel_as_the_cli_writes_it(
     assert plain.splitlines()[0].startswith("radicado,") and ".00" in plain.splitlines()[1]
 
 
+def test_a_broker_with_no_acceptant_downloads_the_header_alone(
+    engine: Engine, reduced: tuple[str, str]
+) -> None:
+    client = TestClient(create_app(engine))
+    url = f"/api/ofertas/{CODE}/adjudicacion.csv"
+    full = client.get(url, params={"separador": ";"}, headers=bearer(engine, BROKER_B)).text
+    answer = client.get(url, params={"separador": ";"}, headers=bearer(engine, "Sin Clientes"))
+    assert answer.status_code == 200
+    assert answer.headers["content-disposition"].endswith('"adjudicacion-sin-clientes.csv"')
+    assert answer.text == full.splitlines()[0] + "\n"  # the broker file's header, no row
+
+
 def test_the_office_page_links_each_file_for_excel(engine: Engine, reduced: object) -> None:
     client = TestClient(create_app(engine))
     log_in(client, "oficina")

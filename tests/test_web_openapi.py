@@ -44,6 +44,9 @@ from tests.test_web_support import (
     serving,
 )
 
+# One worker runs this file (make test, pytest-xdist): its two services are started once.
+pytestmark = pytest.mark.xdist_group("test_web_openapi")
+
 EXAMPLES = int(os.environ.get("DEMOCRATIZA_EJEMPLOS", "6"))
 PUBLISHED, NOTHING_AWARDED = "publicada-con-lotes", "publicada-sin-adjudicaciones"
 ROLES = ["nadie", "token de comisionista", "comisionista_a", "oficina", "auditor"]

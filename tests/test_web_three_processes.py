@@ -41,6 +41,9 @@ from tests.test_web_support import (
     open_offer,
 )
 
+# One worker runs this file (make test, pytest-xdist): its three processes are started once.
+pytestmark = pytest.mark.xdist_group("test_web_three_processes")
+
 ERROR = re.compile(r'<p class="error" id="error">([^<]*)</p>')
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 

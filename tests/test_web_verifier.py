@@ -28,6 +28,9 @@ from tests.test_shared_budget import holds
 from tests.test_web_public_statistics import text
 from tests.test_web_support import CODE, add_people, csrf_of, file_samples, move, open_offer
 
+# One worker runs this file (make test, pytest-xdist): its published offer is built once.
+pytestmark = pytest.mark.xdist_group("test_web_verifier")
+
 PAGE = "/verificar"
 
 

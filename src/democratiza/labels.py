@@ -44,13 +44,14 @@ def frame_in_words(
 ) -> pl.DataFrame:
     """``frame`` with each coded column of ``kinds`` (column → kind) in the words a person
     reads (``label``), for a file people open (an XLSX); a CSV keeps the codes. An empty
-    cell stays empty."""
+    cell stays empty. A column of codes may be text, an Enum or a Categorical: each comes
+    out as text in words."""
     for column, kind in kinds.items():
-        if column not in frame.columns or frame[column].dtype != pl.String:
+        if column not in frame.columns:
             continue
-        codes = frame[column].drop_nulls().unique().to_list()
+        codes = frame[column].cast(pl.String).drop_nulls().unique().to_list()
         words = {code: label(kind, code, program) for code in codes}
-        frame = frame.with_columns(pl.col(column).replace(words))
+        frame = frame.with_columns(pl.col(column).cast(pl.String).replace(words))
     return frame
 
 

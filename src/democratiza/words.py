@@ -177,7 +177,11 @@ WORDS: dict[str, dict[str, str]] = {
         "rechazada": "Rechazadas",
         "retirada": "Retiradas por su comisionista",
     },
-    "decision_orden": {"valida": "válida", "rechazada": "rechazada"},
+    "decision_orden": {
+        "valida": "válida",
+        "rechazada": "rechazada",
+        "retirada": "retirada por su comisionista",
+    },
     "estado_aceptacion": {
         "radicada": "radicada",
         "corregida": "corregida",

@@ -67,6 +67,10 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import Browser, Page
 
+# One worker runs this file (make test, pytest-xdist): every page's world is built once,
+# and its screenshots' folder emptied once (never under another worker's screenshots).
+pytestmark = pytest.mark.xdist_group("test_every_page")
+
 OPEN = "oferta-abierta"
 DRAFT = "oferta-borrador"
 LINE_IN_A_GAP = CreditLine(

@@ -43,6 +43,9 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
+# One worker runs this file (make test, pytest-xdist): its database and server are built once.
+pytestmark = pytest.mark.xdist_group("test_pages")
+
 
 @pytest.fixture(scope="module")
 def engine_on_disk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:

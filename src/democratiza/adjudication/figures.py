@@ -29,6 +29,7 @@ from sqlalchemy import ColumnElement, Connection, case, func, select
 
 from democratiza.offers.lifecycle import StoredOffer
 from democratiza.storage.schema import acceptances, adjudications, awards
+from democratiza.storage.versions import withdrawn_radicados
 from democratiza.words import WITHDRAWN
 
 TITLES: dict[str, str] = {
@@ -133,11 +134,7 @@ def filing_figures(conn: Connection, stored: StoredOffer) -> FilingFigures:
 def withdrawn(conn: Connection, stored: StoredOffer) -> pl.DataFrame:
     """radicado → retirada (True) of the acceptances their brokers withdrew, to join to an
     adjudication's results, which keep them as rejected with nothing permitted."""
-    a = acceptances.c
-    found = conn.execute(
-        select(a.radicado).where(a.oferta_id == stored.id, a.vigente, a.estado == WITHDRAWN)
-    ).scalars()
-    names = list(found)
+    names = withdrawn_radicados(conn, acceptances, {"oferta_id": stored.id})
     return pl.DataFrame(
         {"radicado": names, "retirada": [True] * len(names)},
         schema={"radicado": pl.String, "retirada": pl.Boolean},

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -15,12 +15,13 @@ from rich.table import Table
 from typer import _click as click  # the click that typer runs on (its own copy)
 from typer.core import TyperGroup
 
-from democratiza.compliance.series import RateSeries, SeriesFileError, load_official_rates
 from democratiza.money import MoneyError, parse_percent, parse_pesos, parse_shares
-from democratiza.storage.faults import database_fault
 from democratiza.tables.cells import csv_style
 from democratiza.tables.errors import InputRejected
 from democratiza.words import count
+
+if TYPE_CHECKING:  # imported where they are used: not every command reads a series or a database
+    from democratiza.compliance.series import RateSeries
 
 err = Console(stderr=True)
 
@@ -57,7 +58,11 @@ class SpanishFaults(TyperGroup):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, click.ClickException):
+            raise  # the command's own ending (its help, a usage error): never the database's
         except Exception as exc:
+            from democratiza.storage.faults import database_fault
+
             message = database_fault(exc)
             if message is None:
                 raise
@@ -160,6 +165,8 @@ IbcFile = Annotated[
 
 def ibc_series(path: Path | None) -> RateSeries | None:
     """The office's official IBC series, if given (otherwise the shipped points apply)."""
+    from democratiza.compliance.series import SeriesFileError, load_official_rates
+
     if path is None:
         return None
     try:

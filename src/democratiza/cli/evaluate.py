@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -21,9 +21,10 @@ from democratiza.programs.schema import unchecked_sections
 from democratiza.reports.decisions import CHUNK, DecisionFiles, Outputs, summarize
 from democratiza.rules.engine import CompiledProgram
 from democratiza.rules.explain import cite
+from democratiza.tables.ahead import Ahead
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.parse import parse
-from democratiza.tables.readers import TableChunks, read_table_chunks
+from democratiza.tables.readers import RawTable, TableChunks, read_table_chunks
 from democratiza.words import count
 
 console = Console()
@@ -113,25 +114,35 @@ def _evaluate(
     kept: list[pl.DataFrame] = []
     shown: list[InputError] = []
     total = 0
-    for raw in chunks.pieces:
-        try:
-            frame = parse(raw)
-        except InputRejected as exc:
-            total += len(exc.errors)
-            shown += exc.errors[: max(0, SHOWN - len(shown))]
-            if any(e.row is None for e in exc.errors):
-                break  # the file's columns are wrong: every piece would say the same
-            advance(raw.frame.height)
-            continue
-        if total == 0:  # after an error, the pieces are only read for their own errors
-            compiled.required_parameters(frame)
-            results = compiled.evaluate(frame)
-            files.add(results, frame)
-            kept.append(results.select(SUMMARY_COLUMNS))
-        advance(frame.height)
+    with Ahead(_typed(chunks.pieces)) as pieces:
+        for raw, frame in pieces:
+            if isinstance(frame, InputRejected):
+                total += len(frame.errors)
+                shown += frame.errors[: max(0, SHOWN - len(shown))]
+                if any(e.row is None for e in frame.errors):
+                    break  # the file's columns are wrong: every piece would say the same
+                advance(raw.frame.height)
+                continue
+            if total == 0:  # after an error, the pieces are only read for their own errors
+                compiled.required_parameters(frame)
+                results = compiled.evaluate(frame)
+                files.add(results, frame)
+                kept.append(results.select(SUMMARY_COLUMNS))
+            advance(frame.height)
     if total:
         raise _FileRefused(shown, total)
     return pl.concat(kept)
+
+
+def _typed(
+    pieces: Iterator[RawTable],
+) -> Iterator[tuple[RawTable, pl.DataFrame | InputRejected]]:
+    """Each piece with its typed rows, or with the errors that refuse them."""
+    for raw in pieces:
+        try:
+            yield raw, parse(raw)
+        except InputRejected as exc:
+            yield raw, exc
 
 
 def _refused(shown: list[InputError], total: int) -> typer.Exit:

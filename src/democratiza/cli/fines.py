@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 
 from democratiza.cli.common import centavos_option, refuse, share_count
-from democratiza.cli.offers import engine_for
+from democratiza.cli.offers import Db, engine_for
 from democratiza.compliance.fines.account import Payment
 from democratiza.compliance.fines.case import compute_fine
 from democratiza.compliance.fines.terms import FineError
@@ -31,6 +31,7 @@ from democratiza.compliance.series import (
     shipped_max_rate,
 )
 from democratiza.programs.loader import ProgramFileError, load_program
+from democratiza.storage.database import database_url, sqlite_file
 
 fines_app = typer.Typer(
     help="Multas por incumplir los compromisos de dos años.",
@@ -56,6 +57,18 @@ def _payment(text: str) -> Payment:
     if cents is None:
         raise refuse(f"--pago '{text}': falta el monto (AAAA-MM-DD=MONTO).")
     return Payment(paid, cents)
+
+
+def _office_rates(db: str | None) -> MaxLegalRate:
+    """The maximum legal rate of the series the office loaded in its database (``--db``,
+    else ``DEMOCRATIZA_DB``, else ``sqlite:///democratiza.db``, as every command finds it);
+    where that database is a SQLite file not yet made, the points the package ships, and no
+    file is made for a computation."""
+    missing = sqlite_file(database_url(db))
+    if missing is not None and not missing.exists():
+        return shipped_max_rate()
+    with engine_for(db, reading=True).connect() as conn:
+        return max_rate_in_force(conn)
 
 
 @fines_app.command("calcular")
@@ -85,13 +98,7 @@ def compute_command(
         Path | None, typer.Option(help="Serie oficial del interés bancario corriente (CSV)")
     ] = None,
     serie_ipc: Annotated[Path | None, typer.Option(help="Serie oficial del IPC (CSV)")] = None,
-    db: Annotated[
-        str | None,
-        typer.Option(
-            "--db",
-            help="Base de datos de la oficina: usa las series de tasas que la oficina cargó",
-        ),
-    ] = None,
+    db: Db = None,
     salida: Annotated[
         Path | None,
         typer.Option(
@@ -110,11 +117,7 @@ def compute_command(
     except ValueError:
         raise refuse("Las fechas deben ser AAAA-MM-DD.") from None
     try:
-        if db is None:
-            in_force = shipped_max_rate()
-        else:
-            with engine_for(db, reading=True).connect() as conn:
-                in_force = max_rate_in_force(conn)
+        in_force = _office_rates(db)
         rates = MaxLegalRate(
             load_official_rates(serie_usura, "usura") if serie_usura else in_force.usura,
             load_official_rates(serie_ibc, "interes_bancario_corriente")

@@ -267,12 +267,14 @@ def export_command(
         step("Archivos por comisionista")
         with engine.connect() as conn:  # each acceptance's referencia and price, for its broker
             terms = acceptance_terms(conn, stored)
-        paths = broker_files(done, out / "comisionistas", terms, style, stored.program)
+            gone = withdrawn(conn, stored)  # read as withdrawn, not as rejected
+        paths = broker_files(
+            done, out / "comisionistas", terms, style, stored.program, gone["radicado"].to_list()
+        )
         step("Registro para el depósito")
         with engine.connect() as conn:
             paid = paid_shares(conn, stored)
             prices = acceptance_prices(conn, stored)  # each its own, after an adjusted price
-            gone = withdrawn(conn, stored)  # counted as withdrawn, not as rejected
         paths.append(registry_file(done, out, paid, style))
         if stored.program.instalment_plan is not None:
             with engine.connect() as conn:

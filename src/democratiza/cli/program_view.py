@@ -10,6 +10,7 @@ decree's words (``labels``).
 
 from __future__ import annotations
 
+import typer
 from rich.console import Console
 from rich.text import Text
 
@@ -35,6 +36,7 @@ from democratiza.programs.schema import (
 )
 from democratiza.programs.texts import shipped_texts
 from democratiza.rules.explain import cite
+from democratiza.tables.acceptances import format_markdown
 
 CONDITION_WORDS = {
     "person": "{}",
@@ -214,3 +216,13 @@ def show_program(console: Console, p: Program) -> None:
     for line in joint_cap_lines(p):
         say(console, line)
     show_later_sections(console, p)
+
+
+def programs_command() -> None:
+    """Lista los programas disponibles."""
+    show_programs(Console())
+
+
+def format_command() -> None:
+    """Imprime la especificación del archivo de aceptaciones (Markdown)."""
+    typer.echo(format_markdown())

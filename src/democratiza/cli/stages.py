@@ -25,7 +25,7 @@ from democratiza.stages.lifecycle import (
     load_stage,
     stage_history,
 )
-from democratiza.stages.orders import import_orders, withdraw_order
+from democratiza.stages.orders import import_orders, withdraw_order, withdrawn_orders
 from democratiza.stages.terms import StageError, StageState, StageTerms
 from democratiza.storage.receipts import StorageError
 from democratiza.tables.cells import write_csv
@@ -262,6 +262,7 @@ def export_command(
         with engine.connect() as conn:
             stage = load_stage(conn, codigo)
             paid = stage_paid_shares(conn, codigo)
+            gone = withdrawn_orders(conn, stage)
     except StageError as exc:
         raise refuse(str(exc)) from None
     folder = salida / codigo
@@ -270,7 +271,7 @@ def export_command(
     from democratiza.reports.stage_report import broker_files, registry_file, write_report
 
     paths = [
-        *broker_files(done, folder, style),
+        *broker_files(done, folder, style, gone),
         registry_file(done, folder, paid, style),
         *write_report(stage, done, folder),
     ]

@@ -32,7 +32,7 @@ from democratiza.compliance.payment_batches import LedgerOf
 from democratiza.money import group
 from democratiza.offers.dates import business_dates
 from democratiza.offers.lifecycle import OfferError, StoredOffer, load_offer
-from democratiza.programs.schema import FineBaseKey, Program
+from democratiza.programs.schema import FineBaseKey, Program, missing_section
 from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import second_stage_price
 from democratiza.storage import audit
@@ -282,8 +282,7 @@ def ineffectiveness_citation(program: Program) -> str:
     program's own where its text repeats it."""
     if not program.ineffectiveness:
         raise OfferError(
-            f"{program.called} no trae la ineficacia de una adquisición: sin su cita no se "
-            "declara ineficaz una adquisición."
+            missing_section(program, "ineficacia", "declarar ineficaz una adquisición sin su cita")
         )
     return "; ".join(cite(program, c) for c in program.ineffectiveness)
 

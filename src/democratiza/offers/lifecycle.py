@@ -238,9 +238,10 @@ def _kept_program(code: str, row: RowMapping) -> tuple[Program, tuple[NormText, 
     return program, texts
 
 
-def offer_programs(conn: Connection, state: OfferState) -> list[tuple[str, Program]]:
-    """Each offer in ``state``, in the order they were created, with the program it keeps:
-    one query, for a list that names each offer's program without loading every offer."""
+def offer_programs(conn: Connection, *states: OfferState) -> list[tuple[str, Program]]:
+    """Each offer in one of ``states``, in the order they were created, with the program it
+    keeps: one query, for a list that names each offer's program without loading every
+    offer."""
     kept = (
         offers.c.codigo,
         offers.c.programa,
@@ -249,7 +250,8 @@ def offer_programs(conn: Connection, state: OfferState) -> list[tuple[str, Progr
         offers.c.programa_huella,
         offers.c.programa_normas,
     )
-    rows = conn.execute(select(*kept).where(offers.c.estado == state).order_by(offers.c.id))
+    chosen = offers.c.estado.in_(sorted(states))
+    rows = conn.execute(select(*kept).where(chosen).order_by(offers.c.id))
     return [(row["codigo"], _kept_program(row["codigo"], row)[0]) for row in rows.mappings()]
 
 

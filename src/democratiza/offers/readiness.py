@@ -13,10 +13,12 @@ from democratiza.programs.schema import NO_LIMITS, Program, missing_section
 
 def credit_lines_missing(program: Program) -> str:
     """Why an offer of a program without ``lineas_credito`` cannot open, and what to add."""
+    why = (
+        "ofrecer la Primera Etapa, que solo se ofrece cuando existen líneas de crédito para "
+        "los destinatarios (Ley 226 de 1995 art. 11 num. 3)"
+    )
     return (
-        f"{program.called} no trae las condiciones de sus líneas de crédito "
-        "(lineas_credito), y la Primera Etapa solo se ofrece cuando existen líneas de crédito "
-        "para los destinatarios (Ley 226 de 1995 art. 11 num. 3): agregue al archivo "
+        f"{missing_section(program, 'lineas_credito', why)} Agregue al archivo "
         "lineas_credito con financiacion_minima_porcentaje, plazo_minimo_meses, "
         "gracia_minima_meses, tasa_maxima y garantia_acciones, cada una con la cita del "
         "artículo del decreto que las fija."

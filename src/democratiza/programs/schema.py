@@ -546,12 +546,17 @@ class Program(Model):
     not_modelled: tuple[NotModelled, ...] = Field(alias="no_modelado")
 
     @property
+    def name_in_sentence(self) -> str:
+        """The file's name as it reads inside a sentence, its first letter in lower case:
+        'programa de democratización de acciones del Grupo…'."""
+        return self.name[:1].lower() + self.name[1:]
+
+    @property
     def called(self) -> str:
         """The program as a sentence that a person reads names it, by its file's name and
-        never its identifier: 'El Programa de democratización de acciones del Grupo…'."""
-        if self.name.lower().startswith("programa "):
-            return f"El programa {self.name[len('programa ') :]}"
-        return f"El programa {self.name}"
+        never its identifier: 'El programa de democratización de acciones del Grupo…'."""
+        within = self.name_in_sentence
+        return f"El {within}" if within.startswith("programa ") else f"El programa {self.name}"
 
     def unmodelled(self, section: str) -> NotModelled | None:
         """The ``no_modelado`` entry that declares a section missing from the text, if any."""

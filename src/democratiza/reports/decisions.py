@@ -9,22 +9,29 @@ a file; they are explained and written in chunks, so a million rows need little 
 
 from __future__ import annotations
 
-import io
 import json
+import mmap
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
+import numpy as np
 import polars as pl
-import pyarrow.parquet as pq
 
 from democratiza.rules.engine import DECISIONS, IDENTITY_COLUMNS, CompiledProgram, limit_column
 from democratiza.rules.explain import Explainer
 from democratiza.tables.cells import csv_style, write_csv
 
+if TYPE_CHECKING:  # imported by the writer of a Parquet file only (``--parquet``)
+    import pyarrow.parquet as pq
+
 CHUNK = 100_000
+NEWLINE, COMMA = ord("\n"), ord(",")
+# Bytes of the JSON mapped at a time to make its records an array (a multiple of the
+# granularity of a map's offset).
+ARRAY_STEP = 1 << 25
 
 
 @dataclass(frozen=True)
@@ -65,22 +72,34 @@ def explain_chunk(
     of the detailed files, or (not ``detail``) those of the CSV a person opens."""
     compiled = explainer.compiled
     rules = {r.id: f"{r.name} ({explainer.cite_rule(r)})" for r in compiled.offer.program.limits}
-    codes = [
-        pl.when((pl.col("causas") // (1 << i)) % 2 == 1).then(pl.lit(c.code))
-        for i, c in enumerate(compiled.checks)
-    ]
+    cited = pl.col("regla_limitante").replace_strict(rules, default=None, return_dtype=pl.String)
     return pl.concat(
         [
             results.with_columns(
-                pl.col("regla_limitante")
-                .replace_strict(rules, default=None, return_dtype=pl.String)
-                .alias("regla_limitante_cita"),
-                pl.concat_str(codes, separator=";", ignore_nulls=True).alias("causas_codigos"),
+                cited.alias("regla_limitante_cita"),
+                *([cause_codes(compiled, results["causas"])] if detail else []),
             ),
             explainer.columns(results, frame, detail),
         ],
         how="horizontal",
     ).select((export_columns if detail else short_columns)(compiled))
+
+
+def cause_codes(compiled: CompiledProgram, causes: pl.Series) -> pl.Series:
+    """``causas_codigos``: the codes of each row's causes (the bits of ``causas``), in the
+    checks' order, joined by ';'; '' for a row with none.
+
+    Written once for each distinct value of the bits and looked up. Why: a piece of a
+    hundred thousand rows has a few dozen such values, and a condition per check on every
+    row (over thirty in a program) cost more than the rest of the short file's columns.
+    """
+    checks = compiled.checks
+    texts = {
+        bits: ";".join(c.code for i, c in enumerate(checks) if bits >> i & 1)
+        for bits in causes.unique().to_list()
+    }
+    found = causes.replace_strict(texts, return_dtype=pl.String)
+    return found.cast(pl.String).alias("causas_codigos")  # no rows: Polars keeps the bits' type
 
 
 def export_columns(compiled: CompiledProgram) -> list[str]:
@@ -159,6 +178,7 @@ class DecisionFiles:
         self._written = 0
         self._files: list[BinaryIO] = []
         self._parquet: pq.ParquetWriter | None = None
+        self._records = 0  # where the JSON's records begin, after its header
         self._made_dir = False
 
     def __enter__(self) -> DecisionFiles:
@@ -169,7 +189,12 @@ class DecisionFiles:
         before any row is written leaves no folder behind)."""
         self._made_dir = not self.out_dir.exists()
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        self._files = [p.open("wb") for p in self._tmp if not p.name.endswith(".parquet.tmp")]
+        # The JSON is opened to be read too: its records are made an array in place at the end.
+        self._files = [
+            p.open("w+b" if p.name.endswith(".json.tmp") else "wb")
+            for p in self._tmp
+            if not p.name.endswith(".parquet.tmp")
+        ]
         if not self.outputs.json:
             return
         program = self.compiled.offer.program
@@ -182,6 +207,8 @@ class DecisionFiles:
         self._files[1].write(
             json.dumps(header, ensure_ascii=False)[:-1].encode() + b', "decisiones": ['
         )
+        self._files[1].flush()  # before Polars writes the records after it
+        self._records = self._files[1].tell()
 
     def add(
         self,
@@ -210,8 +237,10 @@ class DecisionFiles:
         style = csv_style(self.outputs.separator)
         write_csv(part.select(self._csv_columns), self._files[0], include_header=first, **style)
         if self.outputs.json:
-            self._files[1].write((b"" if first else b",") + _json_records(part))
+            _write_records(part, self._files[1])
         if self.outputs.parquet:
+            import pyarrow.parquet as pq
+
             table = part.to_arrow()
             if self._parquet is None:
                 self._parquet = pq.ParquetWriter(self._tmp[-1], table.schema)
@@ -221,13 +250,15 @@ class DecisionFiles:
         if kind is None and not self._files:
             self._open()  # no rows at all: the files still say so
         try:
-            if self._files and self.outputs.json:
-                self._files[1].write(b"]}\n")
+            if self._files and self.outputs.json and kind is None:
+                _close_array(self._files[1], self._records)
             for fh in self._files:
                 fh.close()
             if self._parquet is not None:
                 self._parquet.close()
             elif kind is None and self.outputs.parquet:  # no rows: the columns, empty
+                import pyarrow.parquet as pq
+
                 columns = export_columns(self.compiled)
                 pq.write_table(
                     pl.DataFrame(schema=dict.fromkeys(columns)).to_arrow(), self._tmp[-1]
@@ -258,13 +289,36 @@ def write_decisions(
     return files.paths
 
 
-def _json_records(part: pl.DataFrame) -> bytes:
-    """The rows as JSON objects separated by commas (the inside of a JSON array).
+def _write_records(part: pl.DataFrame, target: BinaryIO) -> None:
+    """The rows as JSON objects, one a line (NDJSON), after what ``target`` holds.
 
-    Written as NDJSON and joined: the same bytes ``write_json`` gives inside its brackets,
-    several times faster. A JSON string never holds a raw newline, so every newline ends a
-    record.
+    Each object is the bytes ``write_json`` gives for the row; ``_close_array`` turns the
+    lines into the inside of the array. Why lines: Polars writes NDJSON several times faster
+    than ``write_json``, straight into the file, with no copy of the text in between.
     """
-    rows = io.BytesIO()
-    part.with_columns(pl.col("fecha_radicacion").dt.to_string()).write_ndjson(rows)
-    return rows.getvalue()[:-1].replace(b"\n", b",")
+    part.with_columns(pl.col("fecha_radicacion").dt.to_string()).write_ndjson(target)
+
+
+def _close_array(target: BinaryIO, start: int) -> None:
+    """The records written from ``start`` on (``_write_records``) made the inside of the
+    JSON array, and the array and the document closed: each newline between two records
+    becomes the comma that separates them, in place, and the last one the array's end.
+
+    A JSON string never holds a raw newline (Polars writes it ``\\n``), so every newline
+    after ``start`` ends a record.
+    """
+    target.flush()
+    end = target.seek(0, os.SEEK_END)
+    if end > start:
+        # A window of the file mapped at a time, so that the mapped pages (which count as the
+        # process's memory) stay a window's, however large the file.
+        first = start - start % mmap.ALLOCATIONGRANULARITY  # where a map may begin
+        for base in range(first, end - 1, ARRAY_STEP):
+            length = min(ARRAY_STEP, end - base)
+            with mmap.mmap(target.fileno(), length, offset=base) as mapped:
+                window = np.frombuffer(mapped, dtype=np.uint8)
+                piece = window[max(start - base, 0) : min(end - 1 - base, length)]
+                piece[piece == NEWLINE] = COMMA
+                del window, piece  # the map cannot close while a view of it lives
+        target.seek(end - 1)  # the last record's newline
+    target.write(b"]}\n")

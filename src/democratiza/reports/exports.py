@@ -8,21 +8,22 @@ the CSV keeps its machine header and the XLSX has it in words (``reports.columns
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from democratiza.adjudication.record import RESULT_COLUMNS, Adjudication
+from democratiza.adjudication.record import DATETIMES, RESULT_COLUMNS, Adjudication
 from democratiza.labels import frame_in_words
 from democratiza.money import round_centavos
 from democratiza.programs.schema import Program
 from democratiza.reports.columns import TITLES
 from democratiza.reports.render.amounts import in_pesos, price_in_pesos
 from democratiza.reports.render.workbook import write_workbook
-from democratiza.tables.cells import write_csv
+from democratiza.tables.cells import csv_bytes, write_csv
+from democratiza.words import WITHDRAWN, decision_of
 
 # A broker's file: the adjudication's results for its own acceptants.
 BROKER_COLUMNS = [c for c in RESULT_COLUMNS if c != "comisionista"]
@@ -48,25 +49,39 @@ def per_broker_files(
     out_dir: Path,
     prefix: str,
     sheet: str,
-    datetime_format: str = "%Y-%m-%dT%H:%M:%S",
+    datetime_format: str = DATETIMES,
     style: Mapping[str, Any] | None = None,
     words: Mapping[str, str] | None = None,
     program: Program | None = None,
+    withdrawn: Collection[str] = (),
 ) -> list[Path]:
     """One CSV and one XLSX per broker (``comisionista``), its rows without that column;
     ``style``: the CSV's separator and decimal (``tables.cells.csv_style``). The CSV keeps
     its codes; the XLSX, for people, shows each column of ``words`` (column → kind) in the
-    words of ``labels`` (the program's names where ``program`` has them)."""
+    words of ``labels`` (the program's names where ``program`` has them), and the decision
+    of each radicado in ``withdrawn`` as withdrawn (``words.decision_of``), not rejected."""
+    gone = set(withdrawn)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for broker in sorted(frame["comisionista"].unique().to_list()):
         part = frame.filter(pl.col("comisionista") == broker).drop("comisionista")
         stem = out_dir / f"{prefix}-{slug(broker)}"
         write_csv(part, stem.with_suffix(".csv"), datetime_format=datetime_format, **(style or {}))
-        shown = frame_in_words(part, words or {}, program)
+        shown = frame_in_words(decisions_read(part, gone), words or {}, program)
         write_workbook(shown, stem.with_suffix(".xlsx"), sheet, TITLES)
         paths += [stem.with_suffix(".csv"), stem.with_suffix(".xlsx")]
     return paths
+
+
+def decisions_read(frame: pl.DataFrame, withdrawn: set[str]) -> pl.DataFrame:
+    """``frame`` with the decision of each withdrawn radicado as ``words.decision_of``
+    gives it (stored as rejected, nobody refused it); unchanged without withdrawn ones."""
+    if not withdrawn or "decision" not in frame.columns:
+        return frame
+    states = [WITHDRAWN if r in withdrawn else None for r in frame["radicado"]]
+    decisions = frame["decision"].cast(pl.String)
+    shown = [decision_of(d, s) for d, s in zip(decisions, states, strict=True)]
+    return frame.with_columns(pl.Series("decision", shown, dtype=pl.String))
 
 
 OTHER_BROKER = "otro comisionista"
@@ -127,9 +142,11 @@ def broker_files(
     terms: pl.DataFrame | None = None,
     style: Mapping[str, Any] | None = None,
     program: Program | None = None,
+    withdrawn: Collection[str] = (),
 ) -> list[Path]:
     """Each broker's acceptants with their decision and award (``broker_frame``); the XLSX
-    names categories, decisions and limits as ``program`` does."""
+    names categories, decisions and limits as ``program`` does, and the acceptances in
+    ``withdrawn`` (``adjudication.figures.withdrawn``) as withdrawn by their broker."""
     frame = broker_frame(done, terms)
     return per_broker_files(
         frame,
@@ -139,7 +156,21 @@ def broker_files(
         style=style,
         words=WORDS_OF_COLUMNS,
         program=program,
+        withdrawn=withdrawn,
     )
+
+
+def broker_csv(
+    done: Adjudication,
+    broker: str | None,
+    terms: pl.DataFrame | None = None,
+    style: Mapping[str, Any] | None = None,
+) -> bytes:
+    """One broker's CSV in memory: the very bytes ``broker_files`` writes for it (and so
+    ``oferta exportar``), the header alone for a broker with no acceptant."""
+    own = Adjudication(done.offer_code, done.header, own_rows(done.results, broker))
+    frame = broker_frame(own, terms).drop("comisionista")
+    return csv_bytes(frame, datetime_format=DATETIMES, **(style or {}))
 
 
 def paid_only(results: pl.DataFrame, column: str, paid: pl.DataFrame | None) -> pl.DataFrame:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import io
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ from democratiza.reports.render.charts import DARK, SVG_STYLE, WIDE, Width, lege
 from democratiza.reports.render.files import atomic_write
 from democratiza.reports.render.html import PAGES
 from democratiza.reports.render.pdf import A4, metadata
-from democratiza.stages.allocate import StageAllocation
+from democratiza.stages.allocate import DATETIMES, StageAllocation
 from democratiza.stages.lifecycle import StoredStage
 from democratiza.tables.cells import write_csv
 
@@ -88,18 +88,24 @@ def registry_frame(done: StageAllocation, paid: pl.DataFrame | None = None) -> p
 
 
 def broker_files(
-    done: StageAllocation, out_dir: Path, style: Mapping[str, Any] | None = None
+    done: StageAllocation,
+    out_dir: Path,
+    style: Mapping[str, Any] | None = None,
+    withdrawn: Collection[str] = (),
 ) -> list[Path]:
     """Each broker's orders, with the decision at intake, the shares and the sum to pay (in
-    pesos with two decimals); ``style``: the CSV's separator (``tables.cells.csv_style``)."""
+    pesos with two decimals); ``style``: the CSV's separator (``tables.cells.csv_style``);
+    the XLSX reads the orders in ``withdrawn`` (``stages.orders.withdrawn_orders``) as
+    withdrawn by their broker."""
     return per_broker_files(
         allocation_frame(done),
         out_dir,
         slug(done.stage_code),
         "Asignación",
-        "%Y-%m-%dT%H:%M:%S%.f",
+        DATETIMES,
         style,
         words={"decision": "decision_orden"},
+        withdrawn=withdrawn,
     )
 
 

@@ -30,7 +30,7 @@ from democratiza.storage.database import new_id
 from democratiza.storage.radicados import batch_prefix, radicados, receipts, take_batch_numbers
 from democratiza.storage.receipts import look_up, previous_batch, store_once
 from democratiza.storage.schema import order_batches, orders
-from democratiza.storage.versions import retire, withdraw
+from democratiza.storage.versions import retire, withdraw, withdrawn_radicados
 from democratiza.tables.brokers import read_broker_file
 from democratiza.tables.orders import ORDERS
 from democratiza.words import count, orders_filed
@@ -197,6 +197,11 @@ def _current(conn: Connection, stage: StoredStage, broker: str) -> pl.DataFrame:
         "version_previa": pl.Int64(),
     }
     return pl.DataFrame([tuple(r) for r in rows], schema=schema, orient="row")
+
+
+def withdrawn_orders(conn: Connection, stage: StoredStage) -> list[str]:
+    """The radicados of the stage's orders their brokers withdrew (kept as rejected)."""
+    return withdrawn_radicados(conn, orders, {"etapa_id": stage.id})
 
 
 def withdraw_order(engine: Engine, stage_code: str, radicado: str, who: str, why: str) -> None:

@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from democratiza.calendar import add_months
 from democratiza.money import MoneyError, parse_shares, pesos, to_centavos
-from democratiza.programs.schema import LaterStages, Program
+from democratiza.programs.schema import LaterStages, Program, missing_section
 from democratiza.vocabulary import Mechanism
 
 
@@ -49,6 +49,21 @@ class CpiPeriod(BaseModel):
     source: str = Field(alias="fuente", min_length=1)
 
 
+def _typed_shares(value: object) -> object:
+    """A share count typed in the form or the terms file with or without thousands dots
+    ("40.000"), as every other share count (``money.parse_shares``)."""
+    if isinstance(value, str):
+        try:
+            return parse_shares(value)
+        except MoneyError as exc:
+            raise ValueError(str(exc)) from None
+    return value
+
+
+# A share count of a stage's terms: a whole number, written or typed as text.
+Shares = Annotated[int, BeforeValidator(_typed_shares), Field(ge=1)]
+
+
 class StageTerms(BaseModel):
     """A stage file, as the program office writes it (Spanish keys)."""
 
@@ -60,22 +75,10 @@ class StageTerms(BaseModel):
     closes: date = Field(alias="fecha_cierre")
     minimum_price: Decimal | None = Field(default=None, alias="precio_minimo", gt=0)
     cpi_adjustment: tuple[CpiPeriod, ...] | None = Field(default=None, alias="ajuste_ipc")
-    minimum_order: int = Field(default=1, alias="orden_minima", ge=1)
-    lot: int = Field(default=1, alias="lote", ge=1)
+    minimum_order: Shares = Field(default=1, alias="orden_minima")
+    lot: Shares = Field(default=1, alias="lote")
     tranche_cap_percent: Decimal | None = Field(default=None, alias="tope_porcentaje", gt=0, le=100)
     source: str = Field(alias="fuente", min_length=1)  # the reglamento / aviso it comes from
-
-    @field_validator("minimum_order", "lot", mode="before")
-    @classmethod
-    def _shares_as_typed(cls, value: object) -> object:
-        """Share counts typed in the form or the terms file with or without thousands dots
-        ("40.000"), as every other share count (``money.parse_shares``)."""
-        if isinstance(value, str):
-            try:
-                return parse_shares(value)
-            except MoneyError as exc:
-                raise ValueError(str(exc)) from None
-        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> StageTerms:
@@ -99,10 +102,7 @@ class MinimumPrice:
 def rules(program: Program) -> LaterStages:
     """The program file's rules for later stages, or a refusal naming what is missing."""
     if program.later_stages is None:
-        raise StageError(
-            f"{program.called} no trae las reglas de las etapas siguientes: sin las "
-            "reglas del decreto para la Segunda Etapa no se puede crear una."
-        )
+        raise StageError(missing_section(program, "etapas_siguientes", "crear una Segunda Etapa"))
     return program.later_stages
 
 
@@ -114,10 +114,8 @@ def minimum_price(
     cite = program.cite(floor_rule.citation)
     cpi_rule = rules(program).cpi_adjustment
     if terms.cpi_adjustment is not None and cpi_rule is None:
-        raise StageError(
-            f"{program.called} no prevé el ajuste del precio mínimo por IPC "
-            "(etapas_siguientes.ajuste_ipc): los términos de la etapa no pueden pedirlo."
-        )
+        why = "pedir ese ajuste en los términos de la etapa"
+        raise StageError(missing_section(program, "etapas_siguientes.ajuste_ipc", why))
     steps = [f"Precio fijo de la Primera Etapa: {pesos(first_price)}."]
     base = first_price
     if terms.minimum_price is not None:

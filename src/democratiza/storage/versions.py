@@ -32,6 +32,18 @@ def supersede(conn: Connection, table: Table, current: Mapping[Any, Any], **chan
     conn.execute(insert(table).values(**following))
 
 
+def withdrawn_radicados(conn: Connection, table: Table, scope: Mapping[str, Any]) -> list[str]:
+    """The radicados whose current version in ``scope`` (an offer, a stage) was withdrawn."""
+    found = conn.execute(
+        select(table.c.radicado).where(
+            *(table.c[name] == value for name, value in scope.items()),
+            table.c.vigente,
+            table.c.estado == WITHDRAWN,
+        )
+    ).scalars()
+    return list(found)
+
+
 def withdraw(
     conn: Connection,
     table: Table,

@@ -25,6 +25,9 @@ from democratiza.tables.errors import InputError, InputRejected
 from democratiza.validation_messages import validation_message
 from democratiza.words import count
 
+# The title of a 422 whose rows say, field by field, what is wrong with the request.
+INVALID_REQUEST = "La solicitud no es válida."
+
 
 class ErrorItem(BaseModel):
     archivo: str | None = None
@@ -240,7 +243,7 @@ def install(app: FastAPI, page_error: PageError, allowed: Callable[[Request], li
     async def invalid(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
         items = _validation_items(exc)
-        message = "La solicitud no es válida."
+        message = INVALID_REQUEST
         if not is_api(request):
             return page_error(request, 422, message, items)
         return _json(422, ApiError(detalle=message, errores=items, total_errores=len(items)))
@@ -259,7 +262,7 @@ def install(app: FastAPI, page_error: PageError, allowed: Callable[[Request], li
         if isinstance(exc, BodyTooLarge):
             message = exc.detail
         if isinstance(exc, NulInText):
-            message = "La solicitud no es válida."
+            message = INVALID_REQUEST
             items = [ErrorItem(columna=exc.where, mensaje=exc.detail)]
         headers = dict(exc.headers or {})
         if exc.status_code == 405:  # every method of the path, whichever router declares it

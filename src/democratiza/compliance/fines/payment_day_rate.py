@@ -60,7 +60,7 @@ def payment_day_statement(
     check_payments(breach, until, payments)
     if len(payments) > 1:
         raise FineError(
-            f"El programa {terms.program_id} no dice cómo se imputan pagos parciales; "
+            f"{terms.program_called} no dice cómo se imputan pagos parciales; "
             "solo se liquida un pago total."
         )
     day = payments[0].day if payments else until
@@ -90,8 +90,8 @@ def payment_day_statement(
         if paid.centavos < owed:
             raise FineError(
                 f"El pago de {pesos(paid.centavos)} del {paid.day:%Y-%m-%d} no cubre la multa "
-                f"ajustada de {pesos(owed)}; el programa {terms.program_id} no dice cómo se "
-                "imputan pagos parciales."
+                f"ajustada de {pesos(owed)}. {terms.program_called} no dice cómo se imputan "
+                "pagos parciales."
             )
         rows.append(
             StatementRow(

@@ -38,8 +38,8 @@ class FineError(ValueError):
 class FineTerms:
     """What a program's ``multas`` section says, in the form the computation needs."""
 
-    program_id: str
     program_name: str  # as its file names it, for what a person reads
+    program_called: str  # as a sentence names it (``Program.called``), never by its id
     bands: tuple[FineBand, ...]
     base_keys: tuple[FineBaseKey, ...]
     base_texts: tuple[str, ...]  # the program's own words for each base, same order
@@ -60,7 +60,7 @@ class FineTerms:
         for own, citation in zip(self.bands, self.band_citations, strict=True):
             if own == band:
                 return citation
-        raise FineError(f"El tramo del {band.percent} % no es del programa {self.program_id}.")
+        raise FineError(f"{self.program_called} no tiene un tramo del {band.percent} %.")
 
     @classmethod
     def from_program(cls, program: Program) -> FineTerms:
@@ -79,20 +79,20 @@ class FineTerms:
         ]
         if missing:
             raise FineError(
-                f"{program.called} no permite calcular multas: le faltan "
-                f"{', '.join(missing)}."
+                f"{program.called} no permite calcular multas: le faltan {', '.join(missing)}."
             )
         assert fines.base_keys is not None and fines.reference_date is not None
         assert fines.adjustment_method is not None and fines.base_rule is not None
         if fines.adjustment_method == "ipc_1_enero" and fines.default_interest is None:
             raise FineError(
-                f"{program.called} ajusta por IPC pero no dice los intereses de mora "
-                "de la multa; no se calcula la multa."
+                missing_section(
+                    program, "multas.intereses_mora", "calcular una multa que se ajusta por IPC"
+                )
             )
 
         return cls(
-            program_id=program.id,
             program_name=program.name,
+            program_called=program.called,
             bands=fines.bands,
             base_keys=fines.base_keys,
             base_texts=tuple(b.value for b in fines.base_values),
@@ -154,7 +154,7 @@ def fine_base(terms: FineTerms, values: Mapping[FineBaseKey, int | None]) -> Fin
     unknown = [k for k in values if k not in terms.base_keys]
     if unknown:
         raise FineError(
-            f"El programa {terms.program_id} no usa como base: "
+            f"{terms.program_called} no usa como base: "
             + ", ".join(BASE_LABELS[k] for k in unknown)
         )
     candidates = []

@@ -21,7 +21,7 @@ from democratiza.web.api.answers import (
     Job,
     ResultRow,
 )
-from democratiza.web.api.formats import CSV_FILE, SEPARATOR, CsvSeparator, csv_options
+from democratiza.web.api.formats import CSV_FILE, CsvOptions
 from democratiza.web.errors import ERROR_RESPONSES
 from democratiza.web.security.access import current, route
 from democratiza.web.server.jobs import load_job
@@ -101,13 +101,10 @@ def results(
     "api.adjudicacion.archivo",
     **CSV_FILE,
 )
-def adjudication_file(
-    codigo: str, request: Request, separador: CsvSeparator = SEPARATOR
-) -> Response:
+def adjudication_file(codigo: str, request: Request, style: CsvOptions) -> Response:
     """El archivo de adjudicación (un comisionista: el suyo, como lo escribe `oferta exportar`)."""
     engine = request.app.state.engine
     views.check_offer(engine, codigo)
-    style = csv_options(separador)
     name, body = downloads.broker_csv(engine, codigo, current(request), style)
     return Response(
         body,

@@ -27,7 +27,7 @@ from democratiza.compliance.credit.gate import (
     register_line,
 )
 from democratiza.compliance.credit.gate import offer_lines as registered_lines
-from democratiza.compliance.credit.lines import CreditError, CreditLine
+from democratiza.compliance.credit.lines import CreditError, CreditLine, LineField, line_problems
 from democratiza.compliance.credit.schedule import amortization_schedule
 from democratiza.compliance.series import MissingSeriesValue
 from democratiza.money import MoneyError, decimal_percent, parse_percent
@@ -46,7 +46,13 @@ from democratiza.web.api.bodies import Body, Centavos, Day
 from democratiza.web.api.catalog import program_or_404
 from democratiza.web.api.formats import Statement, in_format, json_text, statement_route
 from democratiza.web.api.views import offer_or_404
-from democratiza.web.errors import ERROR_RESPONSES, Unprocessable, refused
+from democratiza.web.errors import (
+    ERROR_RESPONSES,
+    INVALID_REQUEST,
+    ErrorItem,
+    Unprocessable,
+    refused,
+)
 from democratiza.web.security.access import current, route
 
 router = APIRouter(prefix="/api", tags=["después de la venta"], responses=ERROR_RESPONSES)
@@ -60,11 +66,25 @@ Percent = Annotated[
 
 
 def _rate(text: str) -> Decimal:
-    """The one reading of a percentage a person writes (``money.parse_percent``)."""
+    """The one reading of a percentage a person writes (``money.parse_percent``); one that
+    cannot be read is a 422 under ``tasa_ea``."""
     try:
         return parse_percent(text)
     except MoneyError as exc:
-        raise Unprocessable(str(exc)) from None
+        raise Unprocessable(
+            INVALID_REQUEST, [ErrorItem(columna="tasa_ea", mensaje=str(exc))]
+        ) from None
+
+
+# The field of a request (and of the credit form) of each part of a line the domain checks
+# (``line_problems``).
+LINE_FIELD: dict[LineField, str] = {
+    "lender": "entidad",
+    "available_centavos": "monto_disponible",
+    "term_months": "plazo_meses",
+    "grace_months": "gracia_meses",
+    "rate_ea": "tasa_ea",
+}
 
 
 class LineData(Body):
@@ -78,20 +98,25 @@ class LineData(Body):
     garantia: Literal["precio_fijo", "otro_valor", "no_admitidas"] = "precio_fijo"
 
     def line(self) -> CreditLine:
-        """The line as sent; a line that cannot be (a grace as long as the term) is a 422."""
-        try:
-            return CreditLine(
-                self.entidad,
-                self.monto_disponible,
-                self.plazo_meses,
-                self.gracia_meses,
-                _rate(self.tasa_ea),
-                self.fecha_otorgamiento,
-                self.capitalizar_gracia,
-                self.garantia,
-            )
-        except CreditError as exc:
-            raise Unprocessable(str(exc)) from None
+        """The line as sent; a line that cannot be (a grace as long as the term) is a 422
+        with one row per field, each in the words ``CreditLine`` refuses with."""
+        rate = _rate(self.tasa_ea)
+        problems = line_problems(
+            self.entidad, self.monto_disponible, self.plazo_meses, self.gracia_meses, rate
+        )
+        if problems:
+            items = [ErrorItem(columna=LINE_FIELD[part], mensaje=m) for part, m in problems]
+            raise Unprocessable(INVALID_REQUEST, items)
+        return CreditLine(
+            self.entidad,
+            self.monto_disponible,
+            self.plazo_meses,
+            self.gracia_meses,
+            rate,
+            self.fecha_otorgamiento,
+            self.capitalizar_gracia,
+            self.garantia,
+        )
 
 
 class CreditLineData(LineData):

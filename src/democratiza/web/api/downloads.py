@@ -17,12 +17,18 @@ from typing import Any
 import polars as pl
 from sqlalchemy import Engine
 
-from democratiza.adjudication.record import Adjudication, acceptance_prices, stored_adjudication
+from democratiza.adjudication.record import (
+    DATETIMES,
+    Adjudication,
+    acceptance_prices,
+    stored_adjudication,
+)
 from democratiza.compliance.holdings import paid_shares
 from democratiza.compliance.ledger import acceptance_terms
 from democratiza.offers.lifecycle import OfferError, load_offer
-from democratiza.reports.exports import broker_files, broker_frame, own_rows, registry_file, slug
-from democratiza.tables.cells import write_csv
+from democratiza.reports import exports
+from democratiza.reports.exports import own_rows, registry_file, slug
+from democratiza.tables.cells import csv_bytes
 from democratiza.web.errors import Conflict
 from democratiza.web.security.auth import BROKER, Principal
 from democratiza.web.server.scratch import scratch_folder
@@ -52,26 +58,16 @@ def broker_csv(
     engine: Engine, code: str, who: Principal, style: dict[str, Any] | None = None
 ) -> tuple[str, bytes]:
     """A broker's adjudication file (as ``oferta exportar`` writes it, with its
-    ``--separador`` as ``style``); all rows for others."""
+    ``--separador`` as ``style``); all rows for others. Built in memory."""
     style = style or {}
     done = adjudication(engine, code)
-    with engine.connect() as conn:
-        stored = load_offer(conn, code)
-        terms = acceptance_terms(conn, stored)
-    folder = scratch_folder()
     if who.role == BROKER:
-        mine = own_rows(done.results, who.broker)
-        own = Adjudication(done.offer_code, done.header, mine)
-        broker_files(own, folder, terms, style, stored.program)
+        with engine.connect() as conn:
+            terms = acceptance_terms(conn, load_offer(conn, code))
         name = f"adjudicacion-{slug(who.broker or '')}.csv"
-        path = folder / name
-        if not path.exists():  # no acceptant of this broker: the header alone
-            empty = Adjudication(done.offer_code, done.header, mine)
-            write_csv(broker_frame(empty, terms).drop("comisionista"), path, **style)
-        return name, _read_and_remove(path, folder)
-    path = folder / "adjudicacion.csv"
-    write_csv(done.results, path, datetime_format="%Y-%m-%dT%H:%M:%S", **style)
-    return f"adjudicacion-{slug(code)}.csv", _read_and_remove(path, folder)
+        return name, exports.broker_csv(done, who.broker, terms, style)
+    body = csv_bytes(done.results, datetime_format=DATETIMES, **style)
+    return f"adjudicacion-{slug(code)}.csv", body
 
 
 def registry_csv(engine: Engine, code: str, style: dict[str, Any] | None = None) -> bytes:

@@ -9,13 +9,14 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import Field
+from sqlalchemy import Engine
 
 from democratiza.compliance.fines.account import Payment
 from democratiza.compliance.fines.case import compute_fine
 from democratiza.compliance.fines.terms import FineError
 from democratiza.compliance.fines.text import statement_text
 from democratiza.compliance.official_series import max_rate_in_force
-from democratiza.compliance.series import MissingSeriesValue
+from democratiza.compliance.series import MaxLegalRate, MissingSeriesValue
 from democratiza.programs.schema import FineBaseKey
 from democratiza.reports.fine_statement import fine_statement_csv
 from democratiza.reports.fine_statement_pdf import fine_statement_pdf
@@ -26,6 +27,15 @@ from democratiza.web.api.catalog import program_or_404
 from democratiza.web.api.formats import Statement, in_format, json_text, statement_route
 from democratiza.web.errors import ERROR_RESPONSES, Unprocessable
 from democratiza.web.security.access import route
+
+
+def loaded_rates(engine: Engine) -> MaxLegalRate:
+    """The maximum legal rate of the series the office loaded (``max_rate_in_force``), that
+    a fine's default interest runs at: the one reading of them for the fines page and the
+    API."""
+    with engine.connect() as conn:
+        return max_rate_in_force(conn)
+
 
 router = APIRouter(prefix="/api", tags=["después de la venta"], responses=ERROR_RESPONSES)
 
@@ -62,8 +72,6 @@ def fine_statement(formato: Statement, data: FineData, request: Request) -> Resp
         "contraprestacion": data.contraprestacion,
         "precio_segunda_etapa": data.precio_segunda_etapa,
     }
-    with request.app.state.engine.connect() as conn:  # the series the office loaded
-        rates = max_rate_in_force(conn)
     try:
         done = compute_fine(
             program,
@@ -73,7 +81,7 @@ def fine_statement(formato: Statement, data: FineData, request: Request) -> Resp
             data.hasta,
             values,
             [Payment(p.fecha, p.monto) for p in data.pagos],
-            rates=rates,
+            rates=loaded_rates(request.app.state.engine),
         )
     except (FineError, MissingSeriesValue) as exc:
         raise Unprocessable(str(exc)) from None

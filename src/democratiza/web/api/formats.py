@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import Query
+from fastapi import Depends, Query
 from fastapi.responses import Response
 from pydantic import BaseModel
 
@@ -57,9 +57,12 @@ SEPARATOR = Query(
 )
 
 
-def csv_options(separador: CsvSeparator) -> dict[str, Any]:
-    """The CSV writer's options for the ``separador`` asked (the CLI's own)."""
+def _csv_options(separador: CsvSeparator = SEPARATOR) -> dict[str, Any]:
     return csv_style(separador)
+
+
+# A route's parameter: the CSV writer's options (the CLI's own) for the ``separador`` asked.
+CsvOptions = Annotated[dict[str, Any], Depends(_csv_options)]
 REPORT_FILE = file_route("text/html", "application/pdf")
 
 

@@ -37,9 +37,7 @@ from democratiza.web.api.bodies import Body, Day, NewCode
 from democratiza.web.api.formats import (
     CSV_FILE,
     REPORT_FILE,
-    SEPARATOR,
-    CsvSeparator,
-    csv_options,
+    CsvOptions,
 )
 from democratiza.web.api.offer_figures import offer_figures
 from democratiza.web.api.office_answers import AdjudicationRecord, Dashboard
@@ -234,9 +232,9 @@ def report(codigo: str, formato: Literal["html", "pdf"], request: Request) -> Re
     "api.registro",
     **CSV_FILE,
 )
-def registry(codigo: str, request: Request, separador: CsvSeparator = SEPARATOR) -> Response:
+def registry(codigo: str, request: Request, style: CsvOptions) -> Response:
     """El registro de adjudicatarios para el depósito."""
     engine = request.app.state.engine
     views.check_offer(engine, codigo)
-    body = downloads.registry_csv(engine, codigo, csv_options(separador))
+    body = downloads.registry_csv(engine, codigo, style)
     return Response(body, media_type="text/csv; charset=utf-8")

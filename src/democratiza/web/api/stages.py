@@ -29,6 +29,7 @@ from democratiza.reports.stage_report import (
     render_pdf,
 )
 from democratiza.stages.allocate import (
+    DATETIMES,
     StageAllocation,
     allocate_stage,
     current_orders,
@@ -52,9 +53,7 @@ from democratiza.web.api.bodies import Body, NewCode, described_as
 from democratiza.web.api.formats import (
     CSV_FILE,
     REPORT_FILE,
-    SEPARATOR,
-    CsvSeparator,
-    csv_options,
+    CsvOptions,
 )
 from democratiza.web.api.stage_answers import (
     BookLevel,
@@ -289,31 +288,28 @@ def _allocation(request: Request, etapa: str) -> StageAllocation:
         raise Conflict(str(exc)) from None
 
 
-def _csv(frame: pl.DataFrame, separator: CsvSeparator) -> Response:
-    style = csv_options(separator)
-    body = csv_bytes(frame, datetime_format="%Y-%m-%dT%H:%M:%S%.f", **style)
+def _csv(frame: pl.DataFrame, style: dict[str, Any]) -> Response:
+    body = csv_bytes(frame, datetime_format=DATETIMES, **style)
     return Response(body, media_type="text/csv; charset=utf-8")
 
 
 @route(router, "GET", "/etapas/{etapa}/registro.csv", "api.etapa.registro", **CSV_FILE)
-def registry(etapa: str, request: Request, separador: CsvSeparator = SEPARATOR) -> Response:
+def registry(etapa: str, request: Request, style: CsvOptions) -> Response:
     """El registro de compradores para el depósito."""
     done = _allocation(request, etapa)
     with request.app.state.engine.connect() as conn:
         paid = stage_paid_shares(conn, etapa)
-    return _csv(registry_frame(done, paid), separador)
+    return _csv(registry_frame(done, paid), style)
 
 
 @route(router, "GET", "/etapas/{etapa}/asignacion.csv", "api.etapa.asignacion", **CSV_FILE)
-def allocation_file(
-    etapa: str, request: Request, separador: CsvSeparator = SEPARATOR
-) -> Response:
+def allocation_file(etapa: str, request: Request, style: CsvOptions) -> Response:
     """Las órdenes con su asignación, precio y valor a pagar (un comisionista: las suyas)."""
     frame = allocation_frame(_allocation(request, etapa))
     broker = current(request).broker
     if broker is not None:
         frame = frame.filter(pl.col("comisionista") == broker)
-    return _csv(frame, separador)
+    return _csv(frame, style)
 
 
 @route(router, "POST", "/etapas/{etapa}/lotes", "api.etapa.lote.subir", status_code=201)

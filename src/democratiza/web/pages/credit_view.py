@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import Connection
@@ -22,17 +23,13 @@ from democratiza.compliance.credit.gate import (
     offer_lines,
     offer_value,
 )
-from democratiza.compliance.credit.lines import (
-    CreditLine,
-    LineField,
-    ShareCollateral,
-    line_problems,
-)
+from democratiza.compliance.credit.lines import CreditLine, ShareCollateral, line_problems
 from democratiza.compliance.official_series import IBC, official_rates
 from democratiza.compliance.series import SeriesFileError, shipped_rates
 from democratiza.money import MoneyError, decimal_percent, parse_percent, parse_pesos, pesos
 from democratiza.offers.lifecycle import OfferError, StoredOffer
 from democratiza.rules.explain import cite
+from democratiza.web.api.credit import LINE_FIELD
 from democratiza.web.errors import ErrorItem
 
 COLLATERAL: dict[str, ShareCollateral] = {
@@ -141,16 +138,6 @@ def _program_terms(stored: StoredOffer) -> dict[str, Any]:
     }
 
 
-# The form's field of each part of a line the domain checks (``line_problems``).
-FORM_FIELD: dict[LineField, str] = {
-    "lender": "entidad",
-    "available_centavos": "monto_disponible",
-    "term_months": "plazo_meses",
-    "grace_months": "gracia_meses",
-    "rate_ea": "tasa_ea",
-}
-
-
 def read_line(form: dict[str, str]) -> tuple[CreditLine | None, list[ErrorItem]]:
     """The line as typed; otherwise every field that cannot be right, each under its name:
     what cannot be read, and then the line's own checks (``line_problems``) on the rest."""
@@ -172,7 +159,7 @@ def read_line(form: dict[str, str]) -> tuple[CreditLine | None, list[ErrorItem]]
     except MoneyError as exc:
         refuse("tasa_ea", str(exc))
     for part, message in line_problems(lender, available, term, grace, rate):
-        refuse(FORM_FIELD[part], message)
+        refuse(LINE_FIELD[part], message)
     granted = None
     try:
         granted = date.fromisoformat(form.get("fecha_otorgamiento", "").strip())
@@ -181,18 +168,13 @@ def read_line(form: dict[str, str]) -> tuple[CreditLine | None, list[ErrorItem]]
     collateral = COLLATERAL.get(form.get("garantia", ""))
     if collateral is None:
         refuse("garantia", "elija cómo admite la línea las acciones como garantía")
-    if (
-        problems
-        or available is None
-        or term is None
-        or grace is None
-        or rate is None
-        or granted is None
-        or collateral is None
-    ):
-        return None, problems
     capitalise = form.get("capitalizar_gracia") == "si"
-    return CreditLine(lender, available, term, grace, rate, granted, capitalise, collateral), []
+    # A part that could not be read is None and has its problem: with none, each is read.
+    match (available, term, grace, rate, granted, collateral):
+        case (int() as a, int() as t, int() as g, Decimal() as r, date() as d, str() as c):
+            if not problems:
+                return CreditLine(lender, a, t, g, r, d, capitalise, c), []
+    return None, problems
 
 
 def _months(form: dict[str, str], name: str, refuse: Callable[[str, str], None]) -> int | None:

@@ -16,12 +16,12 @@ from fastapi.responses import Response
 
 from democratiza.compliance.fines.case import compute_fine
 from democratiza.compliance.fines.terms import FineError
-from democratiza.compliance.official_series import max_rate_in_force
 from democratiza.compliance.series import MissingSeriesValue
 from democratiza.money import MoneyError, parse_pesos, parse_shares
 from democratiza.programs.schema import FineBaseKey
 from democratiza.reports.fine_statement_pdf import fine_statement_pdf
 from democratiza.web.api import catalog
+from democratiza.web.api.fines import loaded_rates
 from democratiza.web.errors import ErrorItem
 from democratiza.web.pages.fine_view import read_payments, statement_view
 from democratiza.web.pages.forms import FieldErrors, field_errors, form_fields
@@ -112,8 +112,7 @@ async def fine_compute(request: Request) -> Response:
     if problems or reference is None or breach is None or until is None or shares is None:
         return _page(request, form, field_errors(problems, FIELDS), None, 422)
     program = catalog.program_or_404(program_id)
-    with request.app.state.engine.connect() as conn:  # the series the office loaded
-        rates = max_rate_in_force(conn)
+    rates = loaded_rates(request.app.state.engine)  # the series the office loaded
     try:
         done = compute_fine(
             program, reference, breach, shares, until, values, payments, rates=rates

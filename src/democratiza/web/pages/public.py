@@ -9,7 +9,7 @@ is shown next to what the person typed, without JavaScript.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from democratiza.labels import label, later_stage_payments
 from democratiza.money import group
 from democratiza.offers.dates import business_dates
-from democratiza.offers.lifecycle import load_offer
+from democratiza.offers.lifecycle import OfferState, offer_programs
 from democratiza.rules.explain import cite
 from democratiza.stages.lifecycle import ANNOUNCED
 from democratiza.stages.terms import rules
@@ -111,13 +111,16 @@ def _result_page(
         offers = catalog.offers(conn)
         stages = catalog.published_stages(conn)
         published = [o for o in offers if o.estado == "publicada"]
-        # Each offer by its name, as its notice names it (the code is for the office).
-        names = {o.codigo: load_offer(conn, o.codigo).program.name for o in published or offers}
-        # A later stage by the name of the offer it follows, and its own (its code is the office's).
-        for s in stages:
-            if s.oferta not in names:
-                names[s.oferta] = load_offer(conn, s.oferta).program.name
-    choices = [(o.codigo, f"{names[o.codigo]} · Primera Etapa") for o in published or offers]
+        listed = published or offers
+        # Each offer by its name, as its notice names it (the code is for the office), and a
+        # later stage by the name of the offer it follows and its own: the programs of the
+        # offers named, in one query.
+        named = {o.codigo for o in listed} | {s.oferta for s in stages}
+        states = {cast(OfferState, o.estado) for o in offers if o.codigo in named}
+        names = {
+            code: program.name for code, program in offer_programs(conn, *states) if code in named
+        }
+    choices = [(o.codigo, f"{names[o.codigo]} · Primera Etapa") for o in listed]
     choices += [(s.codigo, f"{names[s.oferta]} · {s.nombre}") for s in stages]
     context = {
         "valores": values,

@@ -70,7 +70,7 @@ def _published(request: Request, code: str) -> tuple[Any, Published]:
         ).scalar_one_or_none()
     if stored.state != "publicada" or result_hash is None:
         raise Conflict(
-            f"La Primera Etapa del {stored.program.name[:1].lower()}{stored.program.name[1:]} "
+            f"La Primera Etapa del {stored.program.name_in_sentence} "
             f"está {label('estado_oferta', stored.state)}: sus estadísticas y su paquete "
             "público se publican con los resultados."
         )
