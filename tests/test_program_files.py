@@ -402,7 +402,7 @@ def test_a_key_written_twice_is_refused_with_its_line(tmp_path: Path) -> None:
     [error] = exc_errors(path)
     assert (error.path, error.message) == (
         "(archivo)",
-        "la clave 'tope_acciones' está repetida (línea 134, columna 5)",
+        "la clave 'tope_acciones' está repetida (línea 135, columna 5)",
     )
 
 

@@ -134,8 +134,10 @@ def test_each_step_that_changed_the_award_is_shown_with_its_rule(engine: Engine)
     # The form and the result name the offer by its name.
     form = client.get("/resultados").text
     assert f'<option value="{CODE}"' in form
-    assert f"{NAME} · Primera Etapa" in form
-    assert f"{CODE} · Primera Etapa" not in form
+    # The Primera Etapa as Central's program calls it (nombre_primera_etapa), not the
+    # family's word.
+    assert f"{NAME} · Primera Fase" in form
+    assert "· Primera Etapa" not in form and f"{CODE} · Primera Fase" not in form
 
 
 def test_after_settlement_the_result_says_what_was_paid_and_what_became_of_the_rest(

@@ -39,6 +39,12 @@ def label(kind: str, ident: object, program: Program | None = None) -> str:
     return word(kind, key)
 
 
+def first_stage_name(program: Program) -> str:
+    """The Primera Etapa as the program file calls it ("Primera Fase" in Central's), or the
+    family's word where the file does not say."""
+    return program.first_stage.value if program.first_stage else word("etapa", "primera")
+
+
 def frame_in_words(
     frame: pl.DataFrame, kinds: Mapping[str, str], program: Program | None = None
 ) -> pl.DataFrame:

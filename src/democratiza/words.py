@@ -177,6 +177,9 @@ WORDS: dict[str, dict[str, str]] = {
         "rechazada": "Rechazadas",
         "retirada": "Retiradas por su comisionista",
     },
+    # The family's name of the first stage (Ley 226 de 1995 art. 7), where a program file
+    # does not give its own (``nombre_primera_etapa``).
+    "etapa": {"primera": "Primera Etapa"},
     "decision_orden": {
         "valida": "válida",
         "rechazada": "rechazada",

@@ -9,6 +9,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from democratiza.labels import first_stage_name
 from democratiza.programs.schema import Citation, Program, missing_section
 from democratiza.rules.explain import cite
 from democratiza.words import word
@@ -102,6 +103,14 @@ def show_later_sections(console: Console, p: Program) -> None:
         say(f"Ineficacia de la adquisición contraria al programa (ineficacia): {cites}")
     else:
         say("Ineficacia (ineficacia): el archivo no la cita (no se declara ineficaz).")
+    first = p.first_stage
+    if first is not None:
+        say(f"Primera Etapa (nombre_primera_etapa): {first.value} ({c(first.citation)})")
+    else:
+        say(
+            "Primera Etapa (nombre_primera_etapa): el archivo no le da nombre; se llama "
+            f"{first_stage_name(p)}."
+        )
     void = p.void_first_stage
     if void is not None:
         say(f"Primera Etapa desierta (primera_etapa_desierta): {void.value} ({c(void.citation)})")

@@ -533,6 +533,9 @@ class Program(Model):
     window: OfferWindow = Field(alias="ventana")
     credit_lines: CreditLines | None = Field(default=None, alias="lineas_credito")
     later_stages: LaterStages | None = Field(default=None, alias="etapas_siguientes")
+    # The Primera Etapa as the decree calls it ("Primera Etapa", Central's "Primera Fase");
+    # without it, the family's word (``labels.first_stage_name``).
+    first_stage: CitedText | None = Field(default=None, alias="nombre_primera_etapa")
     # Who may declare the Primera Etapa void (desierta) and on what grounds (GEB art. 3.1);
     # without it, a program's Primera Etapa cannot be declared void.
     void_first_stage: CitedText | None = Field(default=None, alias="primera_etapa_desierta")

@@ -36,7 +36,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, case, func, select
+from sqlalchemy import ColumnElement, Connection, Engine, case, func, select
 
 from democratiza.adjudication.figures import (
     FilingFigures,
@@ -48,6 +48,14 @@ from democratiza.storage import advisory
 from democratiza.storage.schema import acceptances, adjudications, offer_events
 from democratiza.web.api import shared_figures
 from democratiza.words import WITHDRAWN
+
+
+def decision_in_sql(decision: ColumnElement[Any], state: ColumnElement[Any]) -> ColumnElement[Any]:
+    """``words.decision_of`` as the database counts it: a withdrawn acceptance is
+    "retirada", any other keeps its decision (``tests/test_words_withdrawn.py`` holds the two
+    to the same answers)."""
+    return case((state == WITHDRAWN, WITHDRAWN), else_=decision)
+
 
 CHEAP = 0.1  # seconds: figures that took less are recomputed at once on every change
 
@@ -118,7 +126,7 @@ def intake(conn: Connection, stored: StoredOffer) -> dict[str, list[dict[str, An
         ]
     # A withdrawn acceptance is stored as rejected; here it is counted as withdrawn, as in
     # ``adjudication.figures`` (the same count as the headline's).
-    decision = case((a.estado == WITHDRAWN, WITHDRAWN), else_=a.decision)
+    decision = decision_in_sql(a.decision, a.estado)
     decisions = conn.execute(
         select(decision, func.count()).where(base).group_by(decision).order_by(decision)
     ).all()

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from democratiza.labels import label, later_stage_payments
+from democratiza.labels import first_stage_name, label, later_stage_payments
 from democratiza.money import group
 from democratiza.offers.dates import business_dates
 from democratiza.offers.lifecycle import OfferState, offer_programs
@@ -117,10 +117,11 @@ def _result_page(
         # offers named, in one query.
         named = {o.codigo for o in listed} | {s.oferta for s in stages}
         states = {cast(OfferState, o.estado) for o in offers if o.codigo in named}
-        names = {
-            code: program.name for code, program in offer_programs(conn, *states) if code in named
-        }
-    choices = [(o.codigo, f"{names[o.codigo]} · Primera Etapa") for o in listed]
+        programs = {c: p for c, p in offer_programs(conn, *states) if c in named}
+    names = {code: program.name for code, program in programs.items()}
+    choices = [
+        (o.codigo, f"{names[o.codigo]} · {first_stage_name(programs[o.codigo])}") for o in listed
+    ]
     choices += [(s.codigo, f"{names[s.oferta]} · {s.nombre}") for s in stages]
     context = {
         "valores": values,
