@@ -181,3 +181,26 @@ def test_the_causes_codes_are_each_rows_failed_checks_in_order(program_id: str) 
     ]
     assert found == expected
     assert "" in found
+
+
+def test_a_piece_that_fails_to_be_written_leaves_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pieces are written by a thread of their own (``DecisionFiles``): an error there
+    is raised to the caller, and nothing is left behind, not even the folder."""
+    program = compiled()
+    frame = parse(read_table(SAMPLE))
+    results = program.evaluate(frame)
+    written: list[int] = []
+
+    def fails_third(part: pl.DataFrame, target: object) -> None:
+        written.append(part.height)
+        if len(written) == 3:
+            raise OSError("disco lleno")
+
+    monkeypatch.setattr(decisions, "CHUNK", 5)
+    monkeypatch.setattr(decisions, "_write_records", fails_third)
+    with pytest.raises(OSError, match="disco lleno"):
+        write_decisions(program, results, frame, tmp_path / "salida", "d")
+    assert written == [5, 5, 5]  # in order, and none after the error
+    assert not (tmp_path / "salida").exists()

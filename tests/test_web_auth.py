@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, event, select
 
 from democratiza.storage.schema import api_tokens, users
 from democratiza.web.app import create_app
@@ -15,6 +15,7 @@ from democratiza.web.security.auth import revoke_token
 from democratiza.web.security.token_cache import TOKEN_SECONDS, TokenCache
 from tests.test_web_support import (
     BROKER_A,
+    BROKER_B,
     CODE,
     PASSWORD,
     add_people,
@@ -121,6 +122,31 @@ def test_a_token_revoked_elsewhere_stops_working_within_the_window(
     now[0] += 0.2
     assert app_client.get(listing, headers=headers).status_code == 401
     assert app_client.get(listing, headers=headers).status_code == 401  # refusals not kept
+
+
+def test_a_token_checked_again_takes_along_those_whose_window_ends_soon(engine: Engine) -> None:
+    """One query re-checks the token asked for and the remembered ones about to need it;
+    a token revoked meanwhile is dropped then, and none is kept past its own window."""
+    now = [1000.0]
+    tokens = TokenCache(clock=lambda: now[0])
+    first, second = (bearer(engine, b)["Authorization"].split()[1] for b in (BROKER_A, BROKER_B))
+    assert tokens.principal(engine, first) is not None  # remembered until 1002
+    now[0] += 0.9
+    assert tokens.principal(engine, second) is not None  # until 1002.9
+    with engine.begin() as conn:
+        second_id = conn.execute(
+            select(api_tokens.c.id).where(api_tokens.c.comisionista == BROKER_B)
+        ).scalar_one()
+        revoke_token(conn, second_id, "otro proceso")
+    now[0] = 1000.0 + TOKEN_SECONDS + 0.1
+    queries: list[str] = []
+    event.listen(engine, "before_cursor_execute", lambda *a: queries.append(a[2]))
+    assert tokens.principal(engine, first) is not None
+    assert len(queries) == 1  # the second token checked in the same query...
+    assert tokens.remembered(second) is None  # ... found revoked, before its window ended
+    assert tokens.remembered(first) is not None
+    now[0] += TOKEN_SECONDS
+    assert tokens.remembered(first) is None  # never past its own window
 
 
 def test_a_revoked_token_stops_working_at_once(engine: Engine, app_client: TestClient) -> None:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,9 @@ from democratiza.stages.lifecycle import advance_stage, create_stage, load_stage
 from democratiza.stages.orders import import_orders
 from democratiza.stages.terms import StageTerms
 from democratiza.storage.database import make_engine, migrate
+from democratiza.web.api import views
 from democratiza.web.app import create_app
+from democratiza.web.pages import broker as broker_pages
 from tests.browser.checks import CHARTS, SHRUNK, axe_violations, chart_problems
 from tests.browser.conftest import CHROMIUM, SHOTS
 from tests.identifiers import internal_words, leaks
@@ -89,6 +92,7 @@ SOLD_STAGE = "segunda-publicada"
 PAGES = SHOTS / "paginas"
 WIDTHS = (1280, 375)
 TALLEST = 4000  # px of a page kept in its screenshot
+SHORT_PAGE = 20  # rows on a page of rows (``world``)
 ROLES = ("publico", "comisionista_a", "oficina", "auditor")
 ORDERS = Path(__file__).parents[2] / "examples/segunda-etapa"
 DESIGNS = Path(__file__).parents[2] / "examples/simulacion"
@@ -373,7 +377,13 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         ],
     }
     shutil.rmtree(PAGES, ignore_errors=True)
-    with serving(create_app(engine)) as url:
+    with pytest.MonkeyPatch.context() as patch, serving(create_app(engine)) as url:
+        # Pages of rows show 20 a time here instead of 200: the rows are one template's, and
+        # axe reads every one of them (seconds for 200); 20 still make each page's table and
+        # its link to the next page, as 200 do.
+        patch.setattr(views, "PAGE", SHORT_PAGE)
+        patch.setattr(views, "list_acceptances", partial(views.list_acceptances, limit=SHORT_PAGE))
+        patch.setattr(broker_pages, "ROWS_PER_PAGE", SHORT_PAGE)
         yield World(url, pages)
     engine.dispose()
 

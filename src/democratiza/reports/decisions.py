@@ -13,6 +13,7 @@ import json
 import mmap
 import os
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -176,6 +177,10 @@ class DecisionFiles:
         self._detail = outputs.detail or outputs.json or outputs.parquet
         self._csv_columns = (export_columns if outputs.detail else short_columns)(compiled)
         self._written = 0
+        # The pieces are written by a thread of their own while the next one is explained
+        # (Polars lets go of the interpreter while it writes): one piece at a time, in order.
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="decisiones")
+        self._pending: Future[None] | None = None
         self._files: list[BinaryIO] = []
         self._parquet: pq.ParquetWriter | None = None
         self._records = 0  # where the JSON's records begin, after its header
@@ -226,14 +231,20 @@ class DecisionFiles:
                 frame.slice(start, CHUNK),
                 self._detail,
             )
-            self._write(part)
+            self._settle()  # the piece before, written
+            self._pending = self._writer.submit(self._write, part, self._written == 0)
             self._written += part.height
             if progress:
                 progress(part.height)
 
-    def _write(self, part: pl.DataFrame) -> None:
-        """One explained piece into every file asked for."""
-        first = self._written == 0
+    def _settle(self) -> None:
+        """Wait for the piece being written; its error, if any, is raised here."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending.result()
+
+    def _write(self, part: pl.DataFrame, first: bool) -> None:
+        """One explained piece into every file asked for (``first``: the file's first)."""
         style = csv_style(self.outputs.separator)
         write_csv(part.select(self._csv_columns), self._files[0], include_header=first, **style)
         if self.outputs.json:
@@ -247,6 +258,15 @@ class DecisionFiles:
             self._parquet.write_table(table)
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
+        failed: BaseException | None = None
+        try:
+            self._settle()  # nothing is closed while a piece is being written
+        except BaseException as exc:  # raised below, after the cleanup
+            failed = exc
+        finally:
+            self._writer.shutdown()
+        if failed is not None and kind is None:
+            kind = type(failed)
         if kind is None and not self._files:
             self._open()  # no rows at all: the files still say so
         try:
@@ -271,6 +291,8 @@ class DecisionFiles:
                 tmp.unlink(missing_ok=True)
             if kind is not None and self._made_dir and not any(self.out_dir.iterdir()):
                 self.out_dir.rmdir()
+        if failed is not None and error is None:
+            raise failed
 
 
 def write_decisions(
