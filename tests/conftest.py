@@ -11,7 +11,8 @@ The command line's tables are as wide as ``COLUMNS`` says (rich, typer), read ea
 they print: every test starts with 80 (``columns``), so that what it reads does not depend on
 the terminal (or the lack of one) that the run, or an xdist worker, was started from; a test
 gives another width with ``CliRunner.invoke(env=…)``. It is never set while the modules are
-imported: a console made with ``COLUMNS`` set keeps that width, whatever a test gives.
+imported (all of them here, before any test): a console made with ``COLUMNS`` set keeps that
+width, whatever a test gives.
 """
 
 from __future__ import annotations
@@ -25,12 +26,18 @@ import pytest
 from sqlalchemy import Engine, make_url, text
 from sqlalchemy.exc import OperationalError
 
+from democratiza.cli.main import COMMANDS, loaded
 from democratiza.storage.database import make_engine, migrate
 
 SERVER_URL = os.environ.get("DEMOCRATIZA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "solo")  # gw0, gw1… under xdist
 RUN_DATABASE = f"democratiza_prueba_{WORKER}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
 os.environ.pop("COLUMNS", None)  # before the command line's consoles are made (see above)
+# Every command's module imported now, with ``COLUMNS`` unset: ``democratiza`` imports a
+# command's module only when it runs (``cli.main.COMMANDS``), and a module first imported
+# inside a test would make its console with that test's width and keep it for the others.
+for _name in COMMANDS:
+    loaded(_name)
 
 
 @pytest.fixture(autouse=True)
