@@ -15,7 +15,6 @@ from importlib import import_module
 from typing import Any
 
 import typer
-from rich.console import Console
 from typer import _click as click  # the click that typer runs on (its own copy)
 
 from democratiza.cli.common import SpanishFaults
@@ -123,7 +122,6 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
-console = Console()
 
 
 app.callback()(lambda: None)  # the commands come from LazyCommands, not from registration

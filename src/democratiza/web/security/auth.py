@@ -237,11 +237,6 @@ def revoke_token(conn: Connection, token_id: int, who: str) -> None:
         )
 
 
-def token_principal(conn: Connection, token: str) -> Principal | None:
-    key = digest(token)
-    return token_principals(conn, [key]).get(key)
-
-
 def token_principals(conn: Connection, digests: Sequence[str]) -> dict[str, Principal]:
     """The brokers of the tokens with these SHA-256 that are valid, by SHA-256 (one query)."""
     rows = conn.execute(
