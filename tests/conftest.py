@@ -23,6 +23,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+# Before anything of democratiza is imported (see above): a terminal, or a CI runner, that sets
+# COLUMNS would otherwise fix the width of every console made at import, ``cli.common.err``
+# first, and wrap what the tests read.
+os.environ.pop("COLUMNS", None)
+
 from sqlalchemy import Engine, make_url, text
 from sqlalchemy.exc import OperationalError
 
@@ -32,7 +38,6 @@ from democratiza.storage.database import make_engine, migrate
 SERVER_URL = os.environ.get("DEMOCRATIZA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "solo")  # gw0, gw1… under xdist
 RUN_DATABASE = f"democratiza_prueba_{WORKER}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-os.environ.pop("COLUMNS", None)  # before the command line's consoles are made (see above)
 # Every command's module imported now, with ``COLUMNS`` unset: ``democratiza`` imports a
 # command's module only when it runs (``cli.main.COMMANDS``), and a module first imported
 # inside a test would make its console with that test's width and keep it for the others.
