@@ -213,13 +213,30 @@ class Explainer:
         )
         return _Plan(limits, pieces, steps, accepted.alias("explicacion"))
 
-    def _sentences(self, results: pl.DataFrame, frame: pl.DataFrame) -> pl.DataFrame:
-        """The results with every sentence column beside them, and ``explicacion``."""
+    def _sentences(
+        self, results: pl.DataFrame, frame: pl.DataFrame, binding_only: bool = False
+    ) -> pl.DataFrame:
+        """The results with every sentence column beside them, and ``explicacion``.
+
+        ``binding_only``: each limit's sentence only on the rows where that limit binds (its
+        number is the least), the only rows where the explanation and the causes read it;
+        elsewhere it is left null, so ``limites_detalle`` is then incomplete and not to be
+        shown. Why: the file a person opens shows no limit's own sentence, and a limit that
+        applies to a row seldom binds it (half the sentences written on the rows explained).
+        """
         done = pl.concat([results, self.compiled.bases(frame)], how="horizontal")
         plan = self._plan
         # Every step's rows at once: one pass, where a select per step cost more than most
         # steps (most concern few rows). The later steps' rows read only the engine's columns.
-        steps = [*plan.limits, *plan.rest]
+        limits = plan.limits
+        if binding_only:
+            binds = {
+                i: self._limits.binds(self.program.limit(rule))
+                for rule, indices in plan.pieces.items()
+                for i in indices
+            }
+            limits = [(rows & binds[i], columns) for i, (rows, columns) in enumerate(limits)]
+        steps = [*limits, *plan.rest]
         masks = done.select(
             rows.fill_null(False).alias(f"_{i}") for i, (rows, _) in enumerate(steps)
         )
@@ -252,15 +269,17 @@ class Explainer:
             return self._columns(results, frame)
         reads = (results["decision"].cast(pl.String) != "aceptada") | (results["causas"] != 0)
         positions = reads.arg_true()
-        found = self._columns(results[positions], frame[positions])
+        found = self._columns(results[positions], frame[positions], binding_only=True)
         short = results.select(self._plan.accepted, pl.lit("").alias("causas_detalle"))
         return short.with_columns(
             short[name].scatter(positions, found[name]) for name in short.columns
         )
 
-    def _columns(self, results: pl.DataFrame, frame: pl.DataFrame) -> pl.DataFrame:
+    def _columns(
+        self, results: pl.DataFrame, frame: pl.DataFrame, binding_only: bool = False
+    ) -> pl.DataFrame:
         rules, checks = self.program.limits, self.compiled.checks
-        done = self._sentences(results, frame)
+        done = self._sentences(results, frame, binding_only)
         causes = [pl.col(_sentence(f"c{i}")) for i in range(len(checks))]
         joined_causes = pl.concat_str(causes, separator=SEPARATOR, ignore_nulls=True)
         done = _on_rows(done, done["causas"] != 0, [joined_causes.alias("causas_detalle")])

@@ -138,6 +138,11 @@ class LimitTexts:
         usd = (numerator * 100) // (denominator * trm) if trm else pl.lit(0, pl.Int128)
         return [pl.lit(" "), *dollars_parts(usd), pl.lit(f" × TRM {pesos(trm)}")]
 
+    def binds(self, rule: LimitRule) -> pl.Expr:
+        """Whether the rule binds the row: its number of shares is the least of the row's
+        limits (``limite_minimo``); false where it does not apply."""
+        return (pl.col(limit_column(rule)) == pl.col("limite_minimo")).fill_null(False)
+
     def binding(self, sentences: dict[str, str]) -> tuple[pl.Expr, pl.Expr]:
         """(the binding limits' sentences, how many bind), from the sentence columns.
 
@@ -145,8 +150,7 @@ class LimitTexts:
         two limits give the same shares both are it. One: its sentence; several: "A, B y C,
         que dan la misma cantidad (se toma el menor monto)".
         """
-        least = pl.col("limite_minimo")
-        ties = [(pl.col(limit_column(r)) == least).fill_null(False) for r in self.rules]
+        ties = [self.binds(r) for r in self.rules]
         count = pl.sum_horizontal([t.cast(pl.UInt8) for t in ties])
         tied = [
             pl.when(t).then(pl.col(sentences[r.id])) for r, t in zip(self.rules, ties, strict=True)
