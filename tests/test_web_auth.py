@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -147,6 +150,92 @@ def test_a_token_checked_again_takes_along_those_whose_window_ends_soon(engine: 
     assert tokens.remembered(first) is not None
     now[0] += TOKEN_SECONDS
     assert tokens.remembered(first) is None  # never past its own window
+
+
+def _tokens_both_expired(engine: Engine) -> tuple[TokenCache, str, str]:
+    """Two brokers' tokens remembered, both windows just ended (as they end together)."""
+    now = [1000.0]
+    tokens = TokenCache(clock=lambda: now[0])
+    first, second = (bearer(engine, b)["Authorization"].split()[1] for b in (BROKER_A, BROKER_B))
+    assert tokens.principal(engine, first) is not None
+    assert tokens.principal(engine, second) is not None
+    now[0] += TOKEN_SECONDS + 0.1
+    return tokens, first, second
+
+
+def _held_queries(engine: Engine, fail: bool = False) -> tuple[list[str], threading.Event]:
+    """Every query from now on recorded, then held until the event is set (and failed)."""
+    queries: list[str] = []
+    release = threading.Event()
+
+    def hold(*args: Any) -> None:
+        queries.append(args[2])
+        release.wait(5)
+        if fail:
+            raise RuntimeError("la base no responde")
+
+    event.listen(engine, "before_cursor_execute", hold)
+    return queries, release
+
+
+def _until(condition: Any, seconds: float = 2.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_a_token_being_checked_by_a_query_under_way_waits_for_its_answer(
+    engine: Engine,
+) -> None:
+    """Fifty brokers whose windows end together each miss their token at once, each in a
+    request of its own: the first query checks them all, and the others wait for it
+    instead of asking the same question (one query, not one per broker)."""
+    tokens, first, second = _tokens_both_expired(engine)
+    queries, release = _held_queries(engine)
+    found: dict[str, str | None] = {}
+
+    def check(name: str, token: str) -> None:
+        principal = tokens.principal(engine, token)
+        found[name] = principal.broker if principal else None
+
+    asking = threading.Thread(target=check, args=("a", first))
+    asking.start()
+    _until(lambda: len(queries) == 1)
+    waiting = threading.Thread(target=check, args=("b", second))
+    waiting.start()
+    _until(lambda: len(queries) == 2, 0.3)  # a query of its own would be held here too
+    assert waiting.is_alive()  # waiting for the answer of the first query
+    release.set()
+    asking.join(5)
+    waiting.join(5)
+    assert len(queries) == 1
+    assert found == {"a": BROKER_A, "b": BROKER_B}
+
+
+def test_a_check_that_fails_fails_every_request_waiting_for_it(engine: Engine) -> None:
+    """The database did not answer: no request takes that for "token not valid"."""
+    tokens, first, second = _tokens_both_expired(engine)
+    queries, release = _held_queries(engine, fail=True)
+    failed: list[str] = []
+
+    def check(token: str) -> None:
+        try:
+            tokens.principal(engine, token)
+        except RuntimeError as error:
+            failed.append(str(error))
+
+    asking = threading.Thread(target=check, args=(first,))
+    asking.start()
+    _until(lambda: len(queries) == 1)
+    waiting = threading.Thread(target=check, args=(second,))
+    waiting.start()
+    _until(lambda: len(queries) == 2, 0.3)
+    release.set()
+    asking.join(5)
+    waiting.join(5)
+    assert failed == ["la base no responde"] * 2
+    assert len(queries) == 1
+    assert tokens.remembered(first) is None and tokens.remembered(second) is None
 
 
 def test_a_revoked_token_stops_working_at_once(engine: Engine, app_client: TestClient) -> None:

@@ -40,6 +40,16 @@ REFRESH_AHEAD = 0.5  # a check also checks the tokens whose window ends within h
 REFRESH_AT_ONCE = 500  # ... at most this many of them in one query
 
 
+class _Flight:
+    """One query checking these tokens (``asked``, by SHA-256); ``valid`` once ``done``."""
+
+    def __init__(self, asked: frozenset[str]) -> None:
+        self.asked = asked
+        self.valid: dict[str, Principal] = {}
+        self.error: BaseException | None = None  # what made the query fail, if it did
+        self.done = threading.Event()
+
+
 class TokenCache:
     def __init__(
         self, seconds: float = TOKEN_SECONDS, clock: Callable[[], float] = time.monotonic
@@ -47,6 +57,7 @@ class TokenCache:
         self.seconds = seconds
         self.clock = clock
         self._known: dict[str, tuple[Principal, float]] = {}
+        self._flights: list[_Flight] = []  # the queries under way, each with its tokens
         self._lock = threading.Lock()
 
     def remembered(self, token: str) -> Principal | None:
@@ -64,8 +75,12 @@ class TokenCache:
         The query that checks it also checks again every remembered token whose window ends
         within ``REFRESH_AHEAD`` of its own: fifty brokers each re-checked on their own every
         two seconds were 25 queries a second (each with a worker thread's hop), where the
-        tokens checked together soon fall into a few such queries. No token is remembered a
-        moment longer than ``seconds`` after the database said it was valid.
+        tokens checked together soon fall into a few such queries. A token already being
+        checked by a query under way waits for that query's answer instead of asking again:
+        tokens whose windows end together are missed together, each by a request of its own
+        in a thread of its own, and each had asked the same question (25 queries a second for
+        fifty brokers). No token is remembered a moment longer than ``seconds`` after the
+        database said it was valid.
         """
         found = self.remembered(token)
         if found is not None:
@@ -73,23 +88,41 @@ class TokenCache:
         key = digest(token)
         now = self.clock()
         with self._lock:
-            soon = [
-                k
-                for k, (_, until) in self._known.items()
-                if k != key and until <= now + self.seconds * REFRESH_AHEAD
-            ][:REFRESH_AT_ONCE]
-        asked = [key, *soon]
-        with engine.connect() as conn:
-            valid = token_principals(conn, asked)
-        with self._lock:
-            if len(self._known) >= MAX_TOKENS:
-                self._known.clear()
-            for k in asked:
-                if k in valid:
-                    self._known[k] = (valid[k], now + self.seconds)
-                else:
-                    self._known.pop(k, None)
-        return valid.get(key)
+            joined = next((f for f in self._flights if key in f.asked), None)
+            if joined is None:
+                pending = {k for f in self._flights for k in f.asked}
+                soon = [
+                    k
+                    for k, (_, until) in self._known.items()
+                    if k != key and k not in pending and until <= now + self.seconds * REFRESH_AHEAD
+                ][:REFRESH_AT_ONCE]
+                mine = _Flight(frozenset([key, *soon]))
+                self._flights.append(mine)
+        if joined is not None:
+            joined.done.wait()
+            if joined.error is not None:
+                raise joined.error
+            return joined.valid.get(key)
+        try:
+            with engine.connect() as conn:
+                mine.valid = token_principals(conn, list(mine.asked))
+        except BaseException as error:  # the requests waiting on this query fail with it
+            mine.error = error
+            raise
+        else:
+            with self._lock:
+                if len(self._known) >= MAX_TOKENS:
+                    self._known.clear()
+                for k in mine.asked:
+                    if k in mine.valid:
+                        self._known[k] = (mine.valid[k], now + self.seconds)
+                    else:
+                        self._known.pop(k, None)
+        finally:
+            with self._lock:
+                self._flights.remove(mine)
+            mine.done.set()
+        return mine.valid.get(key)
 
     def clear(self) -> None:
         with self._lock:
