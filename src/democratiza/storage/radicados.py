@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -82,24 +83,36 @@ def take_many_batch_numbers(
     yet gets one (``_first_counter``).
     """
     brokers = sorted(counts)
-    values = ", ".join(f"(:b{i}, :n{i})" for i in range(len(brokers)))
-    bump = text(
-        f"WITH pedidos(comisionista, n) AS (VALUES {values}) "
-        "UPDATE contadores_comisionistas SET ultimo_lote = ultimo_lote + pedidos.n "
-        "FROM pedidos WHERE contadores_comisionistas.ambito = :ambito "
-        "AND contadores_comisionistas.comisionista = pedidos.comisionista "
-        "RETURNING contadores_comisionistas.comisionista, contadores_comisionistas.prefijo, "
-        "contadores_comisionistas.ultimo_lote"
-    )
-    params: dict[str, Any] = {"ambito": scope}
-    for i, broker in enumerate(brokers):
-        params[f"b{i}"], params[f"n{i}"] = broker, counts[broker]
-    found = conn.execute(bump, params).all()
+    asked = json.dumps([{"comisionista": b, "n": counts[b]} for b in brokers])
+    found = conn.execute(
+        _BUMP_POSTGRESQL if conn.dialect.name == "postgresql" else _BUMP_SQLITE,
+        {"ambito": scope, "pedidos": asked},
+    ).all()
     taken = {str(b): (str(tag), int(last) - counts[b] + 1) for b, tag, last in found}
     for broker in brokers:
         if broker not in taken:
             taken[broker] = _first_counter(conn, scope, broker, counts[broker], stored, where)
     return taken
+
+
+# The brokers and how many numbers each takes come as one JSON parameter, so the statement's
+# text is the same whatever the brokers: with a parameter per broker (a text per number of
+# brokers) the driver split each new text again, a tenth of storing a group of singles.
+_BUMPED = (
+    "UPDATE contadores_comisionistas SET ultimo_lote = ultimo_lote + pedidos.n "
+    "FROM pedidos WHERE contadores_comisionistas.ambito = :ambito "
+    "AND contadores_comisionistas.comisionista = pedidos.comisionista "
+    "RETURNING contadores_comisionistas.comisionista, contadores_comisionistas.prefijo, "
+    "contadores_comisionistas.ultimo_lote"
+)
+_BUMP_POSTGRESQL = text(
+    "WITH pedidos AS (SELECT comisionista, n FROM json_to_recordset(CAST(:pedidos AS json)) "
+    f"AS p(comisionista text, n bigint)) {_BUMPED}"
+)
+_BUMP_SQLITE = text(
+    "WITH pedidos AS (SELECT json_extract(value, '$.comisionista') AS comisionista, "
+    f"json_extract(value, '$.n') AS n FROM json_each(:pedidos)) {_BUMPED}"
+)
 
 
 def _first_counter(
