@@ -124,8 +124,7 @@ def _evaluate(
                 advance(raw.frame.height)
                 continue
             if total == 0:  # after an error, the pieces are only read for their own errors
-                compiled.required_parameters(frame)
-                results = compiled.evaluate(frame)
+                results = compiled.evaluate(frame)  # refuses a parameter the rows need, unset
                 files.add(results, frame)
                 kept.append(results.select(SUMMARY_COLUMNS))
             advance(frame.height)
