@@ -25,8 +25,10 @@ import time
 from pathlib import Path
 
 import polars as pl
+from evaluate_floor import STAGES, processors, stage_cpu, startup_seconds, whole_cpu
 from generate import generate
 
+from democratiza.reports.decisions import Outputs
 from democratiza.tables.parse import parse
 from democratiza.tables.readers import read_table
 
@@ -106,6 +108,33 @@ TIME = Path("/usr/bin/time")
 def line(name: str, figure: str, target: str, met: bool | None) -> None:
     verdict = "" if met is None else ("cumple" if met else "NO CUMPLE")
     print(f"{name:58s} {figure:>22s}   meta {target:>12s}   {verdict}")
+
+
+def floor_of_design(
+    path: Path, program: str, yardstick: float, targets: dict[str, tuple[Outputs, float]]
+) -> None:
+    """For each output (its name, its files and its target): each stage's processor time,
+    and the least the command could take on this machine's processors (``evaluate_floor``),
+    as ratios to the text read."""
+    started = startup_seconds(COMMAND)
+    cores = processors()
+    print()
+    line("arranque del proceso (evaluar --help) / lectura", f"{started / yardstick:.2f}", "", None)
+    stages = stage_cpu(path, program, PARAMS)
+    for name, (outputs, target) in targets.items():
+        total = whole_cpu(path, program, PARAMS, outputs)
+        spent = {**stages, STAGES[-1]: total - sum(stages.values())}
+        print(f"{name}: tiempo de procesador de cada etapa")
+        for stage in STAGES:
+            line(f"  {stage} / lectura", f"{spent[stage] / yardstick:.2f}", "", None)
+        least = started + total / cores
+        line(
+            f"  piso en {cores} núcleos (arranque + procesador / {cores}) / lectura",
+            f"{least / yardstick:.2f}",
+            f"≤ {target} ×",
+            least / yardstick <= target,
+        )
+    print()
 
 
 def main() -> None:
@@ -196,6 +225,11 @@ def main() -> None:
                 f"≤ {TARGETS['tipado']} ×",
                 typing_ratio <= TARGETS["tipado"],
             )
+        floors_asked = {"evaluar (un CSV)": (Outputs(detail=False, json=False), target)}
+        if detail_ratios:
+            detailed_files = Outputs(detail=True, json=True)
+            floors_asked["evaluar --detalle --json"] = (detailed_files, TARGETS["evaluar_detalle"])
+        floor_of_design(path, args.programa, median_read, floors_asked)
         peak = max(peaks)
         line(
             "memoria pico de evaluar",
