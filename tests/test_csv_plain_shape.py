@@ -3,6 +3,7 @@ once: the same shape, row by row and error by error, as the careful line-by-line
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
@@ -181,6 +182,25 @@ def test_the_bytes_say_whether_a_cell_may_begin_or_end_with_white_space() -> Non
     assert cell_checks.byte_facts("x,y\n1,\u00a0b\n".encode(), ",").padded
     assert not cell_checks.byte_facts(b"x;y\n1 ,b\n", ";").padded  # one cell: '1 ,b'
     assert cell_checks.byte_facts(b"x,y\n1,b\n", None).padded  # no separator: not looked at
+
+
+def test_a_piece_whose_first_cell_begins_with_a_space_is_stripped_as_in_the_whole_file(
+    tmp_path: Path,
+) -> None:
+    # A piece's bytes begin where its first record does: a space there begins a cell.
+    path = tmp_path / "f.csv"
+    path.write_bytes(b"x,y\n a,b\nc,d\n")
+    read = [(2, "a", "b"), (3, "c", "d")]
+    assert read_csv(path).frame.rows() == read
+    assert [p.frame.rows() for p in read_csv_chunks(path, 10).pieces] == [read]
+    assert cell_checks.byte_facts(b" a,b\n", ",").padded
+
+
+def test_every_byte_is_a_control_character_or_not_as_the_cells_check_tells_it() -> None:
+    control = re.compile(cell_checks.CONTROL.encode())
+    for byte in range(256):
+        data = b"x,y\r\n1," + bytes([byte]) + b"\tb\n"
+        assert cell_checks.byte_facts(data, ",").controls == bool(control.search(data)), byte
 
 
 @given(st.lists(st.sampled_from(["a", ",", ";", "\n", "\r", "\r\n", "é", " "]), max_size=60))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
+from numpy.typing import NDArray
 
 from democratiza.tables.errors import InputError
 from democratiza.tables.format import MAX_TEXT
@@ -81,50 +82,60 @@ SCAN = 1 << 20  # bytes looked at a time: a block and its masks stay in the proc
 # removes (U+0085, U+00A0: 0xC2; U+1680: 0xE1; U+2000–U+200A, U+2028, U+2029, U+202F, U+205F:
 # 0xE2; U+3000: 0xE3); a file with any of these bytes is stripped cell by cell.
 WIDE_SPACE_FIRST = (0xC2, 0xE1, 0xE2, 0xE3)
+TAB, LF, CR, SPACE = 0x09, 0x0A, 0x0D, 0x20
 
 
 def byte_facts(data: bytes, separator: str | None) -> ByteFacts:
     """Whether the bytes hold a control character and whether a cell of this unquoted CSV
-    (cells between ``separator`` and line ends) may begin or end with white space; with no
-    separator, ``padded`` is true (not looked at).
+    (cells between ``separator`` and line ends; the bytes begin where a record does) may
+    begin or end with white space; with no separator, ``padded`` is true (not looked at).
 
     Why: stripping every cell of a million rows cost most of the reading after Polars's
-    own; a file whose cells are already stripped, the usual case, skips it.
+    own; a file whose cells are already stripped, the usual case, skips it. Why NumPy, part
+    by part: each part and its masks stay in the processor's cache, and NumPy lets go of the
+    interpreter while it compares, so that the pieces evaluated meanwhile in another thread
+    go on (a search of the bytes by Python's own methods held it for the whole block).
     """
-    controls = bool(data.translate(None, _NOT_CONTROL))  # one C loop, keeping only controls
-    return ByteFacts(controls, separator is None or _padded(data, separator))
-
-
-# Every byte but the ``CONTROL`` characters (tab, line feed and carriage return are none).
-_NOT_CONTROL = bytes(b for b in range(256) if b >= 0x20 or b in (0x09, 0x0A, 0x0D))
-
-
-def _padded(data: bytes, separator: str) -> bool:
-    """Whether a space or a tab touches a separator or a line end, or a wide space may be
-    anywhere (one of their first bytes is: ``in``, a C search, for each).
-
-    The spaces block by block, so that a block and its masks stay in the processor's cache
-    (a pass over the whole file at once is several times slower); a block starts a byte
-    before its part and ends a byte after it, to see the edge of a cell between two blocks.
-    """
-    if any(bytes([first]) in data for first in WIDE_SPACE_FIRST):
-        return True
-    if data[-1:] in (b" ", b"\t"):  # the last cell, with no line end after it
-        return True
-    tabs = b"\t" in data
     everything = np.frombuffer(data, dtype=np.uint8)
+    controls = False
+    padded = separator is None or data[:1] in (b" ", b"\t") or data[-1:] in (b" ", b"\t")
     edge = np.zeros(256, dtype=bool)  # whether a byte ends a cell, looked up by the byte
-    edge[[0x0A, 0x0D, ord(separator)]] = True
+    if separator is not None:
+        edge[[LF, CR, ord(separator)]] = True
     for start in range(0, everything.size, SCAN):
-        block = everything[max(start - 1, 0) : start + SCAN + 1]
-        spaces = np.flatnonzero(block == 0x20)
-        if tabs:
-            spaces = np.concatenate([spaces, np.flatnonzero(block == 0x09)])
-        before = spaces[spaces > 0] - 1
-        after = spaces[spaces < block.size - 1] + 1
-        if edge[block[before]].any() or edge[block[after]].any():
-            return True
-    return False
+        part = everything[start : start + SCAN]
+        controls = controls or _controls(part)
+        # A part starts a byte before its own and ends a byte after it, to see the edge of
+        # a cell between two parts.
+        padded = padded or _padded(everything[max(start - 1, 0) : start + SCAN + 1], edge)
+        if controls and padded:
+            break
+    return ByteFacts(controls, padded)
+
+
+def _controls(part: NDArray[np.uint8]) -> bool:
+    """Whether the part holds a ``CONTROL`` character (tab, line feed and carriage return
+    are none): bytes below a space but line feeds, then, if any, whether one is neither a
+    tab nor a carriage return."""
+    low = (part < SPACE) & (part != LF)
+    if not low.any():
+        return False
+    found = part[low]
+    return bool(((found != TAB) & (found != CR)).any())
+
+
+def _padded(part: NDArray[np.uint8], edge: NDArray[np.bool_]) -> bool:
+    """Whether a space or a tab of the part touches a cell's edge (``edge``), or a wide
+    space may be anywhere (one of their first bytes is)."""
+    wide = (part == WIDE_SPACE_FIRST[0]) | (
+        np.subtract(part, WIDE_SPACE_FIRST[1], dtype=np.uint8) <= WIDE_SPACE_FIRST[3] - 0xE1
+    )
+    if wide.any():
+        return True
+    spaces = np.flatnonzero((part == SPACE) | (part == TAB))
+    before = spaces[spaces > 0] - 1
+    after = spaces[spaces < part.size - 1] + 1
+    return bool(edge[part[before]].any() or edge[part[after]].any())
 
 
 def cell_error(source: str, row: int, column: str, text: str | None) -> list[InputError]:
