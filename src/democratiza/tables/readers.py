@@ -25,7 +25,12 @@ from democratiza.tables.cell_checks import (
     cell_errors,
     rows_errors,
 )
-from democratiza.tables.csv_blocks import Readable, first_record_end, record_blocks
+from democratiza.tables.csv_blocks import (
+    Readable,
+    first_record_end,
+    record_blocks,
+    unquoted_blocks,
+)
 from democratiza.tables.csv_layout import (
     CsvShape,
     counted_blocks_shape,
@@ -221,15 +226,25 @@ def read_csv_chunks(path: Path, rows: int) -> TableChunks:
         shape = _checked_shape(source, [], counted.shape)
     columns = dict.fromkeys(shape.header, pl.String())
 
+    def blocks(fh: io.BufferedReader) -> Iterator[bytes]:
+        """The file's records in blocks read as they are needed (``csv_blocks``): never
+        more than a block and its piece in memory, whatever the file's size."""
+        if counted is not None and counted.exact:  # no quote: a newline ends a record
+            header = fh.read(HEADER_LOOK)
+            while b"\n" not in header and (more := fh.read(HEADER_LOOK)):
+                header += more
+            if b"\n" in header:
+                yield from unquoted_blocks(fh, header.index(b"\n") + 1, PIECE_BYTES)
+            return
+        start = fh.read(PIECE_BYTES).removeprefix(b"\xef\xbb\xbf")
+        header_end = first_record_end(start)
+        ahead = io.BytesIO(b"" if header_end is None else start[header_end:])
+        yield from record_blocks(_Joined(ahead, fh), PIECE_BYTES)
+
     def pieces() -> Iterator[RawTable]:
         first = 2
         with path.open("rb") as fh:
-            start = fh.read(PIECE_BYTES).removeprefix(b"\xef\xbb\xbf")
-            header_end = first_record_end(start)
-            ahead = io.BytesIO(b"" if header_end is None else start[header_end:])
-            # The file's records in blocks read as they are needed (``csv_blocks``): never
-            # more than a block and its piece in memory, whatever the file's size.
-            for block in record_blocks(_Joined(ahead, fh), PIECE_BYTES):
+            for block in blocks(fh):
                 try:
                     frame = pl.read_csv(
                         block,
@@ -293,6 +308,7 @@ def _utf8_blocks(source: str, path: Path) -> Iterator[str]:
 
 BLOCK = 64 * 2**20  # bytes decoded at a time to check a file's encoding and shape
 PIECE_BYTES = 16 * 2**20  # bytes of records read at a time into a piece (about 100.000 rows)
+HEADER_LOOK = 1 << 16  # bytes read at a time to find where the header ends
 
 
 def _cell_text(value: object) -> str | None:
