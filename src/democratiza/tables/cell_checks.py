@@ -91,23 +91,30 @@ def byte_facts(data: bytes, separator: str | None) -> ByteFacts:
     begin or end with white space; with no separator, ``padded`` is true (not looked at).
 
     Why: stripping every cell of a million rows cost most of the reading after Polars's
-    own; a file whose cells are already stripped, the usual case, skips it. Why NumPy, part
-    by part: each part and its masks stay in the processor's cache, and NumPy lets go of the
-    interpreter while it compares, so that the pieces evaluated meanwhile in another thread
-    go on (a search of the bytes by Python's own methods held it for the whole block).
+    own; a file whose cells are already stripped, the usual case, skips it. How: a wide
+    space's first byte, or a tab, is looked for anywhere (a C search for each); the rest
+    with NumPy part by part, each part and its masks in the processor's cache, letting go of
+    the interpreter while it compares, so that the pieces evaluated meanwhile in another
+    thread go on (Python's search for the controls held it for the whole block).
     """
     everything = np.frombuffer(data, dtype=np.uint8)
     controls = False
-    padded = separator is None or data[:1] in (b" ", b"\t") or data[-1:] in (b" ", b"\t")
+    padded = (
+        separator is None
+        or data[:1] in (b" ", b"\t")
+        or data[-1:] in (b" ", b"\t")
+        or any(bytes([first]) in data for first in WIDE_SPACE_FIRST)
+    )
+    tabs = not padded and b"\t" in data
     edge = np.zeros(256, dtype=bool)  # whether a byte ends a cell, looked up by the byte
     if separator is not None:
         edge[[LF, CR, ord(separator)]] = True
     for start in range(0, everything.size, SCAN):
-        part = everything[start : start + SCAN]
-        controls = controls or _controls(part)
+        controls = controls or _controls(everything[start : start + SCAN])
         # A part starts a byte before its own and ends a byte after it, to see the edge of
         # a cell between two parts.
-        padded = padded or _padded(everything[max(start - 1, 0) : start + SCAN + 1], edge)
+        part = everything[max(start - 1, 0) : start + SCAN + 1]
+        padded = padded or _spaced(part, edge, tabs)
         if controls and padded:
             break
     return ByteFacts(controls, padded)
@@ -124,15 +131,12 @@ def _controls(part: NDArray[np.uint8]) -> bool:
     return bool(((found != TAB) & (found != CR)).any())
 
 
-def _padded(part: NDArray[np.uint8], edge: NDArray[np.bool_]) -> bool:
-    """Whether a space or a tab of the part touches a cell's edge (``edge``), or a wide
-    space may be anywhere (one of their first bytes is)."""
-    wide = (part == WIDE_SPACE_FIRST[0]) | (
-        np.subtract(part, WIDE_SPACE_FIRST[1], dtype=np.uint8) <= WIDE_SPACE_FIRST[3] - 0xE1
-    )
-    if wide.any():
-        return True
-    spaces = np.flatnonzero((part == SPACE) | (part == TAB))
+def _spaced(part: NDArray[np.uint8], edge: NDArray[np.bool_], tabs: bool) -> bool:
+    """Whether a space (or a tab, if the bytes hold any) of the part touches a cell's edge
+    (``edge``)."""
+    spaces = np.flatnonzero(part == SPACE)
+    if tabs:
+        spaces = np.concatenate([spaces, np.flatnonzero(part == TAB)])
     before = spaces[spaces > 0] - 1
     after = spaces[spaces < part.size - 1] + 1
     return bool(edge[part[before]].any() or edge[part[after]].any())
