@@ -22,6 +22,7 @@ from sqlalchemy import Engine, func, select
 from democratiza.filing.batches import import_batch
 from democratiza.offers.lifecycle import advance, create_offer
 from democratiza.storage.schema import acceptances, batches
+from democratiza.tables import readers
 from democratiza.tables.errors import InputError, InputRejected
 from democratiza.tables.parse import parse
 from democratiza.tables.readers import read_table, read_table_chunks
@@ -233,6 +234,33 @@ def test_the_reader_in_pieces_refuses_a_broken_csv_as_the_whole_file_reader(
             parse(piece)
     error = refused.value.errors[0]
     assert InputError(Path(error.file).name, error.row, error.column, error.message) == expected
+
+
+@pytest.mark.parametrize(
+    "case", [c for c, (make, e) in BAD_FILES.items() if e.file.endswith(".csv")]
+)
+def test_a_broken_csv_read_while_its_shape_is_counted_is_refused_alike(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A large file is read by Polars while another thread counts its shape and looks at its
+    # bytes: the same first error as reading one after the other (every file taken as large).
+    make, expected = BAD_FILES[case]
+    monkeypatch.setattr(readers, "BESIDE_BYTES", 0)
+    assert first_error(make(tmp_path)) == expected
+
+
+@pytest.mark.parametrize("quoted", [False, True])
+def test_a_good_csv_read_while_its_shape_is_counted_is_the_same_table(
+    quoted: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A file with quotes takes the careful path, which keeps the table Polars read meanwhile.
+    text = (SAMPLE / "lote-1-casa-de-bolsa.csv").read_text(encoding="utf-8")
+    path = tmp_path / "lote.csv"
+    path.write_text(text.replace(",si,", ',"si",') if quoted else text, encoding="utf-8")
+    assert ('"' in path.read_text(encoding="utf-8")) == quoted
+    alone = read_table(path).frame
+    monkeypatch.setattr(readers, "BESIDE_BYTES", 0)
+    assert read_table(path).frame.equals(alone)
 
 
 def test_a_ragged_row_far_after_the_first_piece_is_refused_before_any_piece(
