@@ -10,9 +10,10 @@ import pytest
 
 from democratiza.money import amount_centavos, parse_pesos
 from democratiza.tables.errors import InputRejected
-from democratiza.tables.parse import parse
+from democratiza.tables.format import MAX_PESOS
+from democratiza.tables.parse import parse, parse_rows
 from democratiza.tables.readers import read_table
-from tests.test_bad_files import csv_file, spoiled
+from tests.test_bad_files import CELLS, NAMES, csv_file, spoiled
 
 
 def messages(path: Path) -> list[str]:
@@ -58,3 +59,36 @@ def test_the_centavos_of_an_amount_are_those_parse_pesos_reads() -> None:
     # Not the grammar's: a final line feed (which Python's '$' would take), more than
     # sixteen whole digits, a comma grouping thousands.
     assert [amount_centavos(w) for w in ["12\n", "9" * 17, "48,000,000"]] == [None] * 3
+
+
+WRITTEN_AMOUNTS = [
+    "2075.31", "0.00", "007.50", "12.30", "1.50", "1.5", "1,50", "1.234", "1.234,56", ".50",
+    "1.", "1..5", "1.5a", "1.50.", "+1.50", "-1.50", "1 .50", "1. 50", "\u0661.\u0665\u0660",
+    "\u0661\u0662.50", "$1.50", "$ 1.50", "9" * 15 + ".99", "9" * 17 + ".99", "12.345.678.90",
+    "1.2e3", "0x1.00", "1_000.00", "1,000.50", "-0.00",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("copies", [1, 3])  # three copies: more than FEW_ROWS rows, as columns
+def test_an_amount_is_read_as_the_grammar_reads_it_as_few_rows_and_as_columns(
+    copies: int, tmp_path: Path
+) -> None:
+    # The first reading takes plain digits by a cast; any other cell is read by the
+    # grammar, in Python for a few rows and by Polars for many. Either way each cell is the
+    # grammar's value, or refused where the grammar refuses it (or finds it implausible).
+    cells = WRITTEN_AMOUNTS * copies
+    rows = []
+    for i, cell in enumerate(cells):
+        row = CELLS.copy()
+        row[NAMES.index("patrimonio_liquido")] = f'"{cell}"'  # a comma stays in its cell
+        row[NAMES.index("referencia")] = f"R-{i}"
+        rows.append(",".join(row))
+    typed, errors = parse_rows(read_table(csv_file(tmp_path, *rows)))
+    read = dict(typed.select("fila", "patrimonio_liquido").iter_rows())
+    refused = {e.row for e in errors}
+    for row, cell in enumerate(cells, start=2):
+        expected = amount_centavos(cell)
+        if expected is None or expected > MAX_PESOS * 100:
+            assert row in refused and row not in read, cell
+        else:
+            assert read[row] == expected and row not in refused, cell
