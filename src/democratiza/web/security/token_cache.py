@@ -75,12 +75,11 @@ class TokenCache:
         The query that checks it also checks again every remembered token whose window ends
         within ``REFRESH_AHEAD`` of its own: fifty brokers each re-checked on their own every
         two seconds were 25 queries a second (each with a worker thread's hop), where the
-        tokens checked together soon fall into a few such queries. A token already being
-        checked by a query under way waits for that query's answer instead of asking again:
-        tokens whose windows end together are missed together, each by a request of its own
-        in a thread of its own, and each had asked the same question (25 queries a second for
-        fifty brokers). No token is remembered a moment longer than ``seconds`` after the
-        database said it was valid.
+        tokens checked together soon fall into a few such queries. Then their windows end
+        together, and each is missed by a request of its own in a thread of its own, at once:
+        a token already being checked by a query under way waits for that query's answer
+        instead of asking the same question again. No token is remembered a moment longer
+        than ``seconds`` after the database said it was valid.
         """
         found = self.remembered(token)
         if found is not None:
