@@ -79,10 +79,10 @@ def test_an_amount_is_read_as_the_grammar_reads_it_as_few_rows_and_as_columns(
     cells = WRITTEN_AMOUNTS * copies
     rows = []
     for i, cell in enumerate(cells):
-        row = CELLS.copy()
-        row[NAMES.index("patrimonio_liquido")] = f'"{cell}"'  # a comma stays in its cell
-        row[NAMES.index("referencia")] = f"R-{i}"
-        rows.append(",".join(row))
+        written = CELLS.copy()
+        written[NAMES.index("patrimonio_liquido")] = f'"{cell}"'  # a comma stays in its cell
+        written[NAMES.index("referencia")] = f"R-{i}"
+        rows.append(",".join(written))
     typed, errors = parse_rows(read_table(csv_file(tmp_path, *rows)))
     read = dict(typed.select("fila", "patrimonio_liquido").iter_rows())
     refused = {e.row for e in errors}
