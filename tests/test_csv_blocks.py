@@ -57,7 +57,7 @@ def test_a_file_with_no_quote_is_cut_at_newlines_from_the_first_record_on(
     # whole records of at least ``size`` bytes but the last.
     monkeypatch.setattr(csv_blocks, "LOOK_AHEAD", look)
     start = PLAIN.index(b"\n") + 1
-    blocks = list(unquoted_blocks(io.BytesIO(PLAIN), start, size))
+    blocks = list(unquoted_blocks(io.BytesIO(PLAIN), size))
     assert b"".join(blocks) == PLAIN[start:]
     assert all(b.endswith(b"\n") and len(b) >= size for b in blocks[:-1])
     assert blocks[-1].endswith(b"A-3,Marta")
@@ -65,6 +65,7 @@ def test_a_file_with_no_quote_is_cut_at_newlines_from_the_first_record_on(
 
 def test_a_file_that_ends_with_its_newline_gives_no_empty_last_block() -> None:
     data = b"x\n1\n2\n"
-    assert list(unquoted_blocks(io.BytesIO(data), 2, 2)) == [b"1\n2\n"]
-    assert list(unquoted_blocks(io.BytesIO(data), 2, 1)) == [b"1\n", b"2\n"]
-    assert list(unquoted_blocks(io.BytesIO(b"x\n"), 2, 1)) == []
+    assert list(unquoted_blocks(io.BytesIO(data), 2)) == [b"1\n2\n"]
+    assert list(unquoted_blocks(io.BytesIO(data), 1)) == [b"1\n", b"2\n"]
+    assert list(unquoted_blocks(io.BytesIO(b"x\n"), 1)) == []
+    assert list(unquoted_blocks(io.BytesIO(b"x"), 1)) == []  # a header and nothing else

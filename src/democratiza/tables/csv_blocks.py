@@ -44,25 +44,22 @@ class Seekable(Protocol):
     def seek(self, offset: int, /) -> int: ...
 
 
-def unquoted_blocks(source: Seekable, start: int, size: int) -> Iterator[bytes]:
-    """The records of a file with no quote from byte ``start`` on, in blocks of about
-    ``size`` bytes, each of whole records (the last one as it ends).
+def unquoted_blocks(source: Seekable, size: int) -> Iterator[bytes]:
+    """The records of a file with no quote after its first line (the header), in blocks of
+    about ``size`` bytes, each of whole records (the last one as it ends).
 
     With no quote, a newline always ends a record: a block ends at the first one from
     ``size`` bytes on, found in a short read there, and is then read at once, exactly. Why:
     cutting a block read whole (``record_blocks``) copied it twice more (the rest before it
     joined, the records after the cut taken off), holding the interpreter meanwhile.
     """
-    while True:
+    start = _next_newline(source, 0)
+    while start is not None:
         end = _next_newline(source, start + size)
         source.seek(start)
-        block = source.read(size if end is None else end - start)
-        if end is None:  # the file ends within ``size``: read to its end
-            block += _rest(source)
+        block = source.read(-1 if end is None else end - start)  # -1: to the file's end
         if block:
             yield block
-        if end is None:
-            return
         start = end
 
 
@@ -76,13 +73,6 @@ def _next_newline(source: Seekable, at: int) -> int | None:
             return position + found + 1
         position += len(ahead)
     return None
-
-
-def _rest(source: Seekable) -> bytes:
-    parts = []
-    while part := source.read(LOOK_AHEAD):
-        parts.append(part)
-    return b"".join(parts)
 
 
 LOOK_AHEAD = 1 << 16  # bytes read at a time to find where a block ends

@@ -281,11 +281,7 @@ def read_csv_chunks(path: Path, rows: int) -> TableChunks:
         """The file's records in blocks read as they are needed (``csv_blocks``): never
         more than a block and its piece in memory, whatever the file's size."""
         if counted is not None and counted.exact:  # no quote: a newline ends a record
-            header = fh.read(HEADER_LOOK)
-            while b"\n" not in header and (more := fh.read(HEADER_LOOK)):
-                header += more
-            if b"\n" in header:
-                yield from unquoted_blocks(fh, header.index(b"\n") + 1, PIECE_BYTES)
+            yield from unquoted_blocks(fh, PIECE_BYTES)
             return
         start = fh.read(PIECE_BYTES).removeprefix(b"\xef\xbb\xbf")
         header_end = first_record_end(start)
@@ -359,7 +355,6 @@ def _utf8_blocks(source: str, path: Path) -> Iterator[str]:
 
 BLOCK = 64 * 2**20  # bytes decoded at a time to check a file's encoding and shape
 PIECE_BYTES = 16 * 2**20  # bytes of records read at a time into a piece (about 100.000 rows)
-HEADER_LOOK = 1 << 16  # bytes read at a time to find where the header ends
 
 
 def _cell_text(value: object) -> str | None:
