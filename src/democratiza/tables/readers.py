@@ -140,34 +140,22 @@ def read_csv(path: Path, limits: ReadLimits = LIMITS) -> RawTable:
     source = str(path)
     data = path.read_bytes()
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
-    guess = _first_line_separator(body)
-    frame: pl.DataFrame | None = None
-    if guess is not None and len(data) >= BESIDE_BYTES:
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="forma-csv") as beside:
-            looked = beside.submit(_counted_and_facts, data, guess)
-            frame = _polars_csv(body, guess)
-            counted, facts = looked.result()
-    else:
-        counted, facts = counted_shape(data), None
-        if counted is not None:
-            frame = _polars_csv(body, counted.shape.separator)
-            guess = counted.shape.separator
-    if counted is not None:
-        if counted.shape.separator != guess:  # never: both read the same first line
-            frame, facts = _polars_csv(body, counted.shape.separator), None
-        if frame is not None:  # the bytes are UTF-8 and no row has more fields
-            _checked_shape(source, [], counted.shape)  # the header's errors
-            if not counted.exact:
-                _checked_shape(source, [], plain_shape(source, data))  # the rows that differ
-            return _whole(source, data, frame, limits, counted.shape.separator, facts)
+    # The separator of the first line: the one ``counted_shape`` and the careful path find.
+    separator = _first_line_separator(body)
+    counted = facts = frame = None
+    if separator is not None:
+        (counted, facts), frame = _counted_and_read(data, body, separator)
+    if counted is not None and frame is not None:  # UTF-8, and no row has more fields
+        _checked_shape(source, [], counted.shape)  # the header's errors
+        if not counted.exact:
+            _checked_shape(source, [], plain_shape(source, data))  # the rows that differ
+        return _whole(source, data, frame, limits, separator, facts)
     try:
         text = data.decode("utf-8")  # Polars reads the bytes; the shape check, this text
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputRejected([InputError(source, line, None, NOT_UTF8)]) from None
-    separator = _checked_shape(source, [text], plain_shape(source, data)).separator
-    if frame is None or separator != guess:
-        frame = _polars_csv(body, separator)
+    _checked_shape(source, [text], plain_shape(source, data))
     if frame is None:
         raise InputRejected([InputError(source, None, None, CSV_UNREADABLE)])
     return _whole(source, data, frame, limits)
@@ -187,13 +175,23 @@ def _first_line_separator(body: bytes) -> str | None:
     return header_separator(first.rstrip("\r"))
 
 
+def _counted_and_read(
+    data: bytes, body: bytes, separator: str
+) -> tuple[tuple[CountedShape | None, ByteFacts | None], pl.DataFrame | None]:
+    """(``counted_shape`` of the bytes and, for a file with no quote, what they tell of its
+    cells), and the table Polars reads with ``separator``: at once for a large file."""
+    if len(data) < BESIDE_BYTES:
+        return _counted_and_facts(data, separator), _polars_csv(body, separator)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="forma-csv") as beside:
+        looked = beside.submit(_counted_and_facts, data, separator)
+        frame = _polars_csv(body, separator)
+        return looked.result(), frame
+
+
 def _counted_and_facts(data: bytes, separator: str) -> tuple[CountedShape | None, ByteFacts | None]:
-    """``counted_shape`` of the bytes and, if it has one with this separator, what the bytes
-    tell of the cells (``byte_facts``, for a file with no quote)."""
+    """``counted_shape`` of the bytes, and ``byte_facts`` if it has one (no quote)."""
     counted = counted_shape(data)
-    if counted is None or counted.shape.separator != separator:
-        return counted, None
-    return counted, byte_facts(data, separator)
+    return counted, None if counted is None else byte_facts(data, separator)
 
 
 def _polars_csv(body: bytes, separator: str) -> pl.DataFrame | None:
