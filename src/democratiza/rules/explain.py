@@ -213,6 +213,16 @@ class Explainer:
         )
         return _Plan(limits, pieces, steps, accepted.alias("explicacion"))
 
+    @cached_property
+    def _binding_limits(self) -> list[Step]:
+        """The limits' steps (``_Plan.limits``), each on the rows where its limit binds."""
+        plan = self._plan
+        rule_of = {i: rule for rule, indices in plan.pieces.items() for i in indices}
+        return [
+            (rows & self._limits.binds(self.program.limit(rule_of[i])), columns)
+            for i, (rows, columns) in enumerate(plan.limits)
+        ]
+
     def _sentences(
         self, results: pl.DataFrame, frame: pl.DataFrame, binding_only: bool = False
     ) -> pl.DataFrame:
@@ -228,15 +238,7 @@ class Explainer:
         plan = self._plan
         # Every step's rows at once: one pass, where a select per step cost more than most
         # steps (most concern few rows). The later steps' rows read only the engine's columns.
-        limits = plan.limits
-        if binding_only:
-            binds = {
-                i: self._limits.binds(self.program.limit(rule))
-                for rule, indices in plan.pieces.items()
-                for i in indices
-            }
-            limits = [(rows & binds[i], columns) for i, (rows, columns) in enumerate(limits)]
-        steps = [*limits, *plan.rest]
+        steps = [*(self._binding_limits if binding_only else plan.limits), *plan.rest]
         masks = done.select(
             rows.fill_null(False).alias(f"_{i}") for i, (rows, _) in enumerate(steps)
         )
