@@ -195,9 +195,47 @@ def test_the_service_lines_are_written_apart_and_none_is_lost_at_exit() -> None:
         "for n in range(500): log_line(REQUEST_LOG, {'estado': 201, 'n': n})\n"
         "print(threading.active_count())\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
-    )
+    done = python(code)
     lines = [json.loads(line) for line in done.stderr.splitlines()]
     assert [line["n"] for line in lines] == list(range(500))  # each once, in order
     assert done.stdout.split() == ["2"]  # the main thread and the one that writes, once
+
+
+def test_a_logger_given_another_handler_still_gets_each_line_as_a_record() -> None:
+    """The service's lines skip the log record only while the writer is the logger's one way
+    out; an operator's own handler (here a list) gets every line, and the writer too."""
+    code = (
+        "import json, logging\n"
+        "from democratiza.web.server.observability import REQUEST_LOG, configure_logs, log_line\n"
+        "configure_logs()\n"
+        "log_line(REQUEST_LOG, {'n': 1})\n"
+        "seen = []\n"
+        "class Kept(logging.Handler):\n"
+        "    def emit(self, record): seen.append(json.loads(record.getMessage())['n'])\n"
+        "REQUEST_LOG.addHandler(Kept())\n"
+        "log_line(REQUEST_LOG, {'n': 2})\n"
+        "print(seen)\n"
+    )
+    done = python(code)
+    assert [json.loads(line)["n"] for line in done.stderr.splitlines()] == [1, 2]
+    assert done.stdout.split() == ["[2]"]
+
+
+def test_request_ids_differ_between_processes() -> None:
+    """A new request id is sixteen hexadecimal digits, and two processes started alike
+    (two of the service's) do not draw the same ones."""
+    code = (
+        "from democratiza.web.server.observability import new_request_id\n"
+        "print(new_request_id(), new_request_id())\n"
+    )
+    drawn = [python(code).stdout.split() for _ in range(2)]
+    ids = drawn[0] + drawn[1]
+    assert len(set(ids)) == 4
+    assert all(len(i) == 16 and int(i, 16) >= 0 for i in ids)
+
+
+def python(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a new interpreter, as a process of the service starts."""
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )

@@ -18,13 +18,14 @@ from __future__ import annotations
 import atexit
 import json
 import logging
-import logging.handlers
 import queue
+import random
 import re
-import secrets
+import sys
+import threading
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TextIO
 
 from sqlalchemy.exc import DBAPIError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -42,6 +43,9 @@ ROWS_FIELD = re.compile(rb'(?<!\\)"filas":(\d+)')
 GOOD_ID = re.compile(rb"[A-Za-z0-9._-]{8,64}")
 # Set by a filing route, read back here for the line (``note_rows``).
 ROWS_KEY = "filas"
+Line = str | tuple[float, dict[str, Any]]  # a text, or when and the fields (``line_text``)
+# Seconds the line writer waits after a line for others, to write them all at once.
+WRITE_EVERY = 0.05
 
 
 def rows_of(answer: bytes) -> int | None:
@@ -60,9 +64,49 @@ def note_rows(scope_state: Any, rows: int | None) -> None:
 
 
 def log_line(logger: logging.Logger, fields: dict[str, Any]) -> None:
+    """The line of ``fields``, with when it was made (``cuando``), as one JSON object."""
     if logger.isEnabledFor(logging.INFO):
-        stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
-        logger.info(json.dumps({"cuando": stamp, **fields}, ensure_ascii=False))
+        writer = _only_writer(logger)
+        if writer is not None:
+            writer.put((time.time(), fields))  # made into text by the writer's thread
+        else:
+            logger.info(line_text(time.time(), fields))
+
+
+def line_text(when: float, fields: dict[str, Any]) -> str:
+    stamp = datetime.fromtimestamp(when, UTC).isoformat(timespec="milliseconds")
+    return json.dumps({"cuando": stamp, **fields}, ensure_ascii=False, default=str)
+
+
+def _only_writer(logger: logging.Logger) -> LineWriter | None:
+    """The line writer, when it is the logger's one way out (as ``configure_logs`` leaves
+    the service's loggers): the line's fields are then given to it, with no log record made,
+    and made into text by the writer's thread, many together.
+
+    Why: making the record (the caller's frame, the process, the thread) and taking it
+    through the handler cost a sixth of the service's time for a request refused at the
+    door (``benchmarks/bench_web.py --piso``). A logger the operator or a test has given
+    another handler, or a filter, gets the record as always.
+    """
+    handlers = logger.handlers
+    if len(handlers) != 1 or logger.filters or logger.propagate:
+        return None
+    only = handlers[0]
+    if not isinstance(only, QueuedLines) or only.filters or only.level > logging.INFO:
+        return None
+    return only.writer
+
+
+def new_request_id() -> str:
+    """Sixteen hexadecimal digits, drawn anew for each request.
+
+    Why not ``secrets``: the id only tells one request's lines and audit entries from
+    another's, it guards nothing; and reading the system's randomness is a system call, in
+    which the event loop lets go of the interpreter, and then waits to have it back, once a
+    request. Python's generator is seeded from the system's randomness when the process
+    starts (and again in a forked child), so two processes do not draw the same ids.
+    """
+    return f"{random.getrandbits(64):016x}"
 
 
 def route_template(scope: Scope) -> str:
@@ -76,6 +120,26 @@ def route_template(scope: Scope) -> str:
     return STATIC if path.startswith(STATIC + "/") else NO_ROUTE
 
 
+_FIGURES: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+_FIGURES_MAX = 4096  # templates, methods and statuses are few; a bound anyway
+
+
+def _figures(template: str, method: str, status: int) -> tuple[Any, Any]:
+    """The request counter and the latency histogram of these labels (``metrics``), each
+    found once: asking the metric for its labels' child takes its lock and builds the key,
+    once per request, for the same few children."""
+    key = (template, method, status)
+    found = _FIGURES.get(key)
+    if found is None:
+        if len(_FIGURES) >= _FIGURES_MAX:
+            _FIGURES.clear()
+        found = _FIGURES[key] = (
+            metrics.REQUESTS.labels(template, method, str(status)),
+            metrics.LATENCY.labels(template),
+        )
+    return found
+
+
 class Observed:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -85,7 +149,7 @@ class Observed:
             await self.app(scope, receive, send)
             return
         sent = next((v for k, v in scope["headers"] if k == HEADER), b"")
-        rid = sent.decode() if GOOD_ID.fullmatch(sent) else secrets.token_hex(8)
+        rid = sent.decode() if GOOD_ID.fullmatch(sent) else new_request_id()
         started = time.perf_counter()
         status = 500
 
@@ -114,8 +178,9 @@ class Observed:
         state = scope.get("state") or {}
         if state.get("database_error"):
             metrics.DATABASE_ERRORS.inc()
-        metrics.REQUESTS.labels(template, scope["method"], str(status)).inc()
-        metrics.LATENCY.labels(template).observe(seconds)
+        counted, timed = _figures(template, scope["method"], status)
+        counted.inc()
+        timed.observe(seconds)
         who = state.get("principal")
         fields: dict[str, Any] = {
             "request_id": rid,
@@ -133,20 +198,20 @@ class Observed:
 def configure_logs() -> None:
     """The service's lines on standard error, one JSON object each (for journald, a file).
 
-    Written by a thread of their own (``QueueListener``): the request's line is put on a
-    queue where it is made, on the event loop, and the write to standard error happens
-    elsewhere. Why: a write is a system call, and when what reads standard error is slow
-    (journald busy, a full pipe) it blocks, and with it every request of the process.
+    Written by a thread of their own (``LineWriter``): the request's line is put on a queue
+    where it is made, on the event loop, and written to standard error elsewhere, with the
+    others that came in the meantime. Why a thread: a write is a system call, and when what
+    reads standard error is slow (journald busy, a full pipe) it blocks, and with it every
+    request of the process. Why together: a thread woken for each line took the
+    interpreter from the event loop once a request (``benchmarks/bench_web.py --piso``:
+    2.240 requests a second with a write per line, 3.240 with no line at all).
     """
-    global _LISTENER
-    if _LISTENER is None:
-        lines: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        _LISTENER = logging.handlers.QueueListener(lines, handler)
-        _LISTENER.start()
-        atexit.register(_LISTENER.stop)  # the lines still queued are written at exit
-        queued = logging.handlers.QueueHandler(lines)
+    global _WRITER
+    if _WRITER is None:
+        _WRITER = LineWriter(sys.stderr)
+        atexit.register(_WRITER.stop)  # the lines still queued are written at exit
+        queued = QueuedLines(_WRITER)
+        queued.setFormatter(logging.Formatter("%(message)s"))
         for logger in (REQUEST_LOG, JOB_LOG):
             if not logger.handlers:
                 logger.addHandler(queued)
@@ -155,4 +220,66 @@ def configure_logs() -> None:
         logger.propagate = False
 
 
-_LISTENER: logging.handlers.QueueListener | None = None
+class LineWriter:
+    """Lines written to ``stream`` by a thread of their own, those queued at once together:
+    the thread waits ``WRITE_EVERY`` seconds after the first line, then writes every line
+    queued by then in one write. ``stop`` writes what is left and ends the thread."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self._lines: queue.SimpleQueue[Line | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="lineas-servicio", daemon=True)
+        self._thread.start()
+
+    def put(self, line: Line) -> None:
+        """A line: its text, or when it was made and its fields (``line_text``)."""
+        self._lines.put(line)
+
+    def stop(self) -> None:
+        self._lines.put(None)
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            first = self._lines.get()
+            if first is not None:
+                time.sleep(WRITE_EVERY)  # the lines that come meanwhile go in the same write
+            lines, ended = ([] if first is None else [first]), first is None
+            while not ended:
+                try:
+                    line = self._lines.get_nowait()
+                except queue.Empty:
+                    break
+                if line is None:
+                    ended = True
+                else:
+                    lines.append(line)
+            if lines:
+                self._write(lines)
+            if ended:
+                return
+
+    def _write(self, lines: list[Line]) -> None:
+        texts = [line if isinstance(line, str) else line_text(*line) for line in lines]
+        try:
+            self.stream.write("\n".join(texts) + "\n")
+            self.stream.flush()
+        except (OSError, ValueError):  # standard error closed: nowhere left to tell it
+            pass
+
+
+class QueuedLines(logging.Handler):
+    """A logging handler that gives each record's text to a ``LineWriter``."""
+
+    def __init__(self, writer: LineWriter) -> None:
+        super().__init__()
+        self.writer = writer
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.writer.put(self.format(record))
+        except Exception:  # as every handler: a line that cannot be made is told, not raised
+            self.handleError(record)
+
+
+_WRITER: LineWriter | None = None
