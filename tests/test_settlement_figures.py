@@ -10,15 +10,22 @@ rest; settled, the unpaid shares are resolved.
 from __future__ import annotations
 
 import re
+from datetime import date
 from html import unescape
 
 import polars as pl
+import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from typer.testing import CliRunner
 
+import democratiza.compliance.settlement_figures as figures_module
 from democratiza.cli.main import app as cli
+from democratiza.compliance.ledger import Ledger, ledger_of
+from democratiza.compliance.payment_batches import record_payment
+from democratiza.compliance.settlement_figures import SettlementFigures, settlement_figures
 from democratiza.money import group, pesos
+from democratiza.offers.lifecycle import load_offer
 from democratiza.web.app import create_app
 from tests.storage_support import adjudicate_sample
 from tests.test_web_support import add_people, csrf_of, log_in
@@ -137,3 +144,31 @@ def test_an_award_paid_in_excess_is_its_own_figure_so_the_three_add_up(engine: E
     assert value == paid - PRICE + owed
     api = office.get(f"/api/ofertas/{CODE}/pagos").json()
     assert (api["pagado"], api["pagado_de_mas"], api["por_pagar"]) == (paid, PRICE, owed)
+
+
+def test_the_figures_are_counted_once_until_the_audit_log_says_something_changed(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two views with nothing recorded between them count the awards once; a payment (and
+    its audit entry) makes the next view count them again, with the payment in."""
+    awarded = adjudicate_sample(engine, CODE).filter(pl.col("adjudicada") > 0)
+    counts: list[int] = []
+    counted = figures_module._counted
+
+    def counting(conn: Connection, ledger: Ledger) -> SettlementFigures:
+        counts.append(1)
+        return counted(conn, ledger)
+
+    monkeypatch.setattr(figures_module, "_counted", counting)
+
+    def seen() -> SettlementFigures | None:
+        with engine.connect() as conn:
+            return settlement_figures(conn, ledger_of(load_offer(conn, CODE)))
+
+    first, again = seen(), seen()
+    assert first is not None and first == again and len(counts) == 1
+    radicado = awarded["radicado"][0]
+    record_payment(engine, CODE, radicado, date(2018, 3, 10), 100_000, "contado", "oficina")
+    after = seen()
+    assert len(counts) == 2
+    assert after is not None and after.pagado == first.pagado + 100_000
