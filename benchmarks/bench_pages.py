@@ -37,6 +37,7 @@ from democratiza.reports.adjudication_figures import build_figures, report_input
 from democratiza.reports.adjudication_report import render_html, render_pdf
 from democratiza.web.app import create_app
 from democratiza.web.security.auth import create_user
+from democratiza.web.server import heap
 
 CODE = "geb"
 PASSWORD = "clave-del-banco-de-paginas"
@@ -137,6 +138,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  (radicadas en {took:.1f} s)")
     clients = {login: client_as(engine, login) for login in PEOPLE}
     clients["publico"] = client_as(engine, None)
+    heap.keep_started()  # as each process of the service does once its application is built
     office = ["/oficina", f"/oficina/ofertas/{CODE}", f"/ofertas/{CODE}/aceptaciones"]
     common = ["/", f"/ofertas/{CODE}", "/calculadora", "/resultados"]
     print(" Durante el plazo, p50 / p95:")

@@ -234,8 +234,31 @@ def test_request_ids_differ_between_processes() -> None:
     assert all(len(i) == 16 and int(i, 16) >= 0 for i in ids)
 
 
-def python(code: str) -> subprocess.CompletedProcess[str]:
+def python(code: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``code`` run by a new interpreter, as a process of the service starts."""
     return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        env=env,
     )
+
+
+def test_a_started_service_keeps_what_it_holds_out_of_the_collectors_full_passes(
+    tmp_path: Path,
+) -> None:
+    """The application built as a process of the service builds it (``from_environment``)
+    leaves the objects alive then out of the garbage collector's full passes."""
+    code = (
+        "import gc\n"
+        "from democratiza.web.app import from_environment\n"
+        "print(gc.get_freeze_count())\n"
+        "from_environment()\n"
+        "print(gc.get_freeze_count())\n"
+    )
+    env = {**os.environ, "DEMOCRATIZA_DB": f"sqlite:///{tmp_path / 'servicio.db'}"}
+    done = python(code, env)
+    before, after = (int(n) for n in done.stdout.split())
+    assert before == 0 and after > 100_000, done.stderr

@@ -57,7 +57,7 @@ from democratiza.web.security.clients import (
 )
 from democratiza.web.security.shared_limits import limits_for
 from democratiza.web.security.token_cache import RevocationListener, TokenCache
-from democratiza.web.server import health
+from democratiza.web.server import health, heap
 from democratiza.web.server.bulk_lane import BulkLane
 from democratiza.web.server.jobs import JobRunner
 from democratiza.web.server.middleware import LimitsAndHeaders
@@ -179,12 +179,14 @@ def from_environment() -> FastAPI:
     url = database_url()
     configure_logs()
     health.latest_migration()  # read now, not on the load balancer's first question
-    return create_app(
+    app = create_app(
         make_engine(url),
         lane=BulkLane(url),
         proxies=proxies_from_environment(),
         secure_cookies=secure_cookies_from_environment(),
     )
+    heap.keep_started()
+    return app
 
 
 def allowed_methods(app: FastAPI, path: str) -> list[str]:
