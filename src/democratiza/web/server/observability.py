@@ -120,26 +120,6 @@ def route_template(scope: Scope) -> str:
     return STATIC if path.startswith(STATIC + "/") else NO_ROUTE
 
 
-_FIGURES: dict[tuple[str, str, int], tuple[Any, Any]] = {}
-_FIGURES_MAX = 4096  # templates, methods and statuses are few; a bound anyway
-
-
-def _figures(template: str, method: str, status: int) -> tuple[Any, Any]:
-    """The request counter and the latency histogram of these labels (``metrics``), each
-    found once: asking the metric for its labels' child takes its lock and builds the key,
-    once per request, for the same few children."""
-    key = (template, method, status)
-    found = _FIGURES.get(key)
-    if found is None:
-        if len(_FIGURES) >= _FIGURES_MAX:
-            _FIGURES.clear()
-        found = _FIGURES[key] = (
-            metrics.REQUESTS.labels(template, method, str(status)),
-            metrics.LATENCY.labels(template),
-        )
-    return found
-
-
 class Observed:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -178,9 +158,8 @@ class Observed:
         state = scope.get("state") or {}
         if state.get("database_error"):
             metrics.DATABASE_ERRORS.inc()
-        counted, timed = _figures(template, scope["method"], status)
-        counted.inc()
-        timed.observe(seconds)
+        metrics.REQUESTS.labels(template, scope["method"], str(status)).inc()
+        metrics.LATENCY.labels(template).observe(seconds)
         who = state.get("principal")
         fields: dict[str, Any] = {
             "request_id": rid,
@@ -240,26 +219,22 @@ class LineWriter:
         self._thread.join()
 
     def _run(self) -> None:
-        while True:
-            first = self._lines.get()
-            if first is not None:
+        ended = False
+        while not ended:
+            lines = [self._lines.get()]  # waits for a line (or the end)
+            if lines[0] is not None:
                 time.sleep(WRITE_EVERY)  # the lines that come meanwhile go in the same write
-            lines, ended = ([] if first is None else [first]), first is None
-            while not ended:
+            while lines[-1] is not None:
                 try:
-                    line = self._lines.get_nowait()
+                    lines.append(self._lines.get_nowait())
                 except queue.Empty:
                     break
-                if line is None:
-                    ended = True
-                else:
-                    lines.append(line)
-            if lines:
-                self._write(lines)
-            if ended:
-                return
+            ended = lines[-1] is None
+            self._write([line for line in lines if line is not None])
 
     def _write(self, lines: list[Line]) -> None:
+        if not lines:
+            return
         texts = [line if isinstance(line, str) else line_text(*line) for line in lines]
         try:
             self.stream.write("\n".join(texts) + "\n")
