@@ -151,6 +151,18 @@ def test_a_job_tells_its_end_in_one_line_with_the_request_that_started_it(
     assert line["request_id"] == "solicitud-del-trabajo" and line["rol"] == "comisionista"
 
 
+def python(code: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a new interpreter, as a process of the service starts."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        env=env,
+    )
+
+
 COUNT_ONE = "from democratiza.web.server import metrics; metrics.count_refusal()"
 SHOW = (
     "import sys; from democratiza.web.server import metrics; "
@@ -162,10 +174,8 @@ def test_several_processes_add_up_in_one_page(tmp_path: Path) -> None:
     """Two processes count a refused batch each; a third one's page says two."""
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
     for _ in range(2):
-        subprocess.run([sys.executable, "-c", COUNT_ONE], env=env, check=True)
-    page = subprocess.run(
-        [sys.executable, "-c", SHOW], env=env, check=True, capture_output=True
-    ).stdout.decode()
+        python(COUNT_ONE, env)
+    page = python(SHOW, env).stdout
     assert figure(page, 'democratiza_lotes_total{resultado="rechazado"}') == 2
 
 
@@ -231,19 +241,7 @@ def test_request_ids_differ_between_processes() -> None:
     drawn = [python(code).stdout.split() for _ in range(2)]
     ids = drawn[0] + drawn[1]
     assert len(set(ids)) == 4
-    assert all(len(i) == 16 and int(i, 16) >= 0 for i in ids)
-
-
-def python(code: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """``code`` run by a new interpreter, as a process of the service starts."""
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-        env=env,
-    )
+    assert all(len(i) == 16 and set(i) <= set("0123456789abcdef") for i in ids)
 
 
 def test_a_started_service_keeps_what_it_holds_out_of_the_collectors_full_passes(
