@@ -9,12 +9,12 @@ GENERATOR := $(VENV)/generador/bin/openapi-python-client
 # tests/browser/axe/package-lock.json, installed by npm ci (not again while the lock is unchanged).
 AXE := tests/browser/axe/node_modules/axe-core/axe.min.js
 
-.PHONY: setup demo test lint bench docs
+.PHONY: setup demo test lint bench docs lock
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 $(GENERATOR):
@@ -26,6 +26,19 @@ $(AXE): tests/browser/axe/package-lock.json
 	touch $(AXE)
 
 setup: $(STAMP) $(GENERATOR) $(AXE)
+
+# constraints.txt anew: the newest versions pyproject.toml admits, installed in an environment
+# of their own (its comment lines kept); then `make test` says whether they pass.
+LOCKENV := .venv-lock
+lock:
+	rm -rf $(LOCKENV)
+	python3 -m venv $(LOCKENV)
+	$(LOCKENV)/bin/python -m pip install -q --upgrade pip
+	$(LOCKENV)/bin/python -m pip install -q -e '.[dev]'
+	grep '^#' constraints.txt > constraints.txt.new
+	$(LOCKENV)/bin/python -m pip freeze --exclude-editable >> constraints.txt.new
+	mv constraints.txt.new constraints.txt
+	rm -rf $(LOCKENV)
 
 demo: setup
 	$(VENV)/bin/democratiza evaluar --programa geb-2017 examples/aceptaciones-geb-2017.csv \
