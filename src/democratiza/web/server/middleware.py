@@ -26,7 +26,6 @@ import json
 from collections.abc import Sequence
 
 from fastapi.routing import APIRoute
-from starlette._utils import get_route_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from democratiza.verification.archive import UPLOAD_BYTES
@@ -65,9 +64,11 @@ class LimitsAndHeaders:
 
         By each route's own path pattern and methods, what its ``matches`` checks for a full
         match: ``matches`` itself cost 45 µs for the nine such routes on every request, a
-        single acceptance's included, and this 10 µs.
+        single acceptance's included, and this 10 µs. The path is the request's as sent, as
+        for the verifier's and the designer's limits: the service answers at the root of its
+        address (``docs/operacion.md``), never under a prefix of a proxy's.
         """
-        path, method = get_route_path(scope), scope["method"]
+        path, method = scope["path"], scope["method"]
         return any(method in (r.methods or ()) and r.path_regex.match(path) for r in self._uploads)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
