@@ -225,7 +225,10 @@ PageError = Callable[[Request, int, str, list[ErrorItem]], Response]
 
 def install(app: FastAPI, page_error: PageError, allowed: Callable[[Request], list[str]]) -> None:
     def is_api(request: Request) -> bool:
-        return request.url.path.startswith("/api/") or request.url.path == "/api"
+        # The path from the scope: ``request.url`` builds the whole address (the host header
+        # parsed, the text split again) on every refused request.
+        path: str = request.scope["path"]
+        return path.startswith("/api/") or path == "/api"
 
     async def web_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, WebError)
