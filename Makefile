@@ -49,6 +49,7 @@ demo: setup
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff format --check src tests benchmarks
 	$(VENV)/bin/mypy
 
 # The suite on every core (pytest-xdist): each worker has its own PostgreSQL database, ports

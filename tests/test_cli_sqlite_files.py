@@ -68,7 +68,14 @@ def overwritten(path: Path) -> Path:
 def add_auditor(path: Path) -> tuple[int, str]:
     """A command that writes: a new auditor's account."""
     return run(
-        "usuario", "crear", "nueva", "--nombre", "Nueva", "--rol", "auditor", "--clave-stdin",
+        "usuario",
+        "crear",
+        "nueva",
+        "--nombre",
+        "Nueva",
+        "--rol",
+        "auditor",
+        "--clave-stdin",
         db=path,
         given=PASSWORD,
     )

@@ -78,9 +78,7 @@ def settlement_figures(conn: Connection, ledger: Ledger) -> SettlementFigures | 
 
 # Per database (engine) and ledger (``Ledger.entity``): the audit log's last entry when the
 # figures were counted, and the figures.
-_COUNTED: WeakKeyDictionary[Engine, dict[str, tuple[int, SettlementFigures]]] = (
-    WeakKeyDictionary()
-)
+_COUNTED: WeakKeyDictionary[Engine, dict[str, tuple[int, SettlementFigures]]] = WeakKeyDictionary()
 
 
 def _counted(conn: Connection, ledger: Ledger) -> SettlementFigures:

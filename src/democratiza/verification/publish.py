@@ -92,7 +92,5 @@ def _record(conn: Connection, who: str, where: str, built: Package) -> Package:
         if json.loads(str(last.despues)).get("manifiesto") == again.manifest_digest:
             return again
     package = with_head(built, head)
-    audit.append(
-        conn, who, PUBLISHED, where, None, {"manifiesto": package.manifest_digest}
-    )
+    audit.append(conn, who, PUBLISHED, where, None, {"manifiesto": package.manifest_digest})
     return package

@@ -102,7 +102,6 @@ class AcceptanceRow(TypedDict):
 
 @with_config(ConfigDict(extra="forbid"))
 class AcceptanceVersion(AcceptanceRow):
-
     vigente: bool
 
 

@@ -121,9 +121,7 @@ class IneffectiveData(Body):
     "api.tenencia.ineficacia",
     status_code=201,
 )
-def ineffective(
-    codigo: str, radicado: str, data: IneffectiveData, request: Request
-) -> Message:
+def ineffective(codigo: str, radicado: str, data: IneffectiveData, request: Request) -> Message:
     """Declara ineficaz una adquisición contraria a las reglas del beneficiario real."""
     check_offer(request.app.state.engine, codigo)
     try:

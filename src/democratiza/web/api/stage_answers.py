@@ -86,7 +86,6 @@ class BookLevel(Answer):
 
 @with_config(ConfigDict(extra="forbid"))
 class OrderDecision(TypedDict):
-
     radicado: str
     referencia: str
     decision: str
