@@ -129,17 +129,6 @@ def test_an_archived_copy_in_a_read_only_folder_can_be_read(archived: Path) -> N
 
 
 def test_a_command_that_writes_refuses_an_archived_copy_in_spanish(archived: Path) -> None:
-    code, output = run(
-        "usuario",
-        "crear",
-        "nueva",
-        "--nombre",
-        "Nueva",
-        "--rol",
-        "auditor",
-        "--clave-stdin",
-        db=archived,
-        given=PASSWORD,
-    )
+    code, output = add_auditor(archived)
     assert code == 1 and "Traceback" not in output
     assert "es de solo lectura" in " ".join(output.split())
