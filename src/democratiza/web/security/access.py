@@ -231,7 +231,7 @@ async def _check_csrf(request: Request, who: Principal) -> None:
     """
     if who.via == "token":
         return
-    is_page = not request.url.path.startswith("/api/")
+    is_page = not request.scope["path"].startswith("/api/")  # as sent (not ``request.url``)
     if who.via == "anonimo" and not is_page:
         return  # the public API carries no credential a third site could borrow
     expected = who.csrf if who.via == "sesion" else request.cookies.get(CSRF_COOKIE)
