@@ -223,12 +223,17 @@ def _json(status: int, body: ApiError, headers: dict[str, str] | None = None) ->
 PageError = Callable[[Request, int, str, list[ErrorItem]], Response]
 
 
+def for_api(scope: Mapping[str, Any]) -> bool:
+    """Whether a request is for the JSON API (``/api`` and below) rather than a page: told by
+    the path as sent, from the scope (``request.url`` would build the whole address, the host
+    header parsed and the text split again, on every request that asks)."""
+    path: str = scope["path"]
+    return path == "/api" or path.startswith("/api/")
+
+
 def install(app: FastAPI, page_error: PageError, allowed: Callable[[Request], list[str]]) -> None:
     def is_api(request: Request) -> bool:
-        # The path from the scope: ``request.url`` builds the whole address (the host header
-        # parsed, the text split again) on every refused request.
-        path: str = request.scope["path"]
-        return path.startswith("/api/") or path == "/api"
+        return for_api(request.scope)
 
     async def web_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, WebError)

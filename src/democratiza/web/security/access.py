@@ -22,7 +22,7 @@ from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
 from starlette.routing import BaseRoute
 
-from democratiza.web.errors import CsrfRefused, NotAllowed, NotLoggedIn, WrongMediaType
+from democratiza.web.errors import CsrfRefused, NotAllowed, NotLoggedIn, WrongMediaType, for_api
 from democratiza.web.security.auth import (
     ANONYMOUS,
     AUDITOR,
@@ -231,7 +231,7 @@ async def _check_csrf(request: Request, who: Principal) -> None:
     """
     if who.via == "token":
         return
-    is_page = not request.scope["path"].startswith("/api/")  # as sent (not ``request.url``)
+    is_page = not for_api(request.scope)
     if who.via == "anonimo" and not is_page:
         return  # the public API carries no credential a third site could borrow
     expected = who.csrf if who.via == "sesion" else request.cookies.get(CSRF_COOKIE)
@@ -278,16 +278,13 @@ async def media_type(request: Request) -> None:
     although it awaits nothing: FastAPI runs a plain function in a worker thread, a hop
     that cost more than the check itself on every request.
     """
-    # The path as sent (``request.url`` would build the whole address, host header parsed,
-    # a tenth of the event loop's time for each single acceptance).
-    path: str = request.scope["path"]
-    if request.method in SAFE_METHODS or not path.startswith("/api/"):
+    if request.method in SAFE_METHODS or not for_api(request.scope):
         return
     has_body = request.headers.get("content-length") not in (None, "0")
     if not has_body and "transfer-encoding" not in request.headers:
         return
     content_type = request.headers.get("content-type", "")
-    if path.endswith("/lotes"):
+    if request.scope["path"].endswith("/lotes"):
         if not content_type.startswith("multipart/form-data"):
             raise WrongMediaType(
                 "Envíe el lote como archivo (multipart/form-data, campo «archivo»)."
