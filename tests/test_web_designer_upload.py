@@ -250,7 +250,8 @@ def test_yaml_aliases_are_refused_in_every_uploaded_yaml(office: tuple[TestClien
     bomb = alias_bomb()
     assert len(bomb) < 700
     refusal = "no se admiten anclas ni alias de YAML (&amp;nombre, *nombre)"
-    # As the designs file: refused at once, in words, before anything walks the values.
+    # As the designs file: refused at once, in words, before anything walks the values (a
+    # bomb walked would never answer: pytest-timeout fails it; the test client has no timeout).
     answer = client.post(
         PAGE,
         data={"fuente": "archivo", "csrf": csrf},
@@ -258,7 +259,7 @@ def test_yaml_aliases_are_refused_in_every_uploaded_yaml(office: tuple[TestClien
             "disenos": ("disenos.yaml", bomb, "text/yaml"),
             "poblacion": (BATCH.name, BATCH.read_bytes(), "text/csv"),
         },
-    )  # (a bomb walked would never answer: pytest-timeout fails it; the test client has no timeout)
+    )
     assert answer.status_code == 422 and refusal in answer.text
     # As a population file.
     designs = DESIGNS / "disenos-geb.yaml"

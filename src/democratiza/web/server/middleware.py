@@ -59,7 +59,7 @@ class LimitsAndHeaders:
         self.max_upload = max_upload
         self._uploads = uploads  # the routes that take a file (``api.uploads.UPLOAD_ROUTES``)
 
-    def _is_upload(self, scope: Scope) -> bool:
+    def _is_upload(self, path: str, method: str) -> bool:
         """Whether the request is for a route that takes a file (its path and method).
 
         By each route's own path pattern and methods, what its ``matches`` checks for a full
@@ -68,7 +68,6 @@ class LimitsAndHeaders:
         for the verifier's and the designer's limits: the service answers at the root of its
         address (``docs/operacion.md``), never under a prefix of a proxy's.
         """
-        path, method = scope["path"], scope["method"]
         return any(method in (r.methods or ()) and r.path_regex.match(path) for r in self._uploads)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -81,7 +80,7 @@ class LimitsAndHeaders:
         elif path == DESIGNER:
             limit = self.max_upload + MAX_BODY
         else:
-            limit = self.max_upload if self._is_upload(scope) else MAX_BODY
+            limit = self.max_upload if self._is_upload(path, scope["method"]) else MAX_BODY
         declared = next((v for k, v in scope["headers"] if k == b"content-length"), None)
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await _too_large(send, limit)
